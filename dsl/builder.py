@@ -1,0 +1,275 @@
+"""Parse tree → AST. One method per grammar rule; every node gets a span.
+
+The expression rules arrive namespaced (``expr__binary``) because rules.lark imports
+expr.lark; :func:`make_builder` merges the two transformers under that namespace.
+"""
+
+from __future__ import annotations
+
+import attrs
+from lark import Token, Transformer, v_args
+from lark.tree import Meta
+from lark.visitors import merge_transformers
+
+from dsl import ast
+from dsl.diagnostics import DiagnosticSink
+from dsl.expr_builder import ExprBuilder, span_of
+from dsl.source import Span
+
+__all__ = ["RulesBuilder", "make_builder"]
+
+
+# Intermediate records for entry lines; assembled into nested nodes by `_assemble`.
+@attrs.define
+class _Line:
+    kind: str  # "label" | "text" | "named" | "option" | "sub" | "plain"
+    span: Span
+    label: str | None = None
+    grade: str | None = None
+    types: str | None = None
+    value: ast.Value | None = None
+    label_span: Span | None = None
+    indent: int = 0
+
+
+@attrs.define
+class _Node:
+    """Mutable scaffolding for a Property or an Item while lines are attached."""
+
+    line: _Line
+    indent: int
+    paragraphs: list[ast.Value] = attrs.Factory(list)
+    after: list[ast.Value] = attrs.Factory(list)
+    properties: list[_Node] = attrs.Factory(list)
+    items: list[_Node] = attrs.Factory(list)
+
+    def freeze(self) -> ast.Property | ast.Item:
+        line = self.line
+        if line.kind in ("label", "sub"):
+            return ast.Property(
+                line.label or "",
+                line.grade,
+                line.value,
+                tuple(self.paragraphs),
+                tuple(i.freeze() for i in self.items),  # type: ignore[misc]
+                tuple(self.after),
+                span=line.span,
+                label_span=line.label_span,
+            )
+        style = {"named": "named", "option": "option", "plain": "plain"}[line.kind]
+        return ast.Item(
+            style,
+            line.label,
+            line.types,
+            line.value,
+            tuple(self.paragraphs),
+            tuple(p.freeze() for p in self.properties),  # type: ignore[misc]
+            tuple(i.freeze() for i in self.items),  # type: ignore[misc]
+            tuple(self.after),
+            span=line.span,
+        )
+
+
+def _split_label(text: str) -> tuple[str, str | None]:
+    """`*Result 2:*` → ("Result", "2"); `**Ill Fated:**` → ("Ill Fated", None)."""
+    inner = text.strip("*").rstrip(":").strip("*").rstrip(":").strip()
+    head, _, last = inner.rpartition(" ")
+    if head and last.rstrip("+").isdigit():
+        return head.strip(), last
+    return inner, None
+
+
+def _strip_value(parts: list) -> ast.Value | None:
+    """Trim the value's outer whitespace; an all-blank value is no value."""
+    parts = list(parts)
+    if parts and isinstance(parts[0], ast.Text):
+        text = parts[0].text.lstrip()
+        parts[0] = attrs.evolve(parts[0], text=text)
+        if not text:
+            parts.pop(0)
+    if parts and isinstance(parts[-1], ast.Text):
+        text = parts[-1].text.rstrip()
+        parts[-1] = attrs.evolve(parts[-1], text=text)
+        if not text:
+            parts.pop()
+    if not parts:
+        return None
+    return ast.Value(tuple(parts), span=parts[0].span.cover(parts[-1].span) if parts[0].span and parts[-1].span else None)
+
+
+@v_args(meta=True)
+class RulesBuilder(Transformer):
+    """Builds content entries and declarations (`dsl.ast`)."""
+
+    def __init__(self, sink: DiagnosticSink) -> None:
+        super().__init__()
+        self.sink = sink
+
+    # values
+    def value(self, meta: Meta, children: list) -> list:
+        return [ast.Text(str(c), span=span_of(c)) if isinstance(c, Token) else c for c in children]
+
+    def bracket(self, meta: Meta, children: list) -> ast.Bracket:
+        return ast.Bracket(children[0], span=span_of(meta))
+
+    def emphasis(self, meta: Meta, children: list) -> ast.Emphasis:
+        opening, *inner, _closing = children
+        parts = tuple(ast.Text(str(c), span=span_of(c)) if isinstance(c, Token) else c for c in inner)
+        return ast.Emphasis(parts, strong=str(opening) == "**", span=span_of(meta))
+
+    # lines
+    def header(self, meta: Meta, children: list) -> ast.Header:
+        name_token, types, source = children
+        name = str(name_token).strip()
+        if name.startswith("**") and name.endswith("**"):
+            name = name[2:-2].strip()
+        return ast.Header(
+            name,
+            str(types)[1:-1].strip() if types is not None else None,
+            str(source)[1:-1].strip() if source is not None else None,
+            span=span_of(name_token),
+            types_span=span_of(types) if types is not None else None,
+        )
+
+    def label_line(self, meta: Meta, children: list) -> _Line:
+        token, value = children
+        label, grade = _split_label(str(token))
+        return _Line("label", span_of(meta), label, grade, None, _strip_value(value or []), span_of(token))
+
+    def text_line(self, meta: Meta, children: list) -> _Line:
+        return _Line("text", span_of(meta), value=_strip_value(children[0]))
+
+    def bullet_line(self, meta: Meta, children: list) -> _Line:
+        line: _Line = children[1]
+        line.span = span_of(meta)
+        return line
+
+    def named_item(self, meta: Meta, children: list) -> _Line:
+        token, types = children
+        return _Line(
+            "named", span_of(meta), str(token).strip("*").strip(), None,
+            str(types)[1:-1].strip() if types is not None else None, label_span=span_of(token),
+        )
+
+    def named_option(self, meta: Meta, children: list) -> _Line:
+        token, value = children
+        name, _grade = _split_label(str(token))
+        return _Line("option", span_of(meta), name, value=_strip_value(value or []), label_span=span_of(token))
+
+    def sub_label(self, meta: Meta, children: list) -> _Line:
+        token, value = children
+        label, grade = _split_label(str(token))
+        return _Line("sub", span_of(meta), label, grade, None, _strip_value(value or []), span_of(token))
+
+    def plain_item(self, meta: Meta, children: list) -> _Line:
+        return _Line("plain", span_of(meta), value=_strip_value(children[0]))
+
+    def entry_line(self, meta: Meta, children: list) -> _Line:
+        line = children[-1]
+        line.indent = len(str(children[0]).expandtabs(2)) if len(children) == 2 else 0
+        return line
+
+    def entry(self, meta: Meta, children: list) -> ast.Entry:
+        header, *lines = children
+        properties = _assemble(lines, self.sink)
+        return ast.Entry(header, properties, span=span_of(meta))
+
+    # declarations
+    def phrase_list(self, meta: Meta, children: list) -> list[ast.Phrase]:
+        return [ast.Phrase(str(c).strip(), span=span_of(c)) for c in children]
+
+    def _names(self, children: list) -> tuple[ast.Phrase, ...]:
+        return tuple(p for group in children if isinstance(group, list) for p in group)
+
+    def extends_decl(self, meta: Meta, children: list) -> ast.ExtendsDecl:
+        token = children[0]
+        return ast.ExtendsDecl(ast.Phrase(str(token).strip(), span=span_of(token)), span=span_of(meta))
+
+    def stats_decl(self, meta: Meta, children: list) -> ast.StatsDecl:
+        return ast.StatsDecl(self._names(children), span=span_of(meta))
+
+    def names_decl(self, meta: Meta, children: list) -> ast.NamesDecl:
+        return ast.NamesDecl(self._names(children), span=span_of(meta))
+
+    def kind_types(self, meta: Meta, children: list) -> tuple[str, list[ast.Phrase]]:
+        return ("types", children[0])
+
+    def label_decl(self, meta: Meta, children: list) -> ast.LabelDecl:
+        token, spec = children
+        label, _grade = _split_label(str(token))
+        return ast.LabelDecl(label, tuple(spec), span=span_of(token))
+
+    def kind_decl(self, meta: Meta, children: list) -> ast.KindDecl:
+        name_token, *lines = children
+        types: list[ast.Phrase] = []
+        labels: list[ast.LabelDecl] = []
+        for line in lines:
+            if isinstance(line, Token):  # an INDENT
+                continue
+            if isinstance(line, tuple):
+                types.extend(line[1])
+            else:
+                labels.append(line)
+        return ast.KindDecl(
+            ast.Phrase(str(name_token).strip(), span=span_of(name_token)),
+            tuple(types),
+            tuple(labels),
+            span=span_of(meta),
+        )
+
+    def declarations(self, meta: Meta, children: list) -> list:
+        return children
+
+    def start(self, meta: Meta, children: list) -> list:
+        flat: list = []
+        for child in children:
+            flat.extend(child if isinstance(child, list) else [child])
+        return flat
+
+
+def _assemble(lines: list[_Line], sink: DiagnosticSink) -> tuple[ast.Property, ...]:
+    """Nest an entry's lines by shape and indentation.
+
+    A label line at column 0 opens a property; bullets nest under the nearest line with
+    smaller indentation (a property takes bullets at its own column); `*Label:*` bullets
+    are sub-properties of the nearest named item; unlabelled text continues the line it
+    follows.
+    """
+    properties: list[_Node] = []
+    stack: list[_Node] = []
+    for line in lines:
+        if line.kind == "label" and line.indent == 0:
+            node = _Node(line, -1)
+            properties.append(node)
+            stack = [node]
+            continue
+        if not stack:
+            sink.error("E0113", line.span, help="an entry's lines start with 'Label: value' after its header")
+            continue
+        while len(stack) > 1 and stack[-1].indent >= line.indent:
+            stack.pop()
+        parent = stack[-1]
+        if line.kind == "text":
+            if line.value is not None:
+                (parent.after if parent.items else parent.paragraphs).append(line.value)
+            continue
+        if line.kind == "label":
+            # An indented `Label:` line reads as a sub-property.
+            line.kind = "sub"
+        node = _Node(line, line.indent)
+        if line.kind == "sub":
+            owner = next((n for n in reversed(stack) if n.line.kind == "named"), None)
+            if owner is None:
+                sink.error("E0114", line.label_span or line.span, label=line.label)
+                continue
+            while stack[-1] is not owner:
+                stack.pop()
+            owner.properties.append(node)
+        else:
+            parent.items.append(node)
+        stack.append(node)
+    return tuple(p.freeze() for p in properties)  # type: ignore[misc]
+
+
+def make_builder(sink: DiagnosticSink) -> Transformer:
+    return merge_transformers(RulesBuilder(sink), expr=ExprBuilder())

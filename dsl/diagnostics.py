@@ -1,0 +1,252 @@
+"""Diagnostics: stable codes, one message table, one renderer per output format.
+
+Every problem a user can cause is reported as a :class:`Diagnostic`. Texts live in
+:data:`MESSAGES`, keyed by code, so a code always means the same thing and tests can
+assert on it. Raising is done with :class:`RunebookError`, which carries all of them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from difflib import get_close_matches
+
+import attrs
+
+from dsl.source import Source, Span
+
+__all__ = [
+    "MESSAGES",
+    "Diagnostic",
+    "DiagnosticSink",
+    "RunebookError",
+    "did_you_mean",
+    "render_github",
+    "render_json",
+    "render_text",
+]
+
+#: Every diagnostic code with its message template. Codes are stable: never reuse one.
+MESSAGES: dict[str, str] = {
+    # E00xx: reading input
+    "E0001": "cannot read '{path}': {reason}",
+    "E0002": "invalid UTF-8: byte 0x{byte:02x} cannot start or continue a character",
+    "E0003": "this is not a text file (it holds NUL bytes or control characters)",
+    "E0004": "file is too large ({size} bytes; the limit is {limit})",
+    "E0005": "no .rules files found in '{path}'",
+    "E0006": "unknown game '{name}'",
+    "E0007": "this content file does not say which game it extends",
+    "E0008": "invalid {what} '{value}'",
+    # E01xx: syntax
+    "E0101": "unexpected character {found}; expected {expected}",
+    "E0102": "unexpected {found}; expected {expected}",
+    "E0103": "unexpected end of {where}; expected {expected}",
+    "E0104": "unclosed '{open}'",
+    "E0105": "unmatched '{close}'",
+    "E0106": "unexpected indentation",
+    "E0107": "nesting is too deep (more than {limit} levels)",
+    "E0108": "a line of content outside any entry",
+    "E0109": "unclosed emphasis '{mark}'",
+    "E0110": "expression is too long ({count} terms; the limit is {limit})",
+    "E0111": "empty brackets",
+    "E0112": "'{word}' is not a declaration keyword",
+    "E0113": "a line outside any label",
+    "E0114": "sub-property '{label}' has no named item ('- **Name**') above it",
+    # E02xx: content against the vocabulary
+    "E0201": "unknown entry type '{name}'",
+    "E0202": "{kind} '{entry}' is missing required label '{label}'",
+    "E0203": "unknown label '{label}'",
+    "E0204": "label '{label}' may appear only once in a {kind}",
+    "E0205": "label '{label}' does not take a grade",
+    "E0206": "'{label}' expects {expected}, found '{found}'",
+    "E0207": "unknown name '{name}'",
+    "E0208": "label '{label}' must follow '{after}'",
+    "E0209": "duplicate entry '{name}' (first defined at line {line})",
+    "E0210": "label '{label}' is not allowed on a {kind}",
+    "E0211": "unknown keyword '{name}'",
+    "E0212": "label '{label}' needs a grade, as in '{label} 1:'",
+    "E0213": "unknown entry '{name}'",
+    # E03xx: declarations
+    "E0301": "unknown value type '{name}'",
+    "E0302": "'{name}' is already declared (at line {line})",
+    "E0303": "unknown {what} '{name}'",
+    "E0304": "{what} '{name}' is declared twice in one {owner}",
+    "E0305": "'{name}' is not a {what}",
+    "E0306": "{message}",
+    # E04xx: expressions and dice
+    "E0401": "a die needs at least one face",
+    "E0402": "too many dice: {count} (the limit is {limit})",
+    "E0403": "{message}",
+    "E0404": "division by zero",
+    "E0405": "'{op}' cannot apply to {kind}",
+    "E0406": "wrong number of arguments to '{name}': expected {expected}, got {got}",
+    "E0407": "exploding on every face of {die} never stops",
+    "E0408": "the distribution is too large ({size} outcomes; the limit is {limit})",
+    "E0409": "expression nests too deeply (more than {limit} levels)",
+    "E0410": "explosions went deeper than {limit}",
+    # E05xx: dice given by the user
+    "E0501": "not enough dice given: needed a {die} for {what}",
+    "E0502": "{count} dice given but only {used} used",
+    "E0503": "a {die} cannot show {face}",
+    # E06xx: rules, inputs and state
+    "E0601": "unknown check '{name}'",
+    "E0602": "missing input '{name}' for '{check}'",
+    "E0603": "input '{name}' expects {expected}, got '{value}'",
+    "E0604": "unknown input '{name}' for '{check}'",
+    "E0605": "unknown option '{name}'",
+    "E0606": "option '{name}' cannot be '{value}'; allowed: {allowed}",
+    "E0607": "{message}",
+    # E07xx: entity files
+    "E0701": "unknown stat '{name}'",
+    "E0702": "'{name}' expects {expected}, got {found}",
+    "E0703": "missing required value '{name}'",
+    "E0704": "YAML error: {message}",
+    # E09xx: limits
+    "E0901": "limit exceeded: {what} (the limit is {limit})",
+}
+
+SEVERITIES = ("error", "warning")
+
+
+@attrs.frozen
+class Diagnostic:
+    """One problem: a stable code, a message, where it is and an optional hint."""
+
+    code: str
+    message: str
+    source: Source | None = attrs.field(default=None, eq=False, repr=False)
+    span: Span | None = None
+    help: str | None = None
+    severity: str = "error"
+
+    @classmethod
+    def make(
+        cls,
+        code: str,
+        source: Source | None = None,
+        span: Span | None = None,
+        *,
+        help: str | None = None,
+        severity: str = "error",
+        **fields: object,
+    ) -> Diagnostic:
+        return cls(code, MESSAGES[code].format(**fields), source, span, help, severity)
+
+    @property
+    def path(self) -> str:
+        return self.source.name if self.source else "<input>"
+
+    def location(self) -> str:
+        if self.span is None:
+            return self.path
+        return f"{self.path}:{self.span.line}:{self.span.column}"
+
+
+class RunebookError(Exception):
+    """Raised when input has errors: carries every diagnostic that was found."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+        self.diagnostics = tuple(diagnostics)
+        super().__init__("\n".join(render_text(d) for d in self.diagnostics))
+
+
+@attrs.define
+class DiagnosticSink:
+    """Collects diagnostics during a pass so that a file reports all its errors."""
+
+    source: Source | None = None
+    items: list[Diagnostic] = attrs.Factory(list)
+
+    def error(self, code: str, span: Span | None, *, help: str | None = None, **fields: object) -> None:
+        self.items.append(Diagnostic.make(code, self.source, span, help=help, **fields))
+
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.items.extend(diagnostics)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise RunebookError(self.items)
+
+
+def did_you_mean(word: str, candidates: Iterable[str], *, quote: bool = True) -> str | None:
+    """A "did you mean" hint for a misspelt word, or None when nothing is close."""
+    pool = list(dict.fromkeys(candidates))
+    folded = {c.casefold(): c for c in pool}
+    matches = get_close_matches(word.casefold(), list(folded), n=3, cutoff=0.7)
+    if not matches:
+        return None
+    names = [f"'{folded[m]}'" if quote else folded[m] for m in matches]
+    if len(names) == 1:
+        return f"did you mean {names[0]}?"
+    return f"did you mean one of {', '.join(names)}?"
+
+
+def _caret_block(diagnostic: Diagnostic) -> list[str]:
+    span, source = diagnostic.span, diagnostic.source
+    if span is None or source is None:
+        return []
+    text = source.line_text(span.line)
+    if len(text) > 200:
+        # Keep a long line readable: show a window around the column.
+        start = max(0, span.column - 80)
+        shown = text[start : start + 160]
+        column = span.column - start
+        prefix = "…" if start else ""
+        text, column = prefix + shown, column + len(prefix)
+    else:
+        column = span.column
+    width = span.end_column - span.column if span.end_line == span.line else len(text) - column + 1
+    width = max(1, min(width, len(text) - column + 1 if len(text) >= column else 1))
+    gutter = str(span.line)
+    pad = " " * len(gutter)
+    visible = text.expandtabs(1)
+    return [
+        f" {gutter} | {visible}",
+        f" {pad} | {' ' * (column - 1)}{'^' * width}",
+    ]
+
+
+def render_text(diagnostic: Diagnostic) -> str:
+    """`path:line:col: CODE message`, the source line with a caret, then `help:`."""
+    lines = [f"{diagnostic.location()}: {diagnostic.code} {diagnostic.message}"]
+    lines.extend(_caret_block(diagnostic))
+    if diagnostic.help:
+        lines.append(f"help: {diagnostic.help}")
+    return "\n".join(lines)
+
+
+def as_dict(diagnostic: Diagnostic) -> dict[str, object]:
+    span = diagnostic.span
+    return {
+        "path": diagnostic.path,
+        "line": span.line if span else None,
+        "column": span.column if span else None,
+        "end_line": span.end_line if span else None,
+        "end_column": span.end_column if span else None,
+        "code": diagnostic.code,
+        "severity": diagnostic.severity,
+        "message": diagnostic.message,
+        "help": diagnostic.help,
+    }
+
+
+def render_json(diagnostics: Iterable[Diagnostic]) -> str:
+    return json.dumps([as_dict(d) for d in diagnostics], indent=2, ensure_ascii=False)
+
+
+def _github_escape(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def render_github(diagnostic: Diagnostic) -> str:
+    """A GitHub Actions workflow command that annotates the file and line."""
+    parts = [f"file={diagnostic.path}"]
+    if diagnostic.span:
+        parts += [f"line={diagnostic.span.line}", f"col={diagnostic.span.column}"]
+        if diagnostic.span.end_line == diagnostic.span.line:
+            parts.append(f"endColumn={diagnostic.span.end_column}")
+    message = diagnostic.message + (f" ({diagnostic.help})" if diagnostic.help else "")
+    return f"::{diagnostic.severity} {','.join(parts)},title={diagnostic.code}::{_github_escape(message)}"

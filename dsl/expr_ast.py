@@ -1,0 +1,369 @@
+"""Expression and dice nodes: frozen attrs classes whose equality ignores spans.
+
+Every node prints back to canonical notation with ``str()``; printing adds the
+parentheses that precedence needs, so ``parse(str(node)) == node``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import attrs
+
+from dsl.source import Span
+
+__all__ = [
+    "And",
+    "Attribute",
+    "Binary",
+    "Call",
+    "Compare",
+    "Conditional",
+    "Decimal",
+    "Dice",
+    "DiceModifier",
+    "Expr",
+    "FacesDie",
+    "Index",
+    "Name",
+    "Not",
+    "Number",
+    "Or",
+    "Possessive",
+    "Rating",
+    "SidesDie",
+    "String",
+    "Unary",
+    "precedence",
+]
+
+_span = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+
+
+@attrs.frozen
+class Expr:
+    """Base of all expression nodes."""
+
+    def children(self) -> tuple[Expr, ...]:
+        return ()
+
+
+@attrs.frozen
+class Number(Expr):
+    value: int
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@attrs.frozen
+class Decimal(Expr):
+    value: Fraction
+    text: str = attrs.field(eq=False)
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@attrs.frozen
+class Rating(Expr):
+    """A number with a letter suffix and an optional count, such as ``7M2`` or ``3D``.
+
+    What the suffix means is up to the ruleset, never the interpreter.
+    """
+
+    base: int
+    symbol: str
+    count: int | None
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return f"{self.base}{self.symbol}{'' if self.count is None else self.count}"
+
+
+@attrs.frozen
+class String(Expr):
+    value: str
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return f'"{self.value}"'
+
+
+@attrs.frozen
+class Name(Expr):
+    """A name of one or more words: ``Grade``, ``Weapon Reach``."""
+
+    words: tuple[str, ...]
+    span: Span | None = _span
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@attrs.frozen
+class Possessive(Expr):
+    """``Target's Defense``: a property of something a name refers to."""
+
+    owner: Expr
+    prop: Name
+    apostrophe: str = attrs.field(default="'", eq=False)
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.owner, self.prop)
+
+    def __str__(self) -> str:
+        return f"{self.owner}{self.apostrophe}s {self.prop}"
+
+
+@attrs.frozen
+class Attribute(Expr):
+    obj: Expr
+    name: str
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.obj,)
+
+    def __str__(self) -> str:
+        return f"{_wrap(self.obj, POSTFIX)}.{self.name}"
+
+
+@attrs.frozen
+class Index(Expr):
+    """``Table[key]``: a lookup."""
+
+    obj: Expr
+    key: Expr
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.obj, self.key)
+
+    def __str__(self) -> str:
+        return f"{_wrap(self.obj, POSTFIX)}[{self.key}]"
+
+
+@attrs.frozen
+class Call(Expr):
+    func: Name
+    args: tuple[Expr, ...]
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return self.args
+
+    def __str__(self) -> str:
+        return f"{self.func}({', '.join(map(str, self.args))})"
+
+
+@attrs.frozen
+class Unary(Expr):
+    op: str
+    operand: Expr
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.operand,)
+
+    def __str__(self) -> str:
+        return f"{self.op}{_wrap(self.operand, UNARY)}"
+
+
+@attrs.frozen
+class Binary(Expr):
+    """Arithmetic: ``+ - * / // %``."""
+
+    op: str
+    left: Expr
+    right: Expr
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.left, self.right)
+
+    def __str__(self) -> str:
+        level = precedence(self)
+        return f"{_wrap(self.left, level)} {self.op} {_wrap(self.right, level + 1)}"
+
+
+@attrs.frozen
+class Compare(Expr):
+    op: str
+    left: Expr
+    right: Expr
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.left, self.right)
+
+    def __str__(self) -> str:
+        return f"{_wrap(self.left, SUM)} {self.op} {_wrap(self.right, SUM)}"
+
+
+@attrs.frozen
+class Not(Expr):
+    operand: Expr
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.operand,)
+
+    def __str__(self) -> str:
+        return f"not {_wrap(self.operand, NOT)}"
+
+
+@attrs.frozen
+class And(Expr):
+    left: Expr
+    right: Expr
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.left, self.right)
+
+    def __str__(self) -> str:
+        return f"{_wrap(self.left, AND)} and {_wrap(self.right, AND + 1)}"
+
+
+@attrs.frozen
+class Or(Expr):
+    left: Expr
+    right: Expr
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.left, self.right)
+
+    def __str__(self) -> str:
+        return f"{_wrap(self.left, OR)} or {_wrap(self.right, OR + 1)}"
+
+
+@attrs.frozen
+class Conditional(Expr):
+    """``then if condition else otherwise``."""
+
+    then: Expr
+    condition: Expr
+    otherwise: Expr
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.then, self.condition, self.otherwise)
+
+    def __str__(self) -> str:
+        return f"{_wrap(self.then, OR)} if {_wrap(self.condition, OR)} else {self.otherwise}"
+
+
+@attrs.frozen
+class SidesDie:
+    """A die numbered 1..sides; ``%`` is a d100 and ``F`` a fudge die (-1, 0, +1)."""
+
+    sides: int | str
+    span: Span | None = _span
+
+    def faces(self) -> tuple[int, ...]:
+        if self.sides == "%":
+            return tuple(range(1, 101))
+        if self.sides == "F":
+            return (-1, 0, 1)
+        assert isinstance(self.sides, int)
+        return tuple(range(1, self.sides + 1))
+
+    def __str__(self) -> str:
+        return f"d{self.sides}"
+
+
+@attrs.frozen
+class FacesDie:
+    """A die with the listed faces: ``d{1,1,2,3}``."""
+
+    values: tuple[int, ...]
+    span: Span | None = _span
+
+    def faces(self) -> tuple[int, ...]:
+        return self.values
+
+    def __str__(self) -> str:
+        return "d{" + ",".join(map(str, self.values)) + "}"
+
+
+@attrs.frozen
+class DiceModifier:
+    """A dice operator: keep/drop (``kh``), explode (``x``, ``!``, ``!!``), reroll (``r``,
+    ``ro``) or count (``cs``, ``cf``), with an optional comparison and number."""
+
+    op: str
+    compare: str | None
+    value: int | None
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return f"{self.op}{self.compare or ''}{'' if self.value is None else self.value}"
+
+
+@attrs.frozen
+class Dice(Expr):
+    """``NdX`` with its modifiers; the count may be any expression."""
+
+    count: Expr | None
+    die: SidesDie | FacesDie
+    modifiers: tuple[DiceModifier, ...] = ()
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.count,) if self.count is not None else ()
+
+    def __str__(self) -> str:
+        count = ""
+        if isinstance(self.count, Number):
+            count = str(self.count)
+        elif isinstance(self.count, Name):
+            count = f"{self.count} "
+        elif self.count is not None:
+            count = f"({self.count})"
+        return count + str(self.die) + "".join(map(str, self.modifiers))
+
+
+# Precedence levels, lowest binding first.
+CONDITIONAL, OR, AND, NOT, COMPARE, SUM, PRODUCT, UNARY, POSTFIX, ATOM = range(10)
+
+
+def precedence(node: Expr) -> int:
+    match node:
+        case Conditional():
+            return CONDITIONAL
+        case Or():
+            return OR
+        case And():
+            return AND
+        case Not():
+            return NOT
+        case Compare():
+            return COMPARE
+        case Binary(op=op):
+            return SUM if op in "+-" else PRODUCT
+        case Unary():
+            return UNARY
+        case Index() | Attribute():
+            return POSTFIX
+        case Dice(count=count) if count is not None and not isinstance(count, Number):
+            # `pool d10` reads as one unit only where a postfix would.
+            return POSTFIX
+        case _:
+            return ATOM
+
+
+def _wrap(node: Expr, level: int) -> str:
+    text = str(node)
+    return f"({text})" if precedence(node) < level else text
+
+
+# Compare is non-associative: `a < b < c` does not parse, so both sides need SUM level.

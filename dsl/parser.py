@@ -1,0 +1,395 @@
+"""The one place the grammar is loaded, and parsing of .rules files and expressions.
+
+A file is split into blocks at blank lines followed by a line at column 0 (the same
+rule the post-lexer applies), and each block is parsed on its own: a syntax error in
+one block does not hide the errors of the others.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.lark import PostLex
+
+from dsl import ast
+from dsl.builder import make_builder
+from dsl.expr_builder import ExprBuilder
+from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError
+from dsl.expr_ast import Expr
+from dsl.source import Source, Span
+from grammar import GRAMMAR_DIR
+
+__all__ = ["GRAMMAR_FILE", "Limits", "parse_expression", "parse_rules", "rules_parser"]
+
+GRAMMAR_FILE = GRAMMAR_DIR / "rules.lark"
+
+
+class Limits:
+    """Bounds on what the parser accepts, so no input can hang or exhaust it."""
+
+    max_nesting = 64
+    max_terms = 2000
+    max_line_length = 10_000
+
+
+class LinePostLexer(PostLex):
+    """Turns newline runs into _NL / _BLANK and puts INDENT before indented lines."""
+
+    always_accept = ("NEWLINE",)
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        for token in stream:
+            if token.type != "NEWLINE":
+                yield token
+                continue
+            text = str(token)
+            lines = text.split("\n")[1:]
+            indent = lines[-1]
+            blank = any(not line.strip() for line in lines[:-1])
+            if indent:
+                # The indentation token stands for the line break too; its span is the
+                # indentation itself, for carets under stray indentation.
+                tok = Token("INDENT", indent)
+                tok.line = tok.end_line = token.end_line or token.line
+                tok.column = 1
+                tok.end_column = len(indent) + 1
+                tok.start_pos = (token.end_pos or 0) - len(indent)
+                tok.end_pos = token.end_pos
+                yield tok
+            else:
+                yield Token.new_borrow_pos("_BLANK" if blank else "_NL", text, token)
+
+
+@lru_cache(maxsize=1)
+def rules_parser() -> Lark:
+    """The LALR parser for .rules files (start ``start``) and expressions (start ``expr``)."""
+    return Lark.open(
+        str(GRAMMAR_FILE),
+        parser="lalr",
+        lexer="contextual",
+        start=["start", "expr"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+        postlex=LinePostLexer(),
+        cache=False,
+    )
+
+
+# ---------------------------------------------------------------- syntax errors
+
+_TERMINALS = {
+    "_NL": "end of line",
+    "_BLANK": "a blank line",
+    "$END": "end of input",
+    "NEWLINE": "end of line",
+    "INDENT": "indentation",
+    "TEXT": "text",
+    "LABEL": "a label ('Name:')",
+    "EM_LABEL": "a label ('*Name:*')",
+    "STRONG_LABEL": "a named option ('**Name:**')",
+    "STRONG_NAME": "a named item ('**Name**')",
+    "BULLET": "'- '",
+    "EM_MARK": "'*'",
+    "HEADER_NAME": "an entry name",
+    "TYPES": "'[Types]'",
+    "SOURCE": "'(source)'",
+    "PHRASE": "a name",
+    "WORD": "a name",
+    "INT": "a number",
+    "DECIMAL": "a number",
+    "RATING": "a rating such as '7M2'",
+    "STRING": "a quoted string",
+    "POSSESSIVE": "'s",
+    "COMPARE": "a comparison ('>=', '<', ...)",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/', '//' or '%'",
+    "DIE_SIDES": "a die such as 'd6'",
+    "KEEP_DROP": "'kh', 'kl', 'dh' or 'dl'",
+    "EXPLODE": "'x', '!' or '!!'",
+    "REROLL": "'r' or 'ro'",
+    "COUNT_OP": "'cs' or 'cf'",
+}
+
+
+def _describe(name: str) -> str:
+    bare = name.split("__")[-1]
+    if bare in _TERMINALS:
+        return _TERMINALS[bare]
+    try:
+        pattern = rules_parser().get_terminal(name).pattern
+    except KeyError:
+        return bare.lower()
+    if pattern.type == "str":
+        return f"'{pattern.value}'"
+    return bare.lower()
+
+
+def _expected(names: set[str] | frozenset[str]) -> str:
+    words = sorted({_describe(n) for n in names if not n.startswith("__")})
+    if not words:
+        return "something else"
+    if len(words) > 6:
+        return ", ".join(words[:6]) + f" or one of {len(words) - 6} more"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _found(token: Token) -> str:
+    if token.type in ("_NL", "NEWLINE", "_BLANK"):
+        return "end of line"
+    if token.type == "$END":
+        return "end of input"
+    text = str(token)
+    return f"'{text[:40]}'" if text.strip() else _describe(token.type)
+
+
+def _unclosed(line_text: str, column: int, line: int) -> Diagnostic | None:
+    """On an error at the end of a line, say which bracket or emphasis is still open."""
+    opens: list[tuple[str, int]] = []
+    pairs = {")": "(", "]": "["}
+    for index, char in enumerate(line_text[: column - 1]):
+        if char in "([":
+            opens.append((char, index + 1))
+        elif char in ")]":
+            if opens and opens[-1][0] == pairs[char]:
+                opens.pop()
+    if opens:
+        char, col = opens[-1]
+        return Diagnostic.make(
+            "E0104", None, Span.point(line, col), open=char,
+            help=f"add the closing '{')' if char == '(' else ']'}' before the end of the line",
+        )
+    return None
+
+
+def _syntax_diagnostic(error: UnexpectedInput, source: Source, line_offset: int, text: str) -> Diagnostic:
+    line = error.line + line_offset if error.line and error.line > 0 else 1 + line_offset
+    column = error.column if error.column and error.column > 0 else 1
+    line_text = source.line_text(line)
+    if isinstance(error, UnexpectedCharacters):
+        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
+        if char == "]":
+            diag = Diagnostic.make("E0105", source, Span.point(line, column), close="]",
+                                   help="remove it, or add the matching '[' before it")
+        elif char == "*":
+            diag = Diagnostic.make("E0109", source, Span.point(line, column), mark="*",
+                                   help="emphasis opens and closes on the same line: '*Keywords Like This*'")
+        else:
+            shown = repr(char) if char.strip() else "whitespace"
+            diag = Diagnostic.make(
+                "E0101", source, Span.point(line, column), found=shown,
+                expected=_expected(error.allowed or set()),
+            )
+        return diag
+    token: Token = getattr(error, "token", None) or Token("$END", "")
+    expected = getattr(error, "accepts", None) or getattr(error, "expected", None) or set()
+    if token.type in ("_NL", "_BLANK", "$END", "NEWLINE"):
+        if token.type == "$END":
+            line = source.text.count("\n", 0, len(source.text.rstrip())) + 1 if line_offset == 0 else line
+        unclosed = _unclosed(line_text, len(line_text) + 1, line)
+        if unclosed is not None:
+            return Diagnostic.make("E0104", source, unclosed.span, open=unclosed.message.split("'")[1],
+                                   help=unclosed.help)
+        if "EM_MARK" in expected or "__ANON" in "".join(expected) and "*" in line_text:
+            return Diagnostic.make("E0109", source, Span.point(line, max(1, len(line_text))), mark="*",
+                                   help="emphasis opens and closes on the same line")
+        span = Span.point(line, max(1, len(line_text) + 1))
+        return Diagnostic.make("E0103", source, span, where="line" if token.type != "$END" else "input",
+                               expected=_expected(expected))
+    width = max(1, len(str(token).rstrip()))
+    if str(token) == "]":
+        return Diagnostic.make("E0105", source, Span.point(line, column), close="]",
+                               help="remove it, or add the matching '[' before it")
+    return Diagnostic.make("E0102", source, Span.point(line, column, width), found=_found(token),
+                           expected=_expected(expected))
+
+
+# ---------------------------------------------------------------- pre-checks
+
+_OPENERS = re.compile(r"[(\[]")
+
+
+def _nesting_problem(block: str) -> tuple[int, int] | None:
+    """Where brackets nest deeper than the limit, as (line, column) within the block."""
+    if block.count("(") + block.count("[") <= Limits.max_nesting:
+        return None
+    for number, line in enumerate(block.split("\n"), 1):
+        depth = 0
+        for column, char in enumerate(line, 1):
+            if char in "([":
+                depth += 1
+                if depth > Limits.max_nesting:
+                    return number, column
+            elif char in ")]":
+                depth = max(0, depth - 1)
+    return None
+
+
+_TERM = re.compile(r"[-+*/%]")
+
+
+def _too_many_terms(block: str) -> tuple[int, int, int] | None:
+    for number, line in enumerate(block.split("\n"), 1):
+        if len(line) > Limits.max_terms:
+            count = len(_TERM.findall(line)) + 1
+            if count > Limits.max_terms:
+                return number, count, len(line)
+    return None
+
+
+# ---------------------------------------------------------------- blocks
+
+
+def split_blocks(text: str, sink: DiagnosticSink) -> list[tuple[int, str]]:
+    """Cut a file into (first line number, block text) pairs; report stray indentation."""
+    blocks: list[tuple[int, list[str]]] = []
+    current: list[str] | None = None
+    pending_blank = False
+    for number, line in enumerate(text.split("\n"), 1):
+        stripped = line.strip()
+        if not stripped:
+            if current is not None:
+                pending_blank = True
+                current.append(line)
+            continue
+        if stripped.startswith("#"):
+            if current is not None:
+                current.append(line)
+            continue
+        indented = line[0] in " \t"
+        if current is None or (pending_blank and not indented):
+            if indented:
+                sink.error("E0106", Span.point(number, 1, len(line) - len(line.lstrip())),
+                           help="the first line of an entry or declaration starts at column 1")
+                continue
+            current = [line]
+            blocks.append((number, current))
+        else:
+            current.append(line)
+        pending_blank = False
+    result = []
+    for start, lines in blocks:
+        while lines and (not lines[-1].strip() or lines[-1].lstrip().startswith("#")):
+            lines.pop()
+        result.append((start, "\n".join(lines)))
+    return result
+
+
+def _shift(node: object, offset: int) -> object:
+    """Spans are measured inside a block; move them to the file's line numbers."""
+    if offset == 0:
+        return node
+    import attrs
+
+    if isinstance(node, tuple):
+        return tuple(_shift(n, offset) for n in node)
+    if not attrs.has(type(node)):
+        return node
+    changes = {}
+    for field in attrs.fields(type(node)):
+        value = getattr(node, field.name)
+        if isinstance(value, Span):
+            changes[field.name] = Span(value.line + offset, value.column, value.end_line + offset, value.end_column)
+        elif isinstance(value, tuple) or attrs.has(type(value)):
+            changes[field.name] = _shift(value, offset)
+    return attrs.evolve(node, **changes) if changes else node
+
+
+def _parse_block(source: Source, start: int, text: str, sink: DiagnosticSink) -> list[ast.Block]:
+    offset = start - 1
+    nested = _nesting_problem(text)
+    if nested:
+        sink.error("E0107", Span.point(nested[0] + offset, nested[1]), limit=Limits.max_nesting)
+        return []
+    terms = _too_many_terms(text)
+    if terms:
+        sink.error("E0110", Span(terms[0] + offset, 1, terms[0] + offset, terms[2] + 1),
+                   count=terms[1], limit=Limits.max_terms)
+        return []
+    parser = rules_parser()
+    try:
+        tree = parser.parse(text, start="start")
+    except UnexpectedInput as error:
+        sink.items.append(_syntax_diagnostic(error, source, offset, text))
+        return []
+    block_sink = DiagnosticSink(source)
+    try:
+        blocks = make_builder(block_sink).transform(tree)
+    except (VisitError, RecursionError):
+        sink.error("E0107", Span.point(start, 1), limit=Limits.max_nesting)
+        return []
+    for item in block_sink.items:
+        sink.items.append(_shift(item, offset) if item.span else item)  # type: ignore[arg-type]
+    return [_shift(b, offset) for b in blocks]  # type: ignore[misc]
+
+
+def parse_rules(source: Source, sink: DiagnosticSink | None = None) -> ast.RulesFile:
+    """Parse a whole .rules file. Syntax errors are collected in ``sink`` (or raised
+    as one :class:`RunebookError` when no sink is given); blocks with errors are left out."""
+    own = sink is None
+    sink = sink if sink is not None else DiagnosticSink(source)
+    if sink.source is None:
+        sink.source = source
+    blocks: list[ast.Block] = []
+    for start, text in split_blocks(source.text, sink):
+        blocks.extend(_parse_block(source, start, text, sink))
+    for i, diag in enumerate(sink.items):
+        if diag.source is None:
+            import attrs
+
+            sink.items[i] = attrs.evolve(diag, source=source)
+    if own:
+        sink.raise_if_any()
+    return ast.RulesFile(tuple(blocks), path=source.name)
+
+
+def parse_expression(text: str, source: Source | None = None) -> Expr:
+    """Parse one expression (``runebook roll``, a typed value). Raises RunebookError."""
+    source = source or Source("<expression>", text)
+    sink = DiagnosticSink(source)
+    if "\n" in text.strip():
+        sink.error("E0102", Span.point(text.strip().count("\n") and 1 or 1, 1), found="end of line",
+                   expected="one expression on one line")
+        sink.raise_if_any()
+    nested = _nesting_problem(text)
+    if nested:
+        sink.error("E0409", Span.point(1, nested[1]), limit=Limits.max_nesting)
+        sink.raise_if_any()
+    terms = _too_many_terms(text)
+    if terms:
+        sink.error("E0110", Span(1, 1, 1, min(terms[2], 80) + 1), count=terms[1], limit=Limits.max_terms)
+        sink.raise_if_any()
+    try:
+        tree = rules_parser().parse(text, start="expr")
+    except UnexpectedInput as error:
+        sink.items.append(_syntax_diagnostic(error, source, 0, text))
+        sink.raise_if_any()
+    try:
+        result = ExprBuilder().transform(_strip_namespace(tree))
+    except (VisitError, RecursionError):
+        sink.error("E0409", Span.point(1, 1), limit=Limits.max_nesting)
+        sink.raise_if_any()
+    for i, diag in enumerate(sink.items):
+        pass
+    return result
+
+
+def _strip_namespace(tree):  # type: ignore[no-untyped-def]
+    """Rules parsed with start=expr keep their `expr__` prefix; drop it for ExprBuilder."""
+    from lark import Tree
+
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Tree):
+            if isinstance(node.data, str) and node.data.startswith("expr__"):
+                node.data = node.data[6:]
+            elif hasattr(node.data, "value") and str(node.data).startswith("expr__"):
+                node.data = str(node.data)[6:]
+            stack.extend(node.children)
+    return tree
