@@ -70,6 +70,13 @@ class _Node:
         )
 
 
+def _label_span(token: Token, label: str) -> Span:
+    """The span of the label's words inside a label token (no emphasis, no colon)."""
+    offset = max(0, str(token).find(label))
+    column = token.column + offset
+    return Span(token.line, column, token.line, column + len(label))
+
+
 def _split_label(text: str) -> tuple[str, str | None]:
     """`*Result 2:*` → ("Result", "2"); `**Ill Fated:**` → ("Ill Fated", None)."""
     inner = text.strip("*").rstrip(":").strip("*").rstrip(":").strip()
@@ -134,7 +141,7 @@ class RulesBuilder(Transformer):
     def label_line(self, meta: Meta, children: list) -> _Line:
         token, value = children
         label, grade = _split_label(str(token))
-        return _Line("label", span_of(meta), label, grade, None, _strip_value(value or []), span_of(token))
+        return _Line("label", span_of(meta), label, grade, None, _strip_value(value or []), _label_span(token, label))
 
     def text_line(self, meta: Meta, children: list) -> _Line:
         return _Line("text", span_of(meta), value=_strip_value(children[0]))
@@ -154,12 +161,12 @@ class RulesBuilder(Transformer):
     def named_option(self, meta: Meta, children: list) -> _Line:
         token, value = children
         name, _grade = _split_label(str(token))
-        return _Line("option", span_of(meta), name, value=_strip_value(value or []), label_span=span_of(token))
+        return _Line("option", span_of(meta), name, value=_strip_value(value or []), label_span=_label_span(token, name))
 
     def sub_label(self, meta: Meta, children: list) -> _Line:
         token, value = children
         label, grade = _split_label(str(token))
-        return _Line("sub", span_of(meta), label, grade, None, _strip_value(value or []), span_of(token))
+        return _Line("sub", span_of(meta), label, grade, None, _strip_value(value or []), _label_span(token, label))
 
     def plain_item(self, meta: Meta, children: list) -> _Line:
         return _Line("plain", span_of(meta), value=_strip_value(children[0]))
@@ -197,7 +204,7 @@ class RulesBuilder(Transformer):
     def label_decl(self, meta: Meta, children: list) -> ast.LabelDecl:
         token, spec = children
         label, _grade = _split_label(str(token))
-        return ast.LabelDecl(label, tuple(spec), span=span_of(token))
+        return ast.LabelDecl(label, tuple(spec), span=_label_span(token, label))
 
     def kind_decl(self, meta: Meta, children: list) -> ast.KindDecl:
         name_token, *lines = children

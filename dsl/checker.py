@@ -1,0 +1,300 @@
+"""Content validation against a vocabulary; every problem is collected, none stops the pass.
+
+For each entry: which kind it is (from `[Types]`, else from its keyword values), whether
+every label is known, graded only where allowed, repeated only where allowed, in the
+required order, present when required, and whether each value has its declared type and
+names only what the vocabulary declares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import attrs
+
+from dsl import ast
+from dsl import expr_ast as ex
+from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
+from dsl.parser import parse_expression
+from dsl.source import Source, Span
+from dsl.vocabulary import KindSpec, LabelSpec, Vocabulary, fold
+
+__all__ = ["CheckedEntry", "check_entries", "expression_names"]
+
+
+@attrs.frozen
+class CheckedEntry:
+    """An entry that passed the checks, with the kind it was read as."""
+
+    entry: ast.Entry
+    kind: str | None
+    source: Source = attrs.field(eq=False, repr=False)
+
+
+def expression_names(expr: ex.Expr) -> Iterator[ex.Name | ex.Possessive]:
+    """Every name an expression looks up (function names excluded)."""
+    stack: list[ex.Expr] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ex.Name):
+            yield node
+        elif isinstance(node, ex.Possessive):
+            yield node
+        elif isinstance(node, ex.Call):
+            stack.extend(node.args)
+        elif isinstance(node, ex.Dice):
+            if node.count is not None:
+                stack.append(node.count)
+        else:
+            stack.extend(node.children())
+
+
+@attrs.define
+class _EntryChecker:
+    vocab: Vocabulary
+    source: Source
+    sink: DiagnosticSink
+
+    def error(self, code: str, span: Span | None, *, help: str | None = None, **fields: object) -> None:
+        self.sink.items.append(Diagnostic.make(code, self.source, span, help=help, **fields))
+
+    # ---------------------------------------------------------------- names
+
+    def check_names(self, expr: ex.Expr) -> None:
+        known = self.vocab.known_names()
+        for node in expression_names(expr):
+            if isinstance(node, ex.Possessive):
+                if isinstance(node.owner, ex.Name | ex.Possessive):
+                    self.check_names(node.owner)
+                prop = node.prop
+            else:
+                prop = node
+            if not self.vocab.knows(prop.text):
+                self.error("E0207", prop.span, name=prop.text, help=did_you_mean(prop.text, known))
+
+    def check_value_names(self, value: ast.Value | None) -> None:
+        if value is None:
+            return
+        for bracket in value.brackets():
+            self.check_names(bracket.expr)
+
+    # ---------------------------------------------------------------- kinds
+
+    def kind_of(self, entry: ast.Entry) -> KindSpec | None:
+        header = entry.header
+        if header.types is not None:
+            found, unknown = self.vocab.split_types(header.types)
+            for word in unknown:
+                span = _word_span(header.types_span, header.types, word)
+                self.error("E0201", span, name=word,
+                           help=did_you_mean(word, [p for _, p in self.vocab.types.values()]))
+            if found:
+                return self.vocab.kinds.get(fold(found[0][0]))
+            return None
+        # No bracket: the kind comes from a keyword in the entry's keyword values.
+        for prop in entry.properties:
+            for word in _keyword_words(prop.value):
+                hit = self.vocab.types.get(fold(word))
+                if hit:
+                    return self.vocab.kinds.get(fold(hit[0]))
+        if len(self.vocab.kinds) == 1:
+            return next(iter(self.vocab.kinds.values()))
+        if self.vocab.kinds:
+            self.error(
+                "E0306", header.span,
+                message=f"cannot tell what kind of entry '{header.name}' is",
+                help="give it a type, as in '"
+                + header.name
+                + " ["
+                + next(iter(self.vocab.types.values()), ("", "Type"))[1]
+                + "]', or a keyword that names one",
+            )
+        return None
+
+    # ---------------------------------------------------------------- labels
+
+    def check_properties(self, kind: KindSpec | None, owner: str, properties: Iterable[ast.Property],
+                         header_span: Span | None, *, top: bool) -> None:
+        counts: dict[str, int] = {}
+        previous: LabelSpec | None = None
+        for prop in properties:
+            spec = kind.label(prop.label) if kind else None
+            if kind is not None and spec is None:
+                self.error("E0203", prop.label_span or prop.span, label=prop.label,
+                           help=did_you_mean(prop.label, _spellings(kind)))
+                previous = None
+                self.check_value_names(prop.value)
+                self.check_items(kind, prop.items)
+                continue
+            if spec is not None:
+                key = fold(spec.name)
+                counts[key] = counts.get(key, 0) + 1
+                if counts[key] > 1 and not spec.repeatable and not spec.graded:
+                    self.error("E0204", prop.label_span or prop.span, label=prop.label, kind=kind.name.lower())
+                if prop.grade is not None and not spec.graded:
+                    self.error("E0205", prop.label_span or prop.span, label=prop.label,
+                               help=f"write '{prop.label}:' without a number")
+                if spec.graded and counts[key] > 1 and prop.grade is None and not spec.repeatable:
+                    self.error("E0212", prop.label_span or prop.span, label=prop.label)
+                if spec.after and (previous is None or fold(previous.name) != fold(spec.after)):
+                    self.error("E0208", prop.label_span or prop.span, label=prop.label, after=spec.after,
+                               help=f"put a '{spec.after}:' line directly above it")
+                self.check_value(spec, prop)
+            else:
+                self.check_value_names(prop.value)
+            for paragraph in prop.paragraphs + prop.after:
+                self.check_value_names(paragraph)
+            self.check_items(kind, prop.items)
+            previous = spec
+        if kind is not None and top:
+            for spec in {id(s): s for s in kind.labels.values()}.values():
+                if spec.required and fold(spec.name) not in counts:
+                    self.error("E0202", header_span, kind=kind.name.lower(), entry=owner, label=spec.name,
+                               help=f"add a line '{spec.name}: ...'")
+
+    def check_items(self, kind: KindSpec | None, items: Iterable[ast.Item]) -> None:
+        for item in items:
+            item_kind = kind
+            if item.types is not None:
+                found, unknown = self.vocab.split_types(item.types)
+                for word in unknown:
+                    self.error("E0201", item.span, name=word,
+                               help=did_you_mean(word, [p for _, p in self.vocab.types.values()]))
+                if found:
+                    item_kind = self.vocab.kinds.get(fold(found[0][0]), kind)
+            self.check_value_names(item.value)
+            for paragraph in item.paragraphs + item.after:
+                self.check_value_names(paragraph)
+            self.check_properties(item_kind, item.name or "", item.properties, item.span, top=False)
+            self.check_items(item_kind, item.items)
+
+    # ---------------------------------------------------------------- values
+
+    def check_value(self, spec: LabelSpec, prop: ast.Property) -> None:
+        value = prop.value
+        kind = spec.value_type
+        if value is None:
+            if kind in ("expression", "dice", "rating", "number") and not prop.items:
+                self.error("E0206", prop.label_span, label=prop.label, expected=_EXPECTED[kind], found="")
+            return
+        if kind in ("text", "target", "keywords"):
+            self.check_value_names(value)
+            return
+        expr = self.value_expression(prop.label, value, kind)
+        if expr is None:
+            return
+        if kind == "number" and not isinstance(expr, ex.Number | ex.Decimal) and not (
+            isinstance(expr, ex.Unary) and isinstance(expr.operand, ex.Number)
+        ):
+            self.error("E0206", value.span, label=prop.label, expected=_EXPECTED[kind], found=str(value))
+            return
+        if kind == "rating" and not isinstance(expr, ex.Rating | ex.Number):
+            self.error("E0206", value.span, label=prop.label, expected=_EXPECTED[kind], found=str(value))
+            return
+        self.check_names(expr)
+
+    def value_expression(self, label: str, value: ast.Value, kind: str) -> ex.Expr | None:
+        """A whole value read as one expression: `[Attack + Strength]` or `Target's Defense`."""
+        if len(value.parts) == 1 and isinstance(value.parts[0], ast.Bracket):
+            return value.parts[0].expr
+        if all(isinstance(p, ast.Text) for p in value.parts):
+            text = str(value)
+            try:
+                expr = parse_expression(text, Source(self.source.name, text))
+            except RunebookError:
+                self.error("E0206", value.span, label=label, expected=_EXPECTED[kind], found=text)
+                return None
+            return _relocate(expr, value.span)
+        self.error("E0206", value.span, label=label, expected=_EXPECTED[kind], found=str(value))
+        return None
+
+    def check_entry(self, entry: ast.Entry) -> KindSpec | None:
+        kind = self.kind_of(entry)
+        self.check_properties(kind, entry.name, entry.properties, entry.header.span, top=True)
+        return kind
+
+
+_EXPECTED = {
+    "expression": "an expression",
+    "dice": "dice such as '1d6+2'",
+    "rating": "a rating such as '7M2' or a number",
+    "number": "a number",
+}
+
+
+def _spellings(kind: KindSpec) -> list[str]:
+    names: list[str] = []
+    for spec in kind.labels.values():
+        names.append(spec.name)
+        names.extend(spec.aliases)
+    return list(dict.fromkeys(names))
+
+
+def _keyword_words(value: ast.Value | None) -> list[str]:
+    if value is None:
+        return []
+    words: list[str] = []
+    for part in value.parts:
+        if isinstance(part, ast.Emphasis):
+            for inner in part.parts:
+                if isinstance(inner, ast.Text):
+                    words.extend(inner.text.split())
+    return words
+
+
+def _word_span(span: Span | None, text: str, word: str) -> Span | None:
+    if span is None:
+        return None
+    index = text.find(word)
+    if index < 0:
+        return span
+    # +1 for the '[' that opens the types.
+    column = span.column + 1 + index
+    return Span(span.line, column, span.line, column + len(word))
+
+
+def _relocate(expr: ex.Expr, span: Span | None) -> ex.Expr:
+    """Spans of an expression parsed from a value's text, moved to the value's place."""
+    if span is None:
+        return expr
+
+    def move(node: object) -> object:
+        if isinstance(node, tuple):
+            return tuple(move(n) for n in node)
+        if not attrs.has(type(node)):
+            return node
+        changes = {}
+        for field in attrs.fields(type(node)):
+            value = getattr(node, field.name)
+            if isinstance(value, Span):
+                changes[field.name] = value.shifted(span.line - 1, span.column - 1)
+            elif isinstance(value, tuple) or attrs.has(type(value)):
+                changes[field.name] = move(value)
+        return attrs.evolve(node, **changes) if changes else node
+
+    return move(expr)  # type: ignore[return-value]
+
+
+def check_entries(
+    vocab: Vocabulary, files: Iterable[tuple[Source, ast.RulesFile]], sink: DiagnosticSink
+) -> list[CheckedEntry]:
+    """Validate every entry of ``files``; report duplicates across all of them."""
+    checked: list[CheckedEntry] = []
+    seen: dict[str, tuple[Source, ast.Entry]] = {}
+    for source, rules in files:
+        checker = _EntryChecker(vocab, source, sink)
+        for block in rules.blocks:
+            if not isinstance(block, ast.Entry):
+                continue
+            kind = checker.check_entry(block)
+            key = fold(block.name)
+            if key in seen:
+                first_source, first = seen[key]
+                where = first.span.line if first.span else "?"
+                if first_source.name != source.name:
+                    where = f"{where} of {first_source.name}"
+                checker.error("E0209", block.header.span, name=block.name, line=where)
+            else:
+                seen[key] = (source, block)
+            checked.append(CheckedEntry(block, kind.name if kind else None, source))
+    return checked

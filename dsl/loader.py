@@ -1,0 +1,243 @@
+"""Reading .rules files and assembling rulesets: a folder of files is one game.
+
+A content file that starts with ``extends GAME`` (or is checked with ``--game``) is read
+against that game's vocabulary plus its own declarations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import attrs
+
+from dsl import ast
+from dsl.checker import CheckedEntry, check_entries
+from dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
+from dsl.parser import parse_rules
+from dsl.source import Source, Span, decode_source
+from dsl.vocabulary import Vocabulary, build_vocabulary, fold
+from rulesets import RULESETS_DIR
+
+__all__ = [
+    "CheckReport",
+    "Ruleset",
+    "builtin_games",
+    "check_paths",
+    "load_game",
+    "read_source",
+    "resolve_game",
+]
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_DIAGNOSTICS_PER_FILE = 200
+IO_CODES = {"E0001", "E0005", "E0006"}
+
+
+@attrs.frozen
+class Ruleset:
+    """A checked game: its files, vocabulary and entries."""
+
+    name: str
+    root: Path | None
+    files: tuple[tuple[Source, ast.RulesFile], ...]
+    vocabulary: Vocabulary
+    entries: tuple[CheckedEntry, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+    def entry(self, name: str) -> CheckedEntry | None:
+        key = fold(name)
+        return next((e for e in self.entries if fold(e.entry.name) == key), None)
+
+
+def read_source(path: Path, sink: DiagnosticSink) -> Source | None:
+    """Read and decode one file; problems become diagnostics, never exceptions."""
+    shown = str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            sink.items.append(Diagnostic.make("E0004", Source(shown, ""), None, size=size, limit=MAX_FILE_BYTES))
+            return None
+        data = path.read_bytes()
+    except OSError as error:
+        sink.items.append(Diagnostic.make("E0001", None, None, path=shown, reason=error.strerror or str(error)))
+        return None
+    if b"\x00" in data:
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        sink.items.append(Diagnostic.make("E0003", Source(shown, ""), Span.point(line, 1),
+                                          help="runebook reads UTF-8 text files"))
+        return None
+    source, bad = decode_source(shown, data)
+    if source is None:
+        assert bad is not None
+        line, column, byte = bad
+        text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+        sink.items.append(Diagnostic.make("E0002", Source(shown, text), Span.point(line, column), byte=byte,
+                                          help="save the file as UTF-8"))
+        return None
+    return source
+
+
+def _rules_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.rules") if p.is_file())
+
+
+def builtin_games() -> dict[str, Path]:
+    """Folded game name → folder, for every built-in ruleset."""
+    games: dict[str, Path] = {}
+    if RULESETS_DIR.is_dir():
+        for child in sorted(RULESETS_DIR.iterdir()):
+            if child.is_dir() and any(child.glob("*.rules")):
+                games[fold(child.name)] = child
+    return games
+
+
+def resolve_game(name: str) -> Path | None:
+    """A built-in game by name (any case, spaces/hyphens ignored) or a folder path."""
+    games = builtin_games()
+    hit = games.get(fold(name))
+    if hit:
+        return hit
+    path = Path(name)
+    if path.is_dir() and _rules_files(path):
+        return path
+    return None
+
+
+def unknown_game(name: str, span: Span | None = None, source: Source | None = None) -> Diagnostic:
+    names = [p.name for p in builtin_games().values()]
+    return Diagnostic.make("E0006", source, span, name=name,
+                           help=did_you_mean(name, names) or f"built-in games: {', '.join(names)}")
+
+
+def _parse(path: Path, sink: DiagnosticSink) -> tuple[Source, ast.RulesFile] | None:
+    file_sink = DiagnosticSink()
+    source = read_source(path, file_sink)
+    if source is not None:
+        file_sink.source = source
+        rules = parse_rules(source, file_sink)
+    if len(file_sink.items) > MAX_DIAGNOSTICS_PER_FILE:
+        extra = len(file_sink.items) - MAX_DIAGNOSTICS_PER_FILE
+        del file_sink.items[MAX_DIAGNOSTICS_PER_FILE:]
+        file_sink.items.append(Diagnostic.make("E0306", source, None,
+                                               message=f"{extra} more errors in this file not shown"))
+    sink.extend(file_sink.items)
+    if source is None:
+        return None
+    return source, rules
+
+
+def _extends(rules: ast.RulesFile) -> ast.ExtendsDecl | None:
+    return next((b for b in rules.blocks if isinstance(b, ast.ExtendsDecl)), None)
+
+
+def _assemble(name: str, root: Path | None, files: Sequence[tuple[Source, ast.RulesFile]],
+              sink: DiagnosticSink, base: Ruleset | None = None) -> Ruleset:
+    vocab = build_vocabulary(files, sink, base.vocabulary if base else None)
+    entries = check_entries(vocab, files, sink)
+    return Ruleset(name, root, tuple(files), vocab, tuple(entries), tuple(sink.items))
+
+
+@lru_cache(maxsize=16)
+def _load_folder(folder: Path) -> Ruleset:
+    sink = DiagnosticSink()
+    parsed = [p for p in (_parse(path, sink) for path in _rules_files(folder)) if p is not None]
+    return _assemble(folder.name, folder, parsed, sink)
+
+
+def load_game(name: str) -> Ruleset | Diagnostic:
+    """Load a built-in game or a folder of .rules files (cached per folder)."""
+    folder = resolve_game(name)
+    if folder is None:
+        return unknown_game(name)
+    return _load_folder(folder.resolve())
+
+
+@attrs.define
+class CheckReport:
+    """What `runebook check` found."""
+
+    diagnostics: list[Diagnostic] = attrs.Factory(list)
+    files: int = 0
+    entries: int = 0
+
+    @property
+    def io_error(self) -> bool:
+        return any(d.code in IO_CODES for d in self.diagnostics)
+
+
+def _collect(paths: Iterable[str], report: CheckReport) -> list[Path]:
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files = _rules_files(path)
+            if not files:
+                report.diagnostics.append(Diagnostic.make("E0005", None, None, path=raw))
+            found.extend(files)
+        elif path.exists():
+            found.append(path)
+        else:
+            report.diagnostics.append(Diagnostic.make("E0001", None, None, path=raw,
+                                                      reason="no such file or directory"))
+    return list(dict.fromkeys(found))
+
+
+def check_paths(paths: Sequence[str], game: str | None = None) -> CheckReport:
+    """Check files and folders: each folder is a ruleset, each `extends` file a homebrew."""
+    report = CheckReport()
+    files = _collect(paths, report)
+    base: Ruleset | None = None
+    if game is not None:
+        loaded = load_game(game)
+        if isinstance(loaded, Diagnostic):
+            report.diagnostics.append(loaded)
+            return report
+        base = loaded
+    by_folder: dict[Path, list[tuple[Source, ast.RulesFile]]] = {}
+    for path in files:
+        sink = DiagnosticSink()
+        parsed = _parse(path, sink)
+        report.diagnostics.extend(sink.items)
+        report.files += 1
+        if parsed is None:
+            continue
+        source, rules = parsed
+        extends = _extends(rules)
+        file_base = base
+        if extends is not None:
+            loaded = load_game(extends.game.text)
+            if isinstance(loaded, Diagnostic):
+                report.diagnostics.append(unknown_game(extends.game.text, extends.game.span, source))
+                continue
+            file_base = loaded
+        if file_base is not None:
+            sink = DiagnosticSink()
+            ruleset = _assemble(path.stem, None, [(source, rules)], sink, file_base)
+            report.diagnostics.extend(sink.items)
+            report.entries += len(ruleset.entries)
+            continue
+        by_folder.setdefault(path.parent.resolve(), []).append((source, rules))
+    for folder, requested in by_folder.items():
+        # Siblings supply declarations; only the requested files' content is reported.
+        names = {s.name for s, _ in requested}
+        siblings: list[tuple[Source, ast.RulesFile]] = []
+        sibling_sink = DiagnosticSink()
+        for other in _rules_files(folder):
+            if str(other) in names or any(Path(n).resolve() == other.resolve() for n in names):
+                continue
+            parsed = _parse(other, sibling_sink)
+            if parsed is not None and not _extends(parsed[1]):
+                siblings.append(parsed)
+        sink = DiagnosticSink()
+        vocab = build_vocabulary(siblings + requested, sink)
+        entries = check_entries(vocab, siblings + requested, sink)
+        report.diagnostics.extend(d for d in sink.items if d.source is None or d.source.name in names
+                                  or _is_declaration_error(d))
+        report.entries += sum(1 for e in entries if e.source.name in names)
+    return report
+
+
+def _is_declaration_error(diagnostic: Diagnostic) -> bool:
+    return diagnostic.code.startswith("E03")

@@ -1,0 +1,199 @@
+"""The vocabulary a ruleset declares: stats, names, entry kinds and their labels.
+
+Built from declaration blocks with every problem collected; content validation
+(`dsl.checker`) is driven entirely by this model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from dsl import ast
+from dsl.diagnostics import DiagnosticSink, did_you_mean
+from dsl.source import Source
+
+__all__ = ["VALUE_TYPES", "KindSpec", "LabelSpec", "Vocabulary", "build_vocabulary", "fold"]
+
+#: The types a label's value may have.
+VALUE_TYPES = ("text", "expression", "dice", "rating", "number", "target", "keywords")
+FLAGS = ("required", "repeatable", "graded", "after", "alias")
+
+
+def fold(name: str) -> str:
+    """Names match case-insensitively, ignoring spaces, hyphens, underscores and quotes."""
+    return "".join(c for c in name.casefold() if c not in " -_'’")
+
+
+@attrs.frozen
+class LabelSpec:
+    """What a kind allows for one label."""
+
+    name: str
+    value_type: str = "text"
+    required: bool = False
+    repeatable: bool = False
+    graded: bool = False
+    after: str | None = None
+    aliases: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class KindSpec:
+    """An entry kind: the type words that select it and its labels by folded name."""
+
+    name: str
+    types: tuple[str, ...]
+    labels: dict[str, LabelSpec]
+
+    def label(self, name: str) -> LabelSpec | None:
+        return self.labels.get(fold(name))
+
+    def label_names(self) -> list[str]:
+        return list(dict.fromkeys(spec.name for spec in self.labels.values()))
+
+
+@attrs.frozen
+class Vocabulary:
+    """Everything content may refer to."""
+
+    stats: dict[str, str] = attrs.Factory(dict)
+    names: dict[str, str] = attrs.Factory(dict)
+    kinds: dict[str, KindSpec] = attrs.Factory(dict)
+    #: folded type phrase → (kind name, the phrase as declared)
+    types: dict[str, tuple[str, str]] = attrs.Factory(dict)
+
+    def knows(self, name: str) -> bool:
+        key = fold(name)
+        return key in self.stats or key in self.names
+
+    def known_names(self) -> list[str]:
+        return list(self.stats.values()) + list(self.names.values())
+
+    def split_types(self, text: str) -> tuple[list[tuple[str, str]], list[str]]:
+        """Split a `[Types]` text into declared phrases, longest first.
+
+        Returns (kind, phrase) pairs and the words that match nothing.
+        """
+        words = text.replace(",", " ").split()
+        found: list[tuple[str, str]] = []
+        unknown: list[str] = []
+        index = 0
+        while index < len(words):
+            for end in range(len(words), index, -1):
+                phrase = " ".join(words[index:end])
+                hit = self.types.get(fold(phrase))
+                if hit:
+                    found.append(hit)
+                    index = end
+                    break
+            else:
+                unknown.append(words[index])
+                index += 1
+        return found, unknown
+
+
+def _check_duplicate(
+    seen: dict[str, ast.Phrase], phrase: ast.Phrase, sink: DiagnosticSink, sources: dict[int, Source], source: Source
+) -> bool:
+    key = fold(phrase.text)
+    if key in seen:
+        first = seen[key]
+        sink.items.append(
+            _diag("E0302", source, phrase, name=phrase.text, line=first.span.line if first.span else "?")
+        )
+        return True
+    seen[key] = phrase
+    return False
+
+
+def _diag(code: str, source: Source, node: object, *, help: str | None = None, **fields: object):  # type: ignore[no-untyped-def]
+    from dsl.diagnostics import Diagnostic
+
+    return Diagnostic.make(code, source, getattr(node, "span", None), help=help, **fields)
+
+
+def _label_spec(decl: ast.LabelDecl, source: Source, sink: DiagnosticSink) -> LabelSpec | None:
+    if not decl.spec:
+        return LabelSpec(decl.label)
+    type_phrase, *flags = decl.spec
+    value_type = type_phrase.text
+    if value_type not in VALUE_TYPES:
+        sink.items.append(
+            _diag("E0301", source, type_phrase, name=value_type,
+                  help=did_you_mean(value_type, VALUE_TYPES) or f"value types are: {', '.join(VALUE_TYPES)}")
+        )
+        value_type = "text"
+    fields: dict[str, object] = {"value_type": value_type}
+    aliases: list[str] = []
+    for flag in flags:
+        word, _, rest = flag.text.partition(" ")
+        rest = rest.strip()
+        if word in ("required", "repeatable", "graded") and not rest:
+            fields[word] = True
+        elif word == "after" and rest:
+            fields["after"] = rest
+        elif word == "alias" and rest:
+            aliases.append(rest)
+        else:
+            sink.items.append(
+                _diag("E0303", source, flag, what="label flag", name=flag.text,
+                      help=did_you_mean(word, FLAGS)
+                      or "flags are: required, repeatable, graded, after LABEL, alias SPELLING")
+            )
+    return LabelSpec(decl.label, aliases=tuple(aliases), **fields)  # type: ignore[arg-type]
+
+
+def build_vocabulary(files: Iterable[tuple[Source, ast.RulesFile]], sink: DiagnosticSink,
+                     base: Vocabulary | None = None) -> Vocabulary:
+    """Collect the declarations of a ruleset's files (on top of ``base``, for homebrew)."""
+    vocab = Vocabulary(
+        dict(base.stats) if base else {},
+        dict(base.names) if base else {},
+        dict(base.kinds) if base else {},
+        dict(base.types) if base else {},
+    )
+    seen_names: dict[str, ast.Phrase] = {}
+    seen_kinds: dict[str, ast.Phrase] = {}
+    for source, rules in files:
+        for block in rules.blocks:
+            if isinstance(block, (ast.StatsDecl, ast.NamesDecl)):
+                target = vocab.stats if isinstance(block, ast.StatsDecl) else vocab.names
+                for phrase in block.names:
+                    if not _check_duplicate(seen_names, phrase, sink, {}, source):
+                        target[fold(phrase.text)] = phrase.text
+            elif isinstance(block, ast.KindDecl):
+                if _check_duplicate(seen_kinds, block.name, sink, {}, source):
+                    continue
+                labels: dict[str, LabelSpec] = {}
+                declared: dict[str, ast.LabelDecl] = {}
+                for decl in block.labels:
+                    spec = _label_spec(decl, source, sink)
+                    if spec is None:
+                        continue
+                    for spelling in (spec.name, *spec.aliases):
+                        key = fold(spelling)
+                        if key in labels:
+                            sink.items.append(_diag("E0304", source, decl, what="label", name=spelling, owner="kind"))
+                        labels[key] = spec
+                    declared[fold(spec.name)] = decl
+                for key, decl in declared.items():
+                    after = labels[key].after
+                    if after and fold(after) not in labels:
+                        sink.items.append(
+                            _diag("E0303", source, decl, what="label", name=after,
+                                  help=did_you_mean(after, [s.name for s in labels.values()]))
+                        )
+                kind = KindSpec(block.name.text, tuple(p.text for p in block.types), labels)
+                vocab.kinds[fold(kind.name)] = kind
+                for phrase in block.types:
+                    key = fold(phrase.text)
+                    other = vocab.types.get(key)
+                    if other and fold(other[0]) != fold(kind.name):
+                        sink.items.append(
+                            _diag("E0306", source, phrase,
+                                  message=f"type '{phrase.text}' already selects kind '{other[0]}'")
+                        )
+                    vocab.types[key] = (kind.name, phrase.text)
+    return vocab
