@@ -13,7 +13,7 @@ from lark.visitors import merge_transformers
 
 from dsl import ast
 from dsl.diagnostics import DiagnosticSink
-from dsl.expr_builder import ExprBuilder, span_of
+from dsl.expr_builder import ExprBuilder, span_of, with_span
 from dsl.source import Span
 
 __all__ = ["RulesBuilder", "make_builder"]
@@ -104,13 +104,17 @@ def _strip_value(parts: list) -> ast.Value | None:
     return ast.Value(tuple(parts), span=parts[0].span.cover(parts[-1].span) if parts[0].span and parts[-1].span else None)
 
 
-@v_args(meta=True)
+@v_args(wrapper=with_span)
 class RulesBuilder(Transformer):
-    """Builds content entries and declarations (`dsl.ast`)."""
+    """Builds content entries and declarations (`dsl.ast`).
 
-    def __init__(self, sink: DiagnosticSink) -> None:
+    It runs inside the parser; ``sink`` is set for each parse and receives the
+    structural problems found while nesting lines.
+    """
+
+    def __init__(self, sink: DiagnosticSink | None = None) -> None:
         super().__init__()
-        self.sink = sink
+        self.sink = sink or DiagnosticSink()
 
     # values
     def value(self, meta: Meta, children: list) -> list:
@@ -278,5 +282,5 @@ def _assemble(lines: list[_Line], sink: DiagnosticSink) -> tuple[ast.Property, .
     return tuple(p.freeze() for p in properties)  # type: ignore[misc]
 
 
-def make_builder(sink: DiagnosticSink) -> Transformer:
-    return merge_transformers(RulesBuilder(sink), expr=ExprBuilder())
+def make_builder(rules: RulesBuilder) -> Transformer:
+    return merge_transformers(rules, expr=ExprBuilder())

@@ -10,14 +10,59 @@ from lark.tree import Meta
 from dsl import expr_ast as ex
 from dsl.source import Span
 
-__all__ = ["ExprBuilder", "span_of"]
+__all__ = ["ExprBuilder", "Position", "span_of", "with_span"]
 
 
-def span_of(item: Meta | Token) -> Span:
+class Position:
+    """Where a rule's text lies, derived from its children (no parse tree is built)."""
+
+    __slots__ = ("column", "end_column", "end_line", "line")
+
+    def __init__(self, line: int, column: int, end_line: int, end_column: int) -> None:
+        self.line, self.column, self.end_line, self.end_column = line, column, end_line, end_column
+
+
+def _edge(child: object, last: bool) -> Span | None:
+    if isinstance(child, Token):
+        return Span(child.line, child.column, child.end_line, child.end_column) if child.line else None
+    if isinstance(child, list):
+        for item in reversed(child) if last else child:
+            found = _edge(item, last)
+            if found is not None:
+                return found
+        return None
+    return getattr(child, "span", None)
+
+
+def with_span(f, _data, children, _meta):  # type: ignore[no-untyped-def]
+    """A Lark visitor wrapper: calls ``f(position, children)``.
+
+    Rules are transformed while parsing (Lark's inline transformer), which is several
+    times faster than building a tree and transforming it afterwards, but gets no
+    ``meta``; the position is the cover of the children's spans instead.
+    """
+    first = last = None
+    for child in children:
+        first = _edge(child, False)
+        if first is not None:
+            break
+    for child in reversed(children):
+        last = _edge(child, True)
+        if last is not None:
+            break
+    if first is None or last is None:
+        return f(None, children)
+    return f(Position(first.line, first.column, last.end_line, last.end_column), children)
+
+
+def span_of(item: Position | Token | None) -> Span | None:
+    if item is None:
+        return None
     return Span(item.line, item.column, item.end_line, item.end_column)
 
 
-@v_args(meta=True)
+# Spans come from `with_span`, not Lark's meta: keep this decorator when adding rules.
+@v_args(wrapper=with_span)
 class ExprBuilder(Transformer):
     """Builds expression nodes (`dsl.expr_ast`)."""
 

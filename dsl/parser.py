@@ -1,23 +1,24 @@
 """The one place the grammar is loaded, and parsing of .rules files and expressions.
 
-A file is split into blocks at blank lines followed by a line at column 0 (the same
-rule the post-lexer applies), and each block is parsed on its own: a syntax error in
-one block does not hide the errors of the others.
+The AST is built while parsing (Lark's inline transformer): no parse tree is kept.
+A file is parsed in one go; when that fails, it is split into blocks at blank lines
+followed by a line at column 0 (the rule the post-lexer applies) and each block is
+parsed on its own, so a syntax error in one block does not hide the errors of others.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator
 from functools import lru_cache
 
 from lark import Lark, Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 from lark.lark import PostLex
 
 from dsl import ast
-from dsl.builder import make_builder
-from dsl.expr_builder import ExprBuilder
+from dsl.builder import RulesBuilder, make_builder
 from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError
 from dsl.expr_ast import Expr
 from dsl.source import Source, Span
@@ -64,19 +65,36 @@ class LinePostLexer(PostLex):
                 yield Token.new_borrow_pos("_BLANK" if blank else "_NL", text, token)
 
 
+_BUILDER = RulesBuilder()
+_LOCK = threading.Lock()
+
+
 @lru_cache(maxsize=1)
 def rules_parser() -> Lark:
-    """The LALR parser for .rules files (start ``start``) and expressions (start ``expr``)."""
+    """The LALR parser for .rules files (start ``start``) and expressions (start ``expr``).
+
+    It returns AST nodes directly; use :func:`parse_rules` / :func:`parse_expression`.
+    """
     return Lark.open(
         str(GRAMMAR_FILE),
         parser="lalr",
         lexer="contextual",
         start=["start", "expr"],
-        propagate_positions=True,
         maybe_placeholders=True,
         postlex=LinePostLexer(),
-        cache=False,
+        transformer=make_builder(_BUILDER),
     )
+
+
+def _run(text: str, start: str, sink: DiagnosticSink) -> object:
+    """Parse with the shared builder reporting into ``sink``."""
+    parser = rules_parser()
+    with _LOCK:
+        _BUILDER.sink = sink
+        try:
+            return parser.parse(text, start=start)
+        finally:
+            _BUILDER.sink = DiagnosticSink()
 
 
 # ---------------------------------------------------------------- syntax errors
@@ -300,48 +318,79 @@ def _shift(node: object, offset: int) -> object:
     return attrs.evolve(node, **changes) if changes else node
 
 
-def _parse_block(source: Source, start: int, text: str, sink: DiagnosticSink) -> list[ast.Block]:
-    offset = start - 1
+def _prechecks(text: str, offset: int, sink: DiagnosticSink) -> bool:
     nested = _nesting_problem(text)
     if nested:
         sink.error("E0107", Span.point(nested[0] + offset, nested[1]), limit=Limits.max_nesting)
-        return []
+        return False
     terms = _too_many_terms(text)
     if terms:
         sink.error("E0110", Span(terms[0] + offset, 1, terms[0] + offset, terms[2] + 1),
                    count=terms[1], limit=Limits.max_terms)
-        return []
-    parser = rules_parser()
-    try:
-        tree = parser.parse(text, start="start")
-    except UnexpectedInput as error:
-        sink.items.append(_syntax_diagnostic(error, source, offset, text))
+        return False
+    return True
+
+
+def _parse_block(source: Source, start: int, text: str, sink: DiagnosticSink) -> list[ast.Block]:
+    offset = start - 1
+    if not _prechecks(text, offset, sink):
         return []
     block_sink = DiagnosticSink(source)
     try:
-        blocks = make_builder(block_sink).transform(tree)
-    except (VisitError, RecursionError):
+        blocks = _run(text, "start", block_sink)
+    except UnexpectedInput as error:
+        sink.items.append(_syntax_diagnostic(error, source, offset, text))
+        return []
+    except RecursionError:
         sink.error("E0107", Span.point(start, 1), limit=Limits.max_nesting)
         return []
     for item in block_sink.items:
         sink.items.append(_shift(item, offset) if item.span else item)  # type: ignore[arg-type]
-    return [_shift(b, offset) for b in blocks]  # type: ignore[misc]
+    return [_shift(b, offset) for b in blocks]  # type: ignore[misc, union-attr]
+
+
+def _whole_file(source: Source, sink: DiagnosticSink) -> list[ast.Block] | None:
+    """The fast path: the whole file in one parse. None when it has syntax errors."""
+    text = source.text
+    lines = text.split("\n")
+    # Leading and trailing blank or comment lines carry no tokens the grammar accepts.
+    first = 0
+    while first < len(lines) and (not lines[first].strip() or lines[first].lstrip().startswith("#")):
+        first += 1
+    last = len(lines)
+    while last > first and (not lines[last - 1].strip() or lines[last - 1].lstrip().startswith("#")):
+        last -= 1
+    if first < len(lines) and lines[first][:1] in (" ", "\t"):
+        return None
+    body = "\n".join(lines[first:last])
+    if not _prechecks(body, first, DiagnosticSink()):
+        return None
+    file_sink = DiagnosticSink(source)
+    try:
+        blocks = _run(body, "start", file_sink)
+    except (UnexpectedInput, RecursionError):
+        return None
+    for item in file_sink.items:
+        sink.items.append(_shift(item, first) if item.span else item)  # type: ignore[arg-type]
+    return [_shift(b, first) for b in blocks] if first else list(blocks)  # type: ignore[union-attr]
 
 
 def parse_rules(source: Source, sink: DiagnosticSink | None = None) -> ast.RulesFile:
     """Parse a whole .rules file. Syntax errors are collected in ``sink`` (or raised
     as one :class:`RunebookError` when no sink is given); blocks with errors are left out."""
+    import attrs
+
     own = sink is None
     sink = sink if sink is not None else DiagnosticSink(source)
     if sink.source is None:
         sink.source = source
-    blocks: list[ast.Block] = []
-    for start, text in split_blocks(source.text, sink):
-        blocks.extend(_parse_block(source, start, text, sink))
+    blocks = _whole_file(source, sink)
+    if blocks is None:
+        blocks = []
+        for start, text in split_blocks(source.text, sink):
+            blocks.extend(_parse_block(source, start, text, sink))
     for i, diag in enumerate(sink.items):
         if diag.source is None:
-            import attrs
-
             sink.items[i] = attrs.evolve(diag, source=source)
     if own:
         sink.raise_if_any()
@@ -353,7 +402,7 @@ def parse_expression(text: str, source: Source | None = None) -> Expr:
     source = source or Source("<expression>", text)
     sink = DiagnosticSink(source)
     if "\n" in text.strip():
-        sink.error("E0102", Span.point(text.strip().count("\n") and 1 or 1, 1), found="end of line",
+        sink.error("E0102", Span.point(1, len(text.split("\n")[0]) + 1), found="end of line",
                    expected="one expression on one line")
         sink.raise_if_any()
     nested = _nesting_problem(text)
@@ -365,31 +414,10 @@ def parse_expression(text: str, source: Source | None = None) -> Expr:
         sink.error("E0110", Span(1, 1, 1, min(terms[2], 80) + 1), count=terms[1], limit=Limits.max_terms)
         sink.raise_if_any()
     try:
-        tree = rules_parser().parse(text, start="expr")
+        result = _run(text, "expr", sink)
     except UnexpectedInput as error:
         sink.items.append(_syntax_diagnostic(error, source, 0, text))
-        sink.raise_if_any()
-    try:
-        result = ExprBuilder().transform(_strip_namespace(tree))
-    except (VisitError, RecursionError):
+    except RecursionError:
         sink.error("E0409", Span.point(1, 1), limit=Limits.max_nesting)
-        sink.raise_if_any()
-    for i, diag in enumerate(sink.items):
-        pass
-    return result
-
-
-def _strip_namespace(tree):  # type: ignore[no-untyped-def]
-    """Rules parsed with start=expr keep their `expr__` prefix; drop it for ExprBuilder."""
-    from lark import Tree
-
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Tree):
-            if isinstance(node.data, str) and node.data.startswith("expr__"):
-                node.data = node.data[6:]
-            elif hasattr(node.data, "value") and str(node.data).startswith("expr__"):
-                node.data = str(node.data)[6:]
-            stack.extend(node.children)
-    return tree
+    sink.raise_if_any()
+    return result  # type: ignore[return-value]

@@ -1,0 +1,77 @@
+"""Measure `runebook check` on a generated content file of N lines (default 100,000).
+
+    python benchmarks/bench_check.py [--lines N] [--repeat R]
+
+The file is homebrew content for a built-in game: powers written the way authors
+write them, with brackets, keywords, graded results and nested bullets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from dsl.loader import check_paths  # noqa: E402
+
+TEMPLATE = """\
+{name}
+Cost: [Weapon + {cost}] CP
+Before: Walk up to [Speed + {move}] hexes
+Target: Enemy in [Weapon Reach]
+Threshold: Target's Defense
+Check: [Attack + {stat}]
+Result: [Weapon + Grade] damage
+Result 2: The target is pushed {push} hexes and takes [Grade + {bonus}] more damage
+Effect 3: The target is dazed until the end of its next turn
+Keywords: *Berserker Melee [Weapon] Charge*
+"""
+
+STATS = ("Strength", "Speed", "Will", "Defense", "Aim")
+
+
+def generate(lines: int, seed: int = 7) -> str:
+    rng = random.Random(seed)
+    chunks = ["extends mestezia\n"]
+    count = 1
+    index = 0
+    while count < lines:
+        block = TEMPLATE.format(
+            name=f"Generated Power {index}", cost=rng.randint(0, 3), move=rng.randint(0, 3),
+            stat=rng.choice(STATS), push=rng.randint(1, 4), bonus=rng.randint(0, 5),
+        )
+        chunks.append("\n" + block)
+        count += block.count("\n") + 1
+        index += 1
+    return "".join(chunks)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--lines", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    text = generate(args.lines)
+    lines = text.count("\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "generated.rules"
+        path.write_text(text, encoding="utf-8")
+        check_paths([str(path)])  # warm up: grammar build, built-in game load
+        best = float("inf")
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            report = check_paths([str(path)])
+            best = min(best, time.perf_counter() - start)
+        errors = [d for d in report.diagnostics if d.severity == "error"]
+    print(f"runebook check: {lines:,} lines, {report.entries:,} entries, {len(errors)} errors")
+    print(f"best of {args.repeat}: {best:.2f} s = {lines / best:,.0f} lines/s")
+    return 0 if not errors else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
