@@ -12,7 +12,7 @@ from lark.tree import Meta
 from lark.visitors import merge_transformers
 
 from dsl import ast
-from dsl.diagnostics import DiagnosticSink
+from dsl.diagnostics import DiagnosticSink, did_you_mean
 from dsl.expr_builder import ExprBuilder, span_of, with_span
 from dsl.source import Span
 
@@ -104,6 +104,26 @@ def _strip_value(parts: list) -> ast.Value | None:
     return ast.Value(tuple(parts), span=parts[0].span.cover(parts[-1].span) if parts[0].span and parts[-1].span else None)
 
 
+#: Words that open a declaration block (see grammar/rules.lark).
+DECLARATION_KEYWORDS = ("extends", "stats", "names", "kind")
+
+
+_KEYWORD_NEEDS = {
+    "extends": "the name of the game this file extends",
+    "stats": "a list of stat names",
+    "names": "a list of names",
+    "kind": "the name of the entry kind",
+}
+
+
+def _keyword_typo(name: str) -> str | None:
+    """A hint when an entry name looks like a misspelt declaration keyword."""
+    first = name.split(" ", 1)[0]
+    if not first.islower() or first in DECLARATION_KEYWORDS:
+        return None
+    return did_you_mean(first, DECLARATION_KEYWORDS)
+
+
 @v_args(wrapper=with_span)
 class RulesBuilder(Transformer):
     """Builds content entries and declarations (`dsl.ast`).
@@ -137,7 +157,7 @@ class RulesBuilder(Transformer):
         return ast.Header(
             name,
             str(types)[1:-1].strip() if types is not None else None,
-            str(source)[1:-1].strip() if source is not None else None,
+            str(source)[1:-1].strip().strip("*").strip() if source is not None else None,
             span=span_of(name_token),
             types_span=span_of(types) if types is not None else None,
         )
@@ -182,6 +202,16 @@ class RulesBuilder(Transformer):
 
     def entry(self, meta: Meta, children: list) -> ast.Entry:
         header, *lines = children
+        if header.name in DECLARATION_KEYWORDS:
+            self.sink.error("E0115", header.span, word=header.name, what=_KEYWORD_NEEDS[header.name])
+            return ast.Entry(header, _assemble(lines, DiagnosticSink()), span=span_of(meta))
+        hint = _keyword_typo(header.name)
+        if hint:
+            word = header.name.split(" ", 1)[0]
+            self.sink.error("E0112", Span(header.span.line, header.span.column, header.span.line,
+                                          header.span.column + len(word)), word=word, help=hint)
+            # The body was written for a declaration; reading it as content only adds noise.
+            return ast.Entry(header, _assemble(lines, DiagnosticSink()), span=span_of(meta))
         properties = _assemble(lines, self.sink)
         return ast.Entry(header, properties, span=span_of(meta))
 

@@ -60,17 +60,36 @@ class _EntryChecker:
 
     # ---------------------------------------------------------------- names
 
+    def check_dice(self, expr: ex.Expr) -> None:
+        """Dice that can never be rolled are errors already at check time."""
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ex.Dice):
+                die = node.die
+                if isinstance(die, ex.SidesDie) and isinstance(die.sides, int) and die.sides < 1:
+                    self.error("E0401", die.span or node.span, help="a die has 1 side or more, as in 'd6'")
+            stack.extend(node.children())
+
     def check_names(self, expr: ex.Expr) -> None:
+        self.check_dice(expr)
         known = self.vocab.known_names()
         for node in expression_names(expr):
             if isinstance(node, ex.Possessive):
                 if isinstance(node.owner, ex.Name | ex.Possessive):
-                    self.check_names(node.owner)
+                    self._check_name_only(node.owner)
                 prop = node.prop
             else:
                 prop = node
             if not self.vocab.knows(prop.text):
                 self.error("E0207", prop.span, name=prop.text, help=did_you_mean(prop.text, known))
+
+    def _check_name_only(self, node: ex.Expr) -> None:
+        if isinstance(node, ex.Possessive):
+            self._check_name_only(node.owner)
+            node = node.prop
+        if isinstance(node, ex.Name) and not self.vocab.knows(node.text):
+            self.error("E0207", node.span, name=node.text, help=did_you_mean(node.text, self.vocab.known_names()))
 
     def check_value_names(self, value: ast.Value | None) -> None:
         if value is None:

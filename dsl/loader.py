@@ -164,7 +164,8 @@ class CheckReport:
 
     @property
     def io_error(self) -> bool:
-        return any(d.code in IO_CODES for d in self.diagnostics)
+        """A file that cannot be read or a game that does not exist (not a place in a file)."""
+        return any(d.code in IO_CODES and d.span is None for d in self.diagnostics)
 
 
 def _collect(paths: Iterable[str], report: CheckReport) -> list[Path]:

@@ -130,6 +130,10 @@ _TERMINALS = {
     "EXPLODE": "'x', '!' or '!!'",
     "REROLL": "'r' or 'ro'",
     "COUNT_OP": "'cs' or 'cf'",
+    "OPERATOR": "an operator",
+    "OPERAND": "a value (a number, a name, dice or '(')",
+    "RSQB": "']'",
+    "RPAR": "')'",
 }
 
 
@@ -146,8 +150,19 @@ def _describe(name: str) -> str:
     return bare.lower()
 
 
+_OPERANDS = {"INT", "DECIMAL", "RATING", "STRING", "WORD", "DIE_SIDES", "LPAR", "ADD_OP", "NOT", "ANON_0"}
+_OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR", "IF", "DOT", "LSQB", "POSSESSIVE", "LPAR"}
+
+
 def _expected(names: set[str] | frozenset[str]) -> str:
-    words = sorted({_describe(n) for n in names if not n.startswith("__")})
+    bare = {n.split("__")[-1] for n in names if not n.startswith("__")}
+    if {"ADD_OP", "MUL_OP"} <= bare:
+        # After a complete operand every operator is possible: say so once.
+        bare = (bare - _OPERATORS) | {"OPERATOR"}
+    if {"INT", "WORD"} <= bare:
+        # Where an operand must come, list the idea rather than every token that starts one.
+        bare = (bare - _OPERANDS) | {"OPERAND"}
+    words = sorted({_describe(n) for n in bare})
     if not words:
         return "something else"
     if len(words) > 6:
@@ -166,64 +181,122 @@ def _found(token: Token) -> str:
     return f"'{text[:40]}'" if text.strip() else _describe(token.type)
 
 
-def _unclosed(line_text: str, column: int, line: int) -> Diagnostic | None:
-    """On an error at the end of a line, say which bracket or emphasis is still open."""
+def _accepts(error: UnexpectedInput) -> set[str]:
+    """The terminals the parser would take where it failed.
+
+    Lark's own ``accepts`` skips namespaced terminals such as ``expr__ADD_OP``; this is
+    the same replay on a copy of the parser, without running the AST callbacks.
+    """
+    from copy import copy
+
+    interactive = getattr(error, "interactive_parser", None)
+    if interactive is None:
+        return set()
+    quiet = copy(interactive.parser_state.parse_conf)
+    quiet.callbacks = {}
+    found: set[str] = set()
+    for name in interactive.choices():
+        if not name.split("__")[-1].isupper():
+            continue
+        cursor = interactive.copy(deepcopy_values=False)
+        cursor.parser_state.parse_conf = quiet
+        try:
+            cursor.feed_token(Token(name, ""))
+        except (UnexpectedInput, Exception):  # noqa: BLE001 - a rejected terminal
+            continue
+        found.add(name)
+    return found
+
+
+def _open_brackets(line_text: str, column: int) -> list[tuple[str, int]]:
+    """Brackets still open before ``column``: (character, column) pairs."""
     opens: list[tuple[str, int]] = []
     pairs = {")": "(", "]": "["}
     for index, char in enumerate(line_text[: column - 1]):
         if char in "([":
             opens.append((char, index + 1))
-        elif char in ")]":
-            if opens and opens[-1][0] == pairs[char]:
-                opens.pop()
-    if opens:
-        char, col = opens[-1]
-        return Diagnostic.make(
-            "E0104", None, Span.point(line, col), open=char,
-            help=f"add the closing '{')' if char == '(' else ']'}' before the end of the line",
-        )
-    return None
+        elif char in ")]" and opens and opens[-1][0] == pairs[char]:
+            opens.pop()
+    return opens
+
+
+def _unclosed(source: Source, line: int, opens: list[tuple[str, int]]) -> Diagnostic:
+    char, col = opens[-1]
+    close = ")" if char == "(" else "]"
+    return Diagnostic.make("E0104", source, Span.point(line, col), open=char,
+                           help=f"add the closing '{close}'")
+
+
+def _is_bad_header(line_text: str, line: int, text: str, offset: int) -> bool:
+    """Is this the first line of a block (where an entry's name belongs)?"""
+    lines = text.split("\n")
+    index = line - offset - 1
+    return 0 <= index < len(lines) and (index == 0 or not lines[index - 1].strip())
 
 
 def _syntax_diagnostic(error: UnexpectedInput, source: Source, line_offset: int, text: str) -> Diagnostic:
     line = error.line + line_offset if error.line and error.line > 0 else 1 + line_offset
     column = error.column if error.column and error.column > 0 else 1
     line_text = source.line_text(line)
-    if isinstance(error, UnexpectedCharacters):
-        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
-        if char == "]":
-            diag = Diagnostic.make("E0105", source, Span.point(line, column), close="]",
-                                   help="remove it, or add the matching '[' before it")
-        elif char == "*":
-            diag = Diagnostic.make("E0109", source, Span.point(line, column), mark="*",
-                                   help="emphasis opens and closes on the same line: '*Keywords Like This*'")
-        else:
-            shown = repr(char) if char.strip() else "whitespace"
-            diag = Diagnostic.make(
-                "E0101", source, Span.point(line, column), found=shown,
-                expected=_expected(error.allowed or set()),
-            )
-        return diag
-    token: Token = getattr(error, "token", None) or Token("$END", "")
-    expected = getattr(error, "accepts", None) or getattr(error, "expected", None) or set()
-    if token.type in ("_NL", "_BLANK", "$END", "NEWLINE"):
-        if token.type == "$END":
-            line = source.text.count("\n", 0, len(source.text.rstrip())) + 1 if line_offset == 0 else line
-        unclosed = _unclosed(line_text, len(line_text) + 1, line)
-        if unclosed is not None:
-            return Diagnostic.make("E0104", source, unclosed.span, open=unclosed.message.split("'")[1],
-                                   help=unclosed.help)
-        if "EM_MARK" in expected or "__ANON" in "".join(expected) and "*" in line_text:
-            return Diagnostic.make("E0109", source, Span.point(line, max(1, len(line_text))), mark="*",
-                                   help="emphasis opens and closes on the same line")
-        span = Span.point(line, max(1, len(line_text) + 1))
-        return Diagnostic.make("E0103", source, span, where="line" if token.type != "$END" else "input",
-                               expected=_expected(expected))
-    width = max(1, len(str(token).rstrip()))
-    if str(token) == "]":
+    token: Token | None = getattr(error, "token", None)
+    char = text[error.pos_in_stream] if error.pos_in_stream is not None and 0 <= error.pos_in_stream < len(text) else ""
+    if isinstance(error, UnexpectedCharacters) or token is None:
+        expected: set[str] | frozenset[str] = error.allowed or set()  # type: ignore[attr-defined]
+    else:
+        expected = _accepts(error) or set(getattr(error, "expected", None) or ())
+    expected = {name for name in expected if name != "NEWLINE"}
+    at_end = token is not None and token.type in ("_NL", "_BLANK", "$END", "NEWLINE")
+    if token is not None and token.type == "$END":
+        line = line_offset + len(text.rstrip().split("\n"))
+        line_text = source.line_text(line)
+        column = len(line_text) + 1
+    elif at_end:
+        column = len(line_text) + 1
+    opens = _open_brackets(line_text, column)
+    if char == "]" or (token is not None and str(token) == "]"):
+        if line_text[: column - 1].rstrip().endswith("["):
+            return Diagnostic.make("E0111", source, Span(line, column - 1, line, column + 1),
+                                   help="put an expression inside, as in '[Grade + 1]'")
+        if opens and opens[-1][0] == "(":
+            return _unclosed(source, line, opens)
         return Diagnostic.make("E0105", source, Span.point(line, column), close="]",
                                help="remove it, or add the matching '[' before it")
-    return Diagnostic.make("E0102", source, Span.point(line, column, width), found=_found(token),
+    if opens and ("]" not in line_text[column - 1 :] or at_end):
+        return _unclosed(source, line, opens)
+    if token is not None and token.type == "INDENT":
+        return Diagnostic.make("E0106", source, Span.point(line, 1, len(str(token))),
+                               help="only the body of a declaration and nested bullets are indented")
+    if not opens and (char == "*" or (at_end and line_text.count("*") % 2)):
+        mark_col = line_text.rfind("*") + 1 if at_end else column
+        return Diagnostic.make("E0109", source, Span.point(line, max(1, mark_col)), mark="*",
+                               help="emphasis opens and closes on the same line: '*Keywords Like This*'")
+    if (char == ":" or (token is not None and str(token).startswith(":"))) and _is_bad_header(
+        line_text, line, text, line_offset
+    ):
+        head = line_text[: column - 1].strip()
+        return Diagnostic.make(
+            "E0108", source, Span(line, 1, line, len(head) + 2), label=head,
+            help="an entry starts with a line holding just its name (and [Types]); "
+            "add it above, or take the ':' out of the name",
+        )
+    if at_end and line_text.strip() == "-":
+        return Diagnostic.make("E0103", source, Span.point(line, max(1, column)), where="line",
+                               expected="the bullet's text after '- '")
+    if isinstance(error, UnexpectedCharacters):
+        shown = repr(char) if char.strip() else "whitespace"
+        return Diagnostic.make("E0101", source, Span.point(line, column), found=shown,
+                               expected=_expected(expected))
+    assert token is not None
+    if at_end:
+        return Diagnostic.make("E0103", source, Span.point(line, max(1, column)),
+                               where="line" if token.type != "$END" else "input", expected=_expected(expected))
+    shown_token = str(token)
+    if token.type.endswith("TEXT"):
+        # Free text matched where an expression was expected: show its first word only.
+        shown_token = shown_token.split()[0] if shown_token.split() else shown_token
+    width = max(1, len(shown_token.rstrip()))
+    found = f"'{shown_token[:40]}'" if shown_token.strip() else _describe(token.type)
+    return Diagnostic.make("E0102", source, Span.point(line, column, width), found=found,
                            expected=_expected(expected))
 
 
