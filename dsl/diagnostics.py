@@ -37,6 +37,7 @@ MESSAGES: dict[str, str] = {
     "E0006": "unknown game '{name}'",
     "E0007": "this content file does not say which game it extends",
     "E0008": "invalid {what} '{value}'",
+    "E0010": "{count} more errors in this file are not shown",
     # E01xx: syntax
     "E0101": "unexpected character {found}; expected {expected}",
     "E0102": "unexpected {found}; expected {expected}",
@@ -85,6 +86,12 @@ MESSAGES: dict[str, str] = {
     "E0408": "the distribution is too large ({size} outcomes; the limit is {limit})",
     "E0409": "expression nests too deeply (more than {limit} levels)",
     "E0410": "explosions went deeper than {limit}",
+    "E0411": "rerolling every face of {die} never stops",
+    "E0412": "unknown function '{name}'",
+    "E0413": "no row of '{table}' matches {key}",
+    "E0414": "{what} must be a whole number, not {value}",
+    "E0415": "exact odds are not available for {what}: {why}",
+    "E0416": "'{name}' depends on itself",
     # E05xx: dice given by the user
     "E0501": "not enough dice given: needed a {die} for {what}",
     "E0502": "{count} dice given but only {used} used",

@@ -154,6 +154,6 @@ class ExprBuilder(Transformer):
         return self._modifier(meta, children, ("ro", "r"))
 
     def count_outcome(self, meta: Meta, children: list) -> ex.DiceModifier:
-        return self._modifier(meta, children, ("cs", "cf"))
+        return self._modifier(meta, children, ("cs", "cf", "df"))
 
 

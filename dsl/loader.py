@@ -30,8 +30,15 @@ __all__ = [
     "resolve_game",
 ]
 
-MAX_FILE_BYTES = 16 * 1024 * 1024
-MAX_DIAGNOSTICS_PER_FILE = 200
+@attrs.define
+class FileLimits:
+    """Bounds on input files, so that no file can make `check` slow or exhaust memory."""
+
+    max_bytes: int = 4 * 1024 * 1024
+    max_diagnostics: int = 200
+
+
+LIMITS = FileLimits()
 IO_CODES = {"E0001", "E0005", "E0006"}
 
 
@@ -56,16 +63,17 @@ def read_source(path: Path, sink: DiagnosticSink) -> Source | None:
     shown = str(path)
     try:
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            sink.items.append(Diagnostic.make("E0004", Source(shown, ""), None, size=size, limit=MAX_FILE_BYTES))
+        if size > LIMITS.max_bytes:
+            sink.items.append(Diagnostic.make("E0004", Source(shown, ""), None, size=f"{size:,}",
+                                              limit=f"{LIMITS.max_bytes:,}",
+                                              help="split the content into several files"))
             return None
         data = path.read_bytes()
     except OSError as error:
         sink.items.append(Diagnostic.make("E0001", None, None, path=shown, reason=error.strerror or str(error)))
         return None
     if b"\x00" in data:
-        line = data[: data.index(b"\x00")].count(b"\n") + 1
-        sink.items.append(Diagnostic.make("E0003", Source(shown, ""), Span.point(line, 1),
+        sink.items.append(Diagnostic.make("E0003", Source(shown, ""), None,
                                           help="runebook reads UTF-8 text files"))
         return None
     source, bad = decode_source(shown, data)
@@ -117,11 +125,6 @@ def _parse(path: Path, sink: DiagnosticSink) -> tuple[Source, ast.RulesFile] | N
     if source is not None:
         file_sink.source = source
         rules = parse_rules(source, file_sink)
-    if len(file_sink.items) > MAX_DIAGNOSTICS_PER_FILE:
-        extra = len(file_sink.items) - MAX_DIAGNOSTICS_PER_FILE
-        del file_sink.items[MAX_DIAGNOSTICS_PER_FILE:]
-        file_sink.items.append(Diagnostic.make("E0306", source, None,
-                                               message=f"{extra} more errors in this file not shown"))
     sink.extend(file_sink.items)
     if source is None:
         return None
@@ -237,7 +240,27 @@ def check_paths(paths: Sequence[str], game: str | None = None) -> CheckReport:
         report.diagnostics.extend(d for d in sink.items if d.source is None or d.source.name in names
                                   or _is_declaration_error(d))
         report.entries += sum(1 for e in entries if e.source.name in names)
+    report.diagnostics = _cap(sorted(report.diagnostics, key=_position))
     return report
+
+
+def _position(diagnostic: Diagnostic) -> tuple[str, int, int]:
+    span = diagnostic.span
+    return (diagnostic.path, span.line if span else 0, span.column if span else 0)
+
+
+def _cap(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """At most `max_diagnostics` per file, then one line saying how many more there were."""
+    per_file: dict[str, int] = {}
+    kept: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        count = per_file[diagnostic.path] = per_file.get(diagnostic.path, 0) + 1
+        if count <= LIMITS.max_diagnostics:
+            kept.append(diagnostic)
+    for path, count in per_file.items():
+        if count > LIMITS.max_diagnostics:
+            kept.append(Diagnostic.make("E0010", Source(path, ""), None, count=f"{count - LIMITS.max_diagnostics:,}"))
+    return kept
 
 
 def _is_declaration_error(diagnostic: Diagnostic) -> bool:

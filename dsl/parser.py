@@ -129,7 +129,7 @@ _TERMINALS = {
     "KEEP_DROP": "'kh', 'kl', 'dh' or 'dl'",
     "EXPLODE": "'x', '!' or '!!'",
     "REROLL": "'r' or 'ro'",
-    "COUNT_OP": "'cs' or 'cf'",
+    "COUNT_OP": "'cs', 'cf' or 'df'",
     "OPERATOR": "an operator",
     "OPERAND": "a value (a number, a name, dice or '(')",
     "RSQB": "']'",
@@ -259,8 +259,9 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, line_offset: int,
                                    help="put an expression inside, as in '[Grade + 1]'")
         if opens and opens[-1][0] == "(":
             return _unclosed(source, line, opens)
-        return Diagnostic.make("E0105", source, Span.point(line, column), close="]",
-                               help="remove it, or add the matching '[' before it")
+        if not opens:
+            return Diagnostic.make("E0105", source, Span.point(line, column), close="]",
+                                   help="remove it, or add the matching '[' before it")
     if opens and ("]" not in line_text[column - 1 :] or at_end):
         return _unclosed(source, line, opens)
     if token is not None and token.type == "INDENT":

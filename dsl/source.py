@@ -47,9 +47,14 @@ class Source:
 
     name: str
     text: str = attrs.field(repr=False)
+    _lines: list[str] | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     def line_text(self, line: int) -> str:
-        lines = self.text.splitlines()
+        if self._lines is None:
+            # Computed once: a file with thousands of diagnostics must not split itself each time.
+            object.__setattr__(self, "_lines", self.text.split("\n"))
+        lines = self._lines
+        assert lines is not None
         if 1 <= line <= len(lines):
             return lines[line - 1]
         return ""

@@ -1,0 +1,82 @@
+"""The embedding API for expressions: ``roll`` and ``odds``.
+
+>>> roll("4d6kh3", dice=[6, 2, 5, 1]).total
+13
+>>> odds("2d6")[7]
+Fraction(1, 6)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from dsl import expr_ast as ex
+from interpreter.dice import GivenOracle, RandomOracle
+from interpreter.distribution import Distribution
+from interpreter.distribution import odds as _odds
+from interpreter.evaluate import CompiledExpression, compile_expression, evaluate
+from interpreter.limits import DEFAULT_LIMITS, Limits
+from interpreter.trace import Trace
+from interpreter.values import json_value
+
+__all__ = ["RollResult", "odds", "roll"]
+
+
+@attrs.frozen
+class RollResult:
+    """One roll: the expression, its value (``total``) and the trace of how it came out."""
+
+    expression: str
+    total: Any
+    trace: Trace = attrs.field(repr=False)
+
+    @property
+    def dice(self) -> list[Any]:
+        """Every face rolled, in the order they were consumed."""
+        return [d.face for d in self.trace.dice()]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "expression": self.expression,
+            "total": json_value(self.total),
+            "dice": self.dice,
+            "trace": self.trace.to_list(),
+        }
+
+
+def _compiled(expr: str | ex.Expr | CompiledExpression, limits: Limits) -> CompiledExpression:
+    if isinstance(expr, CompiledExpression):
+        return expr
+    return compile_expression(expr, limits=limits)
+
+
+def roll(expr: str | ex.Expr | CompiledExpression, *, seed: int | None = None,
+         dice: Sequence[int] | None = None, env: Any = None, limits: Limits = DEFAULT_LIMITS,
+         rng: random.Random | None = None) -> RollResult:
+    """Roll an expression: with a seeded ``random.Random`` (``seed``), with faces the
+    player rolled (``dice``, consumed in the order the trace shows), or at random.
+
+    ``env`` maps names to values (numbers, records, tables, functions, pools).
+    Raises :class:`~dsl.diagnostics.RunebookError` on a bad expression or bad dice.
+    """
+    if seed is not None and dice is not None:
+        raise ValueError("give seed or dice, not both")
+    compiled = _compiled(expr, limits)
+    if dice is not None:
+        oracle: Any = GivenOracle(list(dice), compiled.source)
+    else:
+        oracle = RandomOracle(rng if rng is not None else random.Random(seed))
+    total, trace = evaluate(compiled, env, oracle=oracle, limits=limits)
+    assert trace is not None
+    return RollResult(compiled.text, total, trace)
+
+
+def odds(expr: str | ex.Expr | CompiledExpression, *, env: Any = None,
+         limits: Limits = DEFAULT_LIMITS) -> Distribution:
+    """The exact distribution of an expression: a mapping outcome → ``Fraction``, with
+    ``residual`` (the probability not listed; ``0`` when exact)."""
+    return _odds(_compiled(expr, limits), env, limits=limits)

@@ -1,0 +1,67 @@
+"""`runebook roll EXPR` and `runebook odds EXPR`: dice expressions from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+__all__ = ["register"]
+
+
+def _faces(text: str) -> list[int]:
+    parts = [p for p in text.replace(" ", ",").split(",") if p]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected whole numbers separated by commas, got '{text}'") from None
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    roll = sub.add_parser(
+        "roll", help="roll a dice expression",
+        description="Roll an expression such as '4d6kh3' or '5d10x10cs>=8'. Faces come from a "
+                    "seeded generator (--seed) or from dice you rolled (--dice), consumed in the "
+                    "order the trace shows. (An expression starting with '-' goes after '--'.)",
+    )
+    roll.add_argument("expr", metavar="EXPR", help="the expression, e.g. '4d6kh3' or '1d20+5'")
+    source = roll.add_mutually_exclusive_group()
+    source.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
+    source.add_argument("--dice", type=_faces, metavar="F,F,...",
+                        help="faces you rolled, e.g. 8,6,1 (negative faces: --dice=-1,0,1)")
+    roll.add_argument("--json", action="store_true", help="machine-readable output")
+    roll.set_defaults(handler=run_roll)
+
+    odds = sub.add_parser(
+        "odds", help="exact probabilities of a dice expression",
+        description="Print the exact distribution of an expression such as '4d6kh3'.",
+    )
+    odds.add_argument("expr", metavar="EXPR", help="the expression")
+    odds.add_argument("--json", action="store_true", help="machine-readable output")
+    odds.set_defaults(handler=run_odds)
+
+
+def run_roll(args: argparse.Namespace) -> int:
+    from interpreter.api import roll
+    from interpreter.render import roll_json, roll_text
+
+    result = roll(args.expr, seed=args.seed, dice=args.dice)
+    sys.stdout.write(roll_json(result) if args.json else roll_text(result))
+    return 0
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    from interpreter.api import odds
+    from interpreter.render import distribution_json, distribution_text
+
+    dist = odds(args.expr)
+    if args.json:
+        sys.stdout.write(distribution_json(args.expr, dist))
+    else:
+        encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+        try:
+            "█▏".encode(encoding)
+            unicode = True
+        except (UnicodeEncodeError, LookupError):
+            unicode = False
+        sys.stdout.write(distribution_text(args.expr, dist, unicode=unicode))
+    return 0

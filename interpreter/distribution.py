@@ -1,0 +1,729 @@
+"""Exact distributions: the third semantics of the one evaluator.
+
+How it works
+------------
+The evaluator (:mod:`interpreter.evaluate`) runs unchanged, with a :class:`World` in place
+of a dice oracle. In a world a dice term does not roll: it becomes a lazy pool. When the
+expression *reads* a pool (its total, ``count(dice >= 8)``, ``highest(dice)``...), the
+world makes a **choice** among the exact outcomes of that reading, weighted by their
+probabilities. :func:`enumerate_worlds` explores every sequence of choices depth-first
+(re-running the evaluator per world) and adds up the weights of equal results. Because a
+reading is a fold over the pool (a sum, a count, a maximum...), its distribution is small
+even when the pool is big: ten d10 are 10^10 faces but their success count has 11 values.
+
+The distribution of a pool's readings is computed by dynamic programming over the dice
+with the fold state as the key (:func:`pool_outcomes`), never by enumerating faces:
+
+- no keep/drop: die after die, the state is the tuple of every reading's accumulator;
+  each die contributes an element of that monoid and equal states merge;
+- keep/drop (``kh kl dh dl``): over the faces in order, highest first for ``kh``/``dl``,
+  choosing how many dice show each face (binomial weights); the state is (dice left,
+  accumulators of the kept dice) and stops changing once every kept die is known;
+- explosions: each die is a chain of rolls. Its contribution is
+  ``sum over j of E^j * T`` (``E``: faces that explode, ``T``: faces that stop). When
+  ``E^(j+1)`` is proportional to ``E^j`` (the chain no longer changes the state, e.g.
+  counting faces under 4 while 10s explode, or keeping the top three of exploding d6),
+  the rest is a geometric series and the result is exact. Otherwise chains are followed
+  to ``Limits.max_explosion_depth`` and what lies beyond is kept as a lower bound
+  (:class:`~interpreter.values.Bound`, shown ``21+``) when the reading only grows with
+  more dice, or as unknown. Outcomes that rest on an unknown go to ``residual``; nothing
+  is dropped silently.
+
+Several readings of one pool are chosen jointly, so ``score = sum(dice <= 3)`` and
+``edge = count(dice >= 4)`` of the same dice are correlated exactly.
+
+Joint distributions
+-------------------
+:func:`joint` evaluates any function of a :class:`~interpreter.evaluate.Context` in every
+world and returns the distribution of its (hashable) results. A rules layer computing
+several named results from the same rolls passes a function that evaluates each result
+expression with the same context, over an environment binding each declared pool to a
+:class:`~interpreter.dice.PoolSource`; it gets the exact joint distribution of the results
+as a :class:`Distribution` over tuples::
+
+    dice = PoolSource(spec_of_5d6, "dice")
+    env = MapEnv({"dice": dice})
+    score, edge = compile_expression("sum(dice <= 3)"), compile_expression("count(dice >= 4)")
+    dist = joint(lambda ctx: (ctx.result(ctx.evaluate(score, env)),
+                              ctx.result(ctx.evaluate(edge, env))))
+
+Independent pools multiply out; readings of one pool are joint. When the enumeration is
+too large (``Limits.max_work``/``max_support``) a diagnostic is raised.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping
+from fractions import Fraction
+from functools import lru_cache
+from itertools import product
+from typing import Any
+
+from dsl.diagnostics import Diagnostic, RunebookError
+from dsl.source import Source, Span
+from interpreter.dice import DieSpec, LazyPool, PoolSource, PoolSpec, Reader, contribution
+from interpreter.limits import DEFAULT_LIMITS, Limits
+from interpreter.values import UNKNOWN, Bound, Undetermined, format_value, normalize, outcome_sort_key
+
+__all__ = [
+    "Distribution",
+    "World",
+    "enumerate_worlds",
+    "joint",
+    "odds",
+    "pool_outcomes",
+]
+
+
+# ---------------------------------------------------------------- the result
+
+
+class Distribution(Mapping):  # type: ignore[type-arg]
+    """Outcome → exact probability (``Fraction``), sorted by outcome.
+
+    ``residual`` is the probability not given to any listed outcome (``0`` when the
+    listing is complete) and ``note`` says why it is not zero. An outcome such as
+    ``Bound(21)`` (printed ``21+``) is a tail: every result of at least 21, exactly.
+    """
+
+    def __init__(self, outcomes: Mapping[Any, Fraction], residual: Fraction = Fraction(0),
+                 note: str | None = None) -> None:
+        self._items = dict(sorted(outcomes.items(), key=lambda kv: outcome_sort_key(kv[0])))
+        self.residual = residual
+        self.note = note
+
+    def __getitem__(self, key: Any) -> Fraction:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{format_value(k)}: {format_value(v)}" for k, v in self._items.items())
+        return f"Distribution({{{shown}}}, residual={format_value(self.residual)})"
+
+    @property
+    def exact(self) -> bool:
+        return self.residual == 0
+
+    def mean(self) -> Fraction | None:
+        """The expected value, when every outcome is a plain number and nothing is residual."""
+        if self.residual or not self._items:
+            return None
+        total = Fraction(0)
+        for outcome, p in self._items.items():
+            if type(outcome) not in (int, Fraction):
+                return None
+            total += p * outcome
+        return total
+
+    def at_least(self, outcome: Any) -> Fraction:
+        """P(result >= outcome) over the numeric outcomes (a tail ``b+`` counts when b >= outcome)."""
+        total = Fraction(0)
+        for key, p in self._items.items():
+            low = key.low if isinstance(key, Bound) else key
+            if type(low) in (int, Fraction) and low >= outcome:
+                total += p
+        return total
+
+
+# ---------------------------------------------------------------- worlds
+
+
+class _Restart(Exception):
+    """A new reading of a pool was discovered: start the enumeration again with it."""
+
+
+class _Session:
+    """State shared by the worlds of one enumeration."""
+
+    def __init__(self, limits: Limits, site: tuple[Source | None, Span | None]) -> None:
+        self.limits = limits
+        self.site = site
+        self.readers: dict[Any, list[Reader]] = {}
+        self.work = 0
+        self.notes: set[str] = set()
+
+    def spend(self, amount: int) -> None:
+        self.work += amount
+        if self.work > self.limits.max_work:
+            raise _too_big(self.site, f"more than {self.limits.max_work:,} steps")
+
+
+def _too_big(site: tuple[Source | None, Span | None], why: str) -> RunebookError:
+    source, span = site
+    return RunebookError([Diagnostic.make("E0415", source, span, what="this expression", why=why,
+                                          help="use fewer dice, or raise the limit")])
+
+
+class World:
+    """One path through the choices; the evaluator's ``ctx.world`` while computing odds."""
+
+    __slots__ = ("assigned", "occurrences", "position", "prefix", "session", "sizes", "taken", "weight")
+
+    def __init__(self, session: _Session, prefix: tuple[int, ...]) -> None:
+        self.session = session
+        self.prefix = prefix
+        self.position = 0
+        self.taken: list[int] = []
+        self.sizes: list[int] = []
+        self.weight = Fraction(1)
+        self.assigned: dict[Any, tuple[Any, ...]] = {}
+        self.occurrences: dict[int, int] = {}
+
+    def choose(self, options: list[tuple[Any, Fraction]]) -> Any:
+        """Take the option this world's path says (the first one on a new branch)."""
+        i = self.prefix[self.position] if self.position < len(self.prefix) else 0
+        self.position += 1
+        self.taken.append(i)
+        self.sizes.append(len(options))
+        value, p = options[i]
+        self.weight *= p
+        return value
+
+    def new_pool(self, spec: PoolSpec, site: Any) -> LazyPool:
+        """A dice term evaluated in this world; each evaluation of it is a new roll."""
+        k = self.occurrences.get(id(site), 0)
+        self.occurrences[id(site)] = k + 1
+        return LazyPool(spec, (id(site), k))
+
+    def pool_source(self, source: PoolSource) -> LazyPool:
+        return LazyPool(source.spec, ("source", id(source)))
+
+    def read(self, pool: LazyPool, reader: Reader) -> Any:
+        known = self.session.readers.setdefault(pool.key, [])
+        if reader not in known:
+            known.append(reader)
+            raise _Restart
+        values = self.assigned.get(pool.key)
+        if values is None:
+            options = pool_options(pool.spec, tuple(known), self.session.limits)
+            self.session.spend(len(options))
+            values = self.choose(options)
+            self.assigned[pool.key] = values
+        return values[known.index(reader)]
+
+
+_RESIDUAL = object()
+
+
+def enumerate_worlds(fn: Callable[[Any], Any], limits: Limits = DEFAULT_LIMITS,
+                     site: tuple[Source | None, Span | None] = (None, None)) -> Distribution:
+    """The exact distribution of ``fn(ctx)`` over every world (see the module docstring)."""
+    from interpreter.evaluate import Context
+
+    session = _Session(limits, site)
+    while True:
+        try:
+            return _explore(fn, session, Context, limits)
+        except _Restart:
+            continue
+
+
+def _explore(fn: Callable[[Any], Any], session: _Session, context: Any, limits: Limits) -> Distribution:
+    results: dict[Any, Fraction] = {}
+    residual = Fraction(0)
+    stack: list[tuple[int, ...]] = [()]
+    while stack:
+        prefix = stack.pop()
+        world = World(session, prefix)
+        ctx = context(world=world, limits=limits)
+        try:
+            outcome = fn(ctx)
+            if outcome is UNKNOWN or (isinstance(outcome, tuple) and UNKNOWN in outcome):
+                outcome = _RESIDUAL
+        except Undetermined:
+            outcome = _RESIDUAL
+        for position in range(len(prefix), len(world.taken)):
+            base = tuple(world.taken[:position])
+            for i in range(1, world.sizes[position]):
+                stack.append(base + (i,))
+        session.spend(1)
+        if outcome is _RESIDUAL:
+            residual += world.weight
+        else:
+            results[outcome] = results.get(outcome, Fraction(0)) + world.weight
+            if len(results) > limits.max_support:
+                source, span = session.site
+                raise RunebookError([Diagnostic.make("E0408", source, span, size=len(results),
+                                                     limit=limits.max_support)])
+    results, note = _merge_tails(results)
+    if residual:
+        note = "some outcomes depend on explosions deeper than the limit"
+    return Distribution(results, residual, note)
+
+
+def _merge_tails(results: dict[Any, Fraction]) -> tuple[dict[Any, Fraction], str | None]:
+    """Fold every numeric outcome at or above the lowest tail ``b+`` into it, so that every
+    listed exact outcome is exactly its probability."""
+    bounds = [k for k in results if isinstance(k, Bound)]
+    if not bounds:
+        return results, None
+    low = min(b.low for b in bounds)
+    merged: dict[Any, Fraction] = {}
+    tail = Fraction(0)
+    for key, p in results.items():
+        if isinstance(key, Bound) or (type(key) in (int, Fraction) and key >= low):
+            tail += p
+        else:
+            merged[key] = p
+    merged[Bound(low)] = tail
+    return merged, None
+
+
+def joint(fn: Callable[[Any], Any], *, limits: Limits = DEFAULT_LIMITS) -> Distribution:
+    """The exact distribution of ``fn(ctx)`` where ``fn`` evaluates any number of
+    expressions with one context (see the module docstring). Results must be hashable."""
+    return enumerate_worlds(fn, limits)
+
+
+def odds(expr: Any, env: Any = None, *, limits: Limits = DEFAULT_LIMITS) -> Distribution:
+    """The exact distribution of an expression (text, node or compiled)."""
+    from interpreter.evaluate import CompiledExpression, as_env, compile_expression
+
+    compiled = expr if isinstance(expr, CompiledExpression) else compile_expression(expr, limits=limits)
+    closure = compiled.closure
+    environment = as_env(env)
+    site = (compiled.source, compiled.expr.span)
+    return enumerate_worlds(lambda ctx: ctx.result(closure(ctx, environment)), limits, site)
+
+
+# ---------------------------------------------------------------- readings of one pool
+
+
+def pool_options(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> list[tuple[Any, Fraction]]:
+    """The joint outcomes of ``readers`` on a pool, as (values, probability) options."""
+    return _pool_options_cached(spec, readers, limits)
+
+
+@lru_cache(maxsize=256)
+def _pool_options_cached(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> list[tuple[Any, Fraction]]:
+    weights, denominator = pool_outcomes(spec, readers, limits)
+    return [(tuple(normalize(v) for v in values), Fraction(w, denominator)) for values, w in weights.items()]
+
+
+class _TooBig(Exception):
+    pass
+
+
+def pool_outcomes(spec: PoolSpec, readers: tuple[Reader, ...],
+                  limits: Limits = DEFAULT_LIMITS) -> tuple[dict[tuple[Any, ...], int], int]:
+    """Integer weights of the joint reading values of a pool, and their common denominator."""
+    try:
+        if spec.keep is None:
+            return _unkept(spec, readers, limits)
+        if any(die.explode and not die.compound for _, die in spec.groups):
+            return _kept_exploding(spec, readers, limits)
+        return _kept(spec, readers, limits)
+    except _TooBig as error:
+        raise RunebookError([Diagnostic.make("E0415", None, None, what=spec.text or "a pool",
+                                             why=str(error), help="use fewer dice, or raise the limit")]) from None
+
+
+# --- monoid of reading accumulators
+
+_IDENTITY = {"sum": 0, "count": 0, "max": None, "min": None, "any": False, "all": True}
+
+
+def _safe(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def wrapped(a: Any, b: Any) -> Any:
+        try:
+            return fn(a, b)
+        except Undetermined:
+            return UNKNOWN
+
+    return wrapped
+
+
+def _combine_fn(agg: str) -> Callable[[Any, Any], Any]:
+    from interpreter.evaluate import _and, _max2, _min2, _or
+
+    if agg in ("sum", "count"):
+        return lambda a, b: a + b
+    return _safe({"max": _max2, "min": _min2, "any": _or, "all": _and}[agg])
+
+
+def _contribution(value: Any, reader: Reader) -> Any:
+    """What one kept die with this value adds to a reading."""
+    transforms, agg = reader
+    ok, mapped = contribution(value, transforms) if transforms else (True, value)
+    if ok is UNKNOWN:
+        return UNKNOWN
+    if agg == "sum":
+        return mapped if ok else 0
+    if agg == "count":
+        return 1 if ok else 0
+    if agg in ("max", "min"):
+        return mapped if ok else None
+    if agg == "any":
+        return bool(ok)
+    return bool(ok)
+
+
+def _times(contrib: Any, agg: str, count: int) -> Any:
+    """A contribution repeated ``count`` times."""
+    if agg in ("sum", "count"):
+        return contrib * count if count else 0
+    return contrib if count else _IDENTITY[agg]
+
+
+def _combiner(readers: tuple[Reader, ...]) -> Callable[[tuple[Any, ...], tuple[Any, ...]], tuple[Any, ...]]:
+    fns = [_combine_fn(agg) for _, agg in readers]
+    if all(agg in ("sum", "count") for _, agg in readers):
+        if len(readers) == 1:
+            return lambda a, b: (a[0] + b[0],)
+        return lambda a, b: tuple(x + y for x, y in zip(a, b))
+    return lambda a, b: tuple(f(x, y) for f, x, y in zip(fns, a, b))
+
+
+def _die_weights(die: DieSpec) -> tuple[dict[Any, int], int]:
+    """Faces → integer weights after rerolls (before explosions), and their total."""
+    weights: dict[Any, int] = {}
+    for face in die.faces:
+        weights[face] = weights.get(face, 0) + 1
+    total = len(die.faces)
+    if die.reroll:
+        rerolled = sum(w for f, w in weights.items() if f in die.reroll)
+        if die.reroll_once:
+            weights = {f: (0 if f in die.reroll else total) * w + rerolled * w for f, w in weights.items()}
+            total = total * total
+        else:
+            weights = {f: w for f, w in weights.items() if f not in die.reroll}
+            total -= rerolled
+    weights = {f: w for f, w in weights.items() if w}
+    return weights, total
+
+
+def _convolve(a: dict[Any, Any], b: dict[Any, Any], combine: Callable[[Any, Any], Any]) -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
+    get = out.get
+    for ka, wa in a.items():
+        for kb, wb in b.items():
+            k = combine(ka, kb)
+            out[k] = get(k, 0) + wa * wb
+    return out
+
+
+def _to_integers(dist: dict[Any, Fraction]) -> tuple[dict[Any, int], int]:
+    denominator = 1
+    for p in dist.values():
+        denominator = denominator * p.denominator // math.gcd(denominator, p.denominator)
+    return {k: int(p * denominator) for k, p in dist.items()}, denominator
+
+
+def _chain(element_of: Callable[[Any], Any], weights: dict[Any, int], total: int, explode: frozenset[int],
+           combine: Callable[[Any, Any], Any], identity: Any, overflow: Callable[[Any], Any],
+           depth: int) -> dict[Any, Fraction]:
+    """The distribution of one die's exploding chain as monoid elements (see the module
+    docstring): exact when the chain stabilises, else followed to ``depth`` explosions with
+    ``overflow(element)`` standing for everything deeper."""
+    stop: dict[Any, int] = {}
+    go: dict[Any, int] = {}
+    for face, w in weights.items():
+        element = element_of(face)
+        bucket = go if face in explode else stop
+        bucket[element] = bucket.get(element, 0) + w
+    result: dict[Any, Fraction] = {}
+    power: dict[Any, int] = {identity: 1}  # E^j, weights over total^j
+    scale = 1
+    for _j in range(depth + 1):
+        for k, w in _convolve(power, stop, combine).items():
+            result[k] = result.get(k, Fraction(0)) + Fraction(w, scale * total)
+        following = _convolve(power, go, combine)
+        if _proportional(power, following):
+            # E^(j+1) = lambda E^j from here on: the rest is a geometric series.
+            ratio = Fraction(sum(following.values()), sum(power.values()) * total)
+            factor = 1 / (1 - ratio)
+            for k, w in _convolve(following, stop, combine).items():
+                result[k] = result.get(k, Fraction(0)) + Fraction(w, scale * total * total) * factor
+            return result
+        power = following
+        scale *= total
+    for k, w in power.items():
+        element = overflow(k)
+        result[element] = result.get(element, Fraction(0)) + Fraction(w, scale)
+    return result
+
+
+def _proportional(a: dict[Any, int], b: dict[Any, int]) -> bool:
+    if a.keys() != b.keys():
+        return False
+    ta, tb = sum(a.values()), sum(b.values())
+    return all(a[k] * tb == b[k] * ta for k in a)
+
+
+def _overflow_reading(agg: str, value: Any, nonnegative: bool) -> Any:
+    """A reading after a chain cut at the depth limit: a lower bound where more dice can
+    only raise it, otherwise unknown."""
+    if value is UNKNOWN:
+        return UNKNOWN
+    if agg in ("sum", "count"):
+        if nonnegative and type(value) in (int, Fraction, Bound):
+            return value if isinstance(value, Bound) else Bound(value)
+        return UNKNOWN
+    if agg == "max":
+        return Bound(value) if type(value) in (int, Fraction) else (value if isinstance(value, Bound) else UNKNOWN)
+    if agg == "any" and value is True:
+        return True
+    if agg == "all" and value is False:
+        return False
+    return UNKNOWN
+
+
+def _compound_weights(die: DieSpec, limits: Limits) -> tuple[dict[Any, int], int]:
+    """A compounding die (``!!``) as one die whose faces are chain totals."""
+    weights, total = _die_weights(die)
+    nonnegative = all(f >= 0 for f in weights)
+    chain = _chain(lambda f: f, weights, total, die.explode, lambda a, b: a + b, 0,
+                   lambda v: Bound(v) if nonnegative else UNKNOWN, limits.max_explosion_depth)
+    return _to_integers(chain)
+
+
+def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[dict[Any, int], int]:
+    identity = tuple(_IDENTITY[agg] for _, agg in readers)
+    combine = _combiner(readers)
+    element = _element_fn(readers)
+    per_group: list[tuple[int, dict[Any, int], int]] = []
+    for n, die in spec.groups:
+        if die.explode and die.compound:
+            weights, total = _compound_weights(die, limits)
+        else:
+            weights, total = _die_weights(die)
+        if die.explode and not die.compound:
+            nonnegative = [all(_nonneg(element(f)[i]) for f in weights) for i in range(len(readers))]
+
+            def overflow(k: tuple[Any, ...], nonnegative: list[bool] = nonnegative) -> tuple[Any, ...]:
+                return tuple(_overflow_reading(agg, v, nn) for (_, agg), v, nn in zip(readers, k, nonnegative))
+
+            chain = _chain(element, weights, total, die.explode, combine, identity, overflow,
+                           limits.max_explosion_depth)
+            per_die, total = _to_integers(chain)
+        else:
+            per_die = {}
+            for face, w in weights.items():
+                k = element(face)
+                per_die[k] = per_die.get(k, 0) + w
+        per_group.append((n, per_die, total))
+    lump = _lumper(readers, [d for _, d, _ in per_group])
+    scalar = len(readers) == 1 and readers[0][1] in ("sum", "count")
+    if scalar:
+        # One sum or count: plain numbers as states, no tuples.
+        states: dict[Any, int] = {identity[0]: 1}
+        groups = [(n, {k[0]: w for k, w in d.items()}, t) for n, d, t in per_group]
+        add = _add_scalar
+        fix = (lambda v: lump((v,))[0]) if lump else None
+    else:
+        states = {identity: 1}
+        groups = per_group
+        add = combine
+        fix = lump
+    denominator = 1
+    for n, per_die, total in groups:
+        for _ in range(n):
+            work = len(states) * len(per_die)
+            if work > limits.max_work:
+                raise _TooBig(f"more than {limits.max_work:,} steps")
+            states = _convolve(states, per_die, add)
+            if fix is not None:
+                lumped: dict[Any, int] = {}
+                for k, w in states.items():
+                    k = fix(k)
+                    lumped[k] = lumped.get(k, 0) + w
+                states = lumped
+            if len(states) > limits.max_support:
+                raise _TooBig(f"more than {limits.max_support:,} states")
+            denominator *= total
+    if scalar:
+        states = {(k,): w for k, w in states.items()}
+    return states, denominator
+
+
+def _add_scalar(a: Any, b: Any) -> Any:
+    return a + b
+
+
+def _lumper(readers: tuple[Reader, ...],
+            elements: list[dict[Any, int]]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]] | None:
+    """Where a reading can only grow and some die already gives a lower bound ``b+``,
+    every value of at least ``b`` is lumped into ``b+``: exact values are only listed
+    below the lowest tail anyway (see ``_merge_tails``), and the states stay few."""
+    lows: list[Any] = []
+    for i, (_, agg) in enumerate(readers):
+        low = None
+        if agg in ("sum", "count", "max"):
+            bounds = [k[i].low for d in elements for k in d if isinstance(k[i], Bound)]
+            values_ok = all(_nonneg(k[i]) for d in elements for k in d) or agg == "max"
+            if bounds and values_ok:
+                low = min(bounds)
+        lows.append(low)
+    if all(low is None for low in lows):
+        return None
+
+    def lump(state: tuple[Any, ...]) -> tuple[Any, ...]:
+        out = list(state)
+        for i, low in enumerate(lows):
+            if low is None:
+                continue
+            v = out[i]
+            if isinstance(v, Bound):
+                if v.low != low:
+                    out[i] = Bound(low)
+            elif type(v) in (int, Fraction) and v >= low:
+                out[i] = Bound(low)
+        return tuple(out)
+
+    return lump
+
+
+def _nonneg(value: Any) -> bool:
+    if value is None or type(value) is bool:
+        return True
+    if isinstance(value, Bound):
+        return value.low >= 0
+    if value is UNKNOWN:
+        return False
+    return value >= 0
+
+
+def _element_fn(readers: tuple[Reader, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    def element(face: Any) -> tuple[Any, ...]:
+        return tuple(_contribution(face, r) for r in readers)
+
+    return element
+
+
+# --- keep and drop
+
+
+def _kept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[dict[Any, int], int]:
+    """Keep/drop by walking the faces in order (see the module docstring)."""
+    mode, k = spec.keep  # type: ignore[misc]
+    groups: list[tuple[int, dict[Any, int], int]] = []
+    for n, die in spec.groups:
+        if die.explode:
+            weights, total = _compound_weights(die, limits)
+        else:
+            weights, total = _die_weights(die)
+        groups.append((n, weights, total))
+    n_total = sum(n for n, _, _ in groups)
+    kept_count = min(k, n_total) if mode in ("kh", "kl") else max(n_total - k, 0)
+    descending = mode in ("kh", "dl")
+    values = {v for _, weights, _ in groups for v in weights}
+    finite = [v for v in values if type(v) in (int, Fraction)]
+    top = max(finite) if finite else 0
+
+    def order_key(v: Any) -> Any:
+        if isinstance(v, Bound) and v.low > top:
+            return (1, v.low)
+        if type(v) in (int, Fraction):
+            return (0, v)
+        return (2, 0)  # an unknown position: handled below
+
+    ordered = sorted(values, key=order_key, reverse=descending)
+    unknown_faces = {v for v in values if order_key(v)[0] == 2}
+    identity = tuple(_IDENTITY[agg] for _, agg in readers)
+    combine = _combiner(readers)
+    element = _element_fn(readers)
+    aggs = [agg for _, agg in readers]
+    denominator = 1
+    for n, _, total in groups:
+        denominator *= total ** n
+    final: dict[Any, int] = {}
+    if kept_count == 0:
+        final[identity] = denominator
+        return final, denominator
+    # after[g][i]: weight of group g's faces strictly after position i in the order
+    after = []
+    for _, weights, _ in groups:
+        suffix = []
+        running = 0
+        for v in reversed(ordered):
+            suffix.append(running)
+            running += weights.get(v, 0)
+        after.append(list(reversed(suffix)))
+    unknown_state = tuple(UNKNOWN for _ in readers)
+    states: dict[tuple[tuple[int, ...], tuple[Any, ...]], int] = {(tuple(n for n, _, _ in groups), identity): 1}
+    comb = math.comb
+    for i, face in enumerate(ordered):
+        having = [(g, groups[g][1][face]) for g in range(len(groups)) if face in groups[g][1]]
+        if not having:
+            continue
+        contrib = element(face)
+        new: dict[tuple[tuple[int, ...], tuple[Any, ...]], int] = {}
+        for (remaining, acc), weight in states.items():
+            processed = n_total - sum(remaining)
+            ranges = [range(remaining[g], remaining[g] + 1) if after[g][i] == 0 else range(remaining[g] + 1)
+                      for g, _ in having]
+            for combo in product(*ranges):
+                w = weight
+                rem = list(remaining)
+                c = 0
+                for (g, fw), cg in zip(having, combo):
+                    if cg:
+                        w *= comb(remaining[g], cg) * fw**cg
+                        rem[g] -= cg
+                        c += cg
+                kept_here = max(0, min(c, kept_count - processed))
+                if face in unknown_faces and c:
+                    new_acc = unknown_state
+                elif kept_here:
+                    new_acc = combine(acc, tuple(_times(x, agg, kept_here) for x, agg in zip(contrib, aggs)))
+                else:
+                    new_acc = acc
+                if processed + c >= kept_count:
+                    for g, r in enumerate(rem):
+                        if r:
+                            w *= after[g][i] ** r
+                    if w:
+                        final[new_acc] = final.get(new_acc, 0) + w
+                    continue
+                key = (tuple(rem), new_acc)
+                new[key] = new.get(key, 0) + w
+        states = new
+        if len(states) > limits.max_support:
+            raise _TooBig(f"more than {limits.max_support:,} states")
+    return final, denominator
+
+
+def _kept_exploding(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[dict[Any, int], int]:
+    """Keep highest/lowest of exploding dice: the state is the sorted kept dice."""
+    mode, k = spec.keep  # type: ignore[misc]
+    if mode not in ("kh", "kl"):
+        raise _TooBig("dropping dice from an exploding pool (use kh or kl)")
+    descending = mode == "kh"
+    unknown = ("?",)
+
+    def merge(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
+        if a == unknown or b == unknown:
+            return unknown
+        return tuple(sorted(a + b, reverse=descending)[:k])
+
+    states: dict[Any, int] = {(): 1}
+    denominator = 1
+    for n, die in spec.groups:
+        weights, total = _die_weights(die)
+        chain = _chain(lambda f: (f,), weights, total, die.explode, merge, (), lambda _e: unknown,
+                       limits.max_explosion_depth)
+        per_die, total = _to_integers(chain)
+        for _ in range(n):
+            states = _convolve(states, per_die, merge)
+            if len(states) > limits.max_support:
+                raise _TooBig(f"more than {limits.max_support:,} states")
+            denominator *= total
+    identity = tuple(_IDENTITY[agg] for _, agg in readers)
+    combine = _combiner(readers)
+    element = _element_fn(readers)
+    final: dict[Any, int] = {}
+    for kept, w in states.items():
+        if kept == unknown:
+            acc: tuple[Any, ...] = tuple(UNKNOWN for _ in readers)
+        else:
+            acc = identity
+            for v in kept:
+                acc = combine(acc, element(v))
+        final[acc] = final.get(acc, 0) + w
+    return final, denominator

@@ -1,0 +1,1195 @@
+"""The expression evaluator: one code path for rolling, given dice and exact odds.
+
+An expression is checked (:func:`check_expression`: dice that cannot exist, modifiers
+without a number, unknown builtins' arity, nesting) and compiled once into Python
+closures, one small ``c_<Node>`` method per node type; compiled expressions are cached.
+Evaluation runs the closures against a :class:`Context` that carries what is injected:
+
+- ``oracle``: where faces come from when rolling (:class:`~interpreter.dice.RandomOracle`
+  for a seeded ``random.Random``, :class:`~interpreter.dice.GivenOracle` for faces the
+  user rolled at the table);
+- ``world``: instead of rolling, a world of the exact-odds enumeration
+  (:mod:`interpreter.distribution`): dice terms become lazy pools and every reading of a
+  pool becomes a choice over its exact distribution;
+- ``limits`` (:class:`~interpreter.limits.Limits`) and ``trace`` (a list of events, or
+  None to skip tracing).
+
+Names resolve through an environment: any object with ``lookup(name)`` (raising
+``KeyError``) and ``names()``; :class:`MapEnv` wraps a mapping and matches names ignoring
+case, spaces, hyphens and underscores.
+
+For callers that evaluate several expressions over the same dice (a check computing
+several results from one roll), bind :class:`~interpreter.dice.PoolSource` objects in the
+environment and evaluate every expression with the same :class:`Context`; see
+:func:`interpreter.distribution.joint` for their exact joint distribution.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from dsl import expr_ast as ex
+from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from dsl.source import Source, Span
+from interpreter.dice import (
+    ARITH,
+    COMPARE,
+    FLIPPED,
+    DiceOracle,
+    DieSpec,
+    LazyPool,
+    PoolSource,
+    PoolSpec,
+    PoolView,
+    RolledPool,
+    aggregate,
+    apply_transforms,
+    number_reader,
+    roll_pool,
+)
+from interpreter.limits import DEFAULT_LIMITS, Limits
+from interpreter.trace import RollEvent, StepEvent, Trace
+from interpreter.values import (
+    UNKNOWN,
+    Bound,
+    Derived,
+    Function,
+    Rating,
+    Table,
+    Undetermined,
+    equal,
+    format_value,
+    normalize,
+)
+
+__all__ = [
+    "BUILTINS",
+    "CompiledExpression",
+    "Context",
+    "EmptyEnv",
+    "MapEnv",
+    "check_expression",
+    "compile_expression",
+    "evaluate",
+    "normalize_name",
+]
+
+Closure = Callable[["Context", Any], Any]
+NUMERIC = (int, Fraction, bool, Bound, type(UNKNOWN))
+
+
+# ---------------------------------------------------------------- environments
+
+
+def normalize_name(name: str) -> str:
+    """How names match: ignoring case, spaces, hyphens and underscores."""
+    return name.casefold().replace(" ", "").replace("_", "").replace("-", "")
+
+
+class EmptyEnv:
+    """An environment with no names."""
+
+    def lookup(self, name: str) -> Any:
+        raise KeyError(name)
+
+    def names(self) -> Iterable[str]:
+        return ()
+
+
+class MapEnv:
+    """An environment over a mapping, optionally in front of a parent environment."""
+
+    def __init__(self, mapping: Mapping[str, Any] | None = None, parent: Any = None) -> None:
+        self.mapping = dict(mapping or {})
+        self.index = {normalize_name(k): k for k in self.mapping}
+        self.parent = parent
+
+    def lookup(self, name: str) -> Any:
+        if name in self.mapping:
+            return self.mapping[name]
+        key = self.index.get(normalize_name(name))
+        if key is not None:
+            return self.mapping[key]
+        if self.parent is not None:
+            return self.parent.lookup(name)
+        raise KeyError(name)
+
+    def names(self) -> Iterable[str]:
+        yield from self.mapping
+        if self.parent is not None:
+            yield from self.parent.names()
+
+
+def as_env(env: Any) -> Any:
+    if env is None:
+        return EmptyEnv()
+    if isinstance(env, Mapping):
+        return MapEnv(env)
+    return env
+
+
+def _lookup_in(container: Any, name: str) -> Any:
+    if isinstance(container, Mapping):
+        if name in container:
+            return container[name]
+        wanted = normalize_name(name)
+        for key in container:
+            if isinstance(key, str) and normalize_name(key) == wanted:
+                return container[key]
+        raise KeyError(name)
+    return container.lookup(name)
+
+
+def _names_of(container: Any) -> list[str]:
+    if isinstance(container, Mapping):
+        return [k for k in container if isinstance(k, str)]
+    return list(container.names())
+
+
+# ---------------------------------------------------------------- context
+
+
+class Context:
+    """What one evaluation (or one world of an odds computation) runs against."""
+
+    __slots__ = ("active", "counter", "depth", "limits", "oracle", "realized", "trace", "world")
+
+    def __init__(self, *, oracle: DiceOracle | None = None, world: Any = None,
+                 limits: Limits = DEFAULT_LIMITS, trace: Trace | None = None) -> None:
+        self.oracle = oracle
+        self.world = world
+        self.limits = limits
+        self.trace = trace
+        self.counter = [0]
+        self.depth = 0
+        self.realized: dict[int, PoolView] = {}
+        self.active: set[str] = set()
+
+    def evaluate(self, compiled: CompiledExpression, env: Any = None) -> Any:
+        """Evaluate a compiled expression; a pool comes back as a pool (see ``result``)."""
+        return compiled.closure(self, as_env(env))
+
+    def result(self, value: Any) -> Any:
+        """A final value: a pool reads as its number (its total, or its successes)."""
+        if type(value) is PoolView:
+            return read(value, number_reader(value), self)
+        return value
+
+    def realize(self, source: PoolSource) -> PoolView:
+        """Roll a declared pool now (once per context), or make it lazy when computing odds."""
+        view = self.realized.get(id(source))
+        if view is not None:
+            return view
+        if self.world is not None:
+            view = PoolView(self.world.pool_source(source))
+        else:
+            view = self._roll(source.spec, source.span, source.source, source.name or source.spec.text)
+        self.realized[id(source)] = view
+        return view
+
+    def new_pool(self, spec: PoolSpec, site: Any, span: Span | None, source: Source | None) -> PoolView:
+        if self.world is not None:
+            return PoolView(self.world.new_pool(spec, site))
+        return self._roll(spec, span, source, spec.text)
+
+    def _roll(self, spec: PoolSpec, span: Span | None, source: Source | None, text: str) -> PoolView:
+        assert self.oracle is not None, "a context needs an oracle or a world"
+        pool = roll_pool(spec, self.oracle, self.limits, self.counter, span, source)
+        view = PoolView(pool)
+        if self.trace is not None:
+            event = RollEvent(text, span, pool.dice, read(view, number_reader(view), self))
+            pool.event = event
+            self.trace.append(event)
+        return view
+
+
+def read(view: PoolView, reader: tuple[Any, str], ctx: Context) -> Any:
+    """Read a pool through a reader: directly when rolled, as a choice when lazy."""
+    source = view.source
+    if type(source) is RolledPool:
+        return aggregate(source.kept_values, reader)
+    return ctx.world.read(source, reader)
+
+
+def number(value: Any, ctx: Context) -> Any:
+    if type(value) is PoolView:
+        return read(value, number_reader(value), ctx)
+    return value
+
+
+def truth(value: Any, ctx: Context) -> bool:
+    t = type(value)
+    if t is bool:
+        return value
+    if t is PoolView:
+        return bool(read(value, number_reader(value), ctx))
+    return bool(value)
+
+
+def trace_value(value: Any) -> Any:
+    """How a value is kept in a trace: a rolled pool as the tuple of its dice values."""
+    if type(value) is PoolView and type(value.source) is RolledPool:
+        out = []
+        for v in value.source.kept_values:
+            ok, mapped = apply_transforms(v, value.transforms)
+            if ok:
+                out.append(mapped)
+        return tuple(out)
+    return value
+
+
+def kind_of(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if type(value) is str:
+        return f"text ({format_value(value)!r})"
+    if type(value) is bool:
+        return "true/false"
+    if isinstance(value, Rating):
+        return f"a rating ({value})"
+    if isinstance(value, Table):
+        return f"the table '{value.name}'"
+    if isinstance(value, Function):
+        return f"the function '{value.name}'"
+    if type(value) is PoolView:
+        return "a pool"
+    if isinstance(value, Mapping):
+        return "a record"
+    if type(value) in NUMERIC:
+        return "a number"
+    return type(value).__name__
+
+
+def _error(code: str, site: Any, **fields: Any) -> RunebookError:
+    source, span = site
+    help = fields.pop("help", None)
+    return RunebookError([Diagnostic.make(code, source, span, help=help, **fields)])
+
+
+# ---------------------------------------------------------------- operators
+
+
+_FAST_INT = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+def binop(op: str, a: Any, b: Any, ctx: Context, site: Any) -> Any:
+    """``a op b`` with the language's rules (pools, exact division, clear errors)."""
+    if type(a) is int and type(b) is int:
+        fast = _FAST_INT.get(op)
+        if fast is not None:
+            return fast(a, b)
+    if type(a) is PoolView or type(b) is PoolView:
+        a_view, b_view = type(a) is PoolView, type(b) is PoolView
+        if a_view and a.per_die and not b_view:
+            b = _operand(op, number(b, ctx), site)
+            return a.derive(("map", op, b, False))
+        if b_view and b.per_die and not a_view:
+            a = _check_number(op, number(a, ctx), site)
+            return b.derive(("map", op, a, True))
+        if a_view and b_view and (a.per_die or b.per_die):
+            raise _error("E0405", site, op=op, kind="two pools die by die",
+                         help="apply per-die arithmetic to one pool: each(dice) + 3")
+        a, b = number(a, ctx), number(b, ctx)
+    a = _check_number(op, a, site)
+    b = _operand(op, b, site)
+    try:
+        return normalize(ARITH[op](a, b))
+    except ZeroDivisionError:
+        raise _error("E0404", site) from None
+
+
+def _check_number(op: str, value: Any, site: Any) -> Any:
+    if type(value) not in NUMERIC:
+        raise _error("E0405", site, op=op, kind=kind_of(value))
+    return value
+
+
+def _operand(op: str, value: Any, site: Any) -> Any:
+    _check_number(op, value, site)
+    if op in ("/", "//", "%") and type(value) is not Bound and value is not UNKNOWN and value == 0:
+        raise _error("E0404", site)
+    return value
+
+
+def compare(op: str, a: Any, b: Any, ctx: Context, site: Any) -> Any:
+    """``a op b``; a pool against a number selects the dice that satisfy it (per die)."""
+    ta, tb = type(a), type(b)
+    if ta is int and tb is int:
+        return COMPARE[op](a, b)
+    if ta is PoolView and tb is not PoolView:
+        return a.derive(("filter", op, _check_number(op, number(b, ctx), site)))
+    if tb is PoolView and ta is not PoolView:
+        return b.derive(("filter", FLIPPED[op], _check_number(op, number(a, ctx), site)))
+    if ta is PoolView:
+        a, b = number(a, ctx), number(b, ctx)
+    if op in ("==", "!="):
+        same = equal(a, b)
+        return same if op == "==" else not same
+    _check_number(op, a, site)
+    _check_number(op, b, site)
+    return bool(COMPARE[op](a, b))
+
+
+def _max2(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    if isinstance(a, Bound) or isinstance(b, Bound):
+        la = a.low if isinstance(a, Bound) else a
+        lb = b.low if isinstance(b, Bound) else b
+        return Bound(la if la >= lb else lb)
+    return a if a >= b else b
+
+
+def _min2(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    if isinstance(a, Bound) and isinstance(b, Bound):
+        raise Undetermined
+    if isinstance(a, Bound):
+        a, b = b, a
+    if isinstance(b, Bound):
+        if a <= b.low:
+            return a
+        raise Undetermined
+    return a if a <= b else b
+
+
+def _round_half_away(x: Any) -> Any:
+    if isinstance(x, Bound):
+        return Bound(_round_half_away(x.low))
+    if x is UNKNOWN:
+        return UNKNOWN
+    f = Fraction(x)
+    n = math.floor(abs(f) + Fraction(1, 2))
+    return n if f >= 0 else -n
+
+
+# ---------------------------------------------------------------- builtins
+
+
+class Builtin:
+    """A builtin function: ``impl(ctx, args, site)`` over evaluated arguments, or a
+    special form ``impl(ctx, env, node, compiler_closures, site)``."""
+
+    def __init__(self, name: str, impl: Callable[..., Any], min_args: int, max_args: int | None,
+                 doc: str, special: bool = False) -> None:
+        self.name = name
+        self.impl = impl
+        self.min_args = min_args
+        self.max_args = max_args
+        self.doc = doc
+        self.special = special
+
+
+def _numbers(name: str, ctx: Context, args: list[Any], site: Any) -> list[Any]:
+    return [_check_number(name, number(a, ctx), site) for a in args]
+
+
+def _b_min(ctx: Context, args: list[Any], site: Any) -> Any:
+    values = _numbers("min", ctx, args, site)
+    result = values[0]
+    for v in values[1:]:
+        result = _min2(result, v)
+    return result
+
+
+def _b_max(ctx: Context, args: list[Any], site: Any) -> Any:
+    values = _numbers("max", ctx, args, site)
+    result = values[0]
+    for v in values[1:]:
+        result = _max2(result, v)
+    return result
+
+
+def _b_floor(ctx: Context, args: list[Any], site: Any) -> Any:
+    (x,) = _numbers("floor", ctx, args, site)
+    return math.floor(x)
+
+
+def _b_ceil(ctx: Context, args: list[Any], site: Any) -> Any:
+    (x,) = _numbers("ceil", ctx, args, site)
+    return math.ceil(x)
+
+
+def _b_round(ctx: Context, args: list[Any], site: Any) -> Any:
+    (x,) = _numbers("round", ctx, args, site)
+    return _round_half_away(x)
+
+
+def _b_abs(ctx: Context, args: list[Any], site: Any) -> Any:
+    (x,) = _numbers("abs", ctx, args, site)
+    return abs(x)
+
+
+def _b_clamp(ctx: Context, args: list[Any], site: Any) -> Any:
+    x, low, high = _numbers("clamp", ctx, args, site)
+    return _min2(_max2(x, low), high)
+
+
+def _pool_fold(name: str, agg: str, combine: Callable[[Any, Any], Any], start: Any,
+               accept: Callable[[Any], Any]) -> Callable[[Context, list[Any], Any], Any]:
+    def impl(ctx: Context, args: list[Any], site: Any) -> Any:
+        result = start
+        for arg in args:
+            if type(arg) is PoolView:
+                value = read(arg, (arg.transforms, agg), ctx)
+            else:
+                value = accept(arg)
+                if value is _REJECT:
+                    raise _error("E0405", site, op=name, kind=kind_of(arg),
+                                 help=f"{name}(...) takes pools{'' if agg == 'count' else ' or numbers'}")
+            result = combine(result, value)
+        return result
+
+    return impl
+
+
+_REJECT = object()
+
+
+def _accept_number(v: Any) -> Any:
+    return v if type(v) in NUMERIC and type(v) is not bool else _REJECT
+
+
+def _accept_bool(v: Any) -> Any:
+    return v if type(v) is bool or v is UNKNOWN else _REJECT
+
+
+def _accept_count(v: Any) -> Any:
+    return int(v) if type(v) is bool else (v if v is UNKNOWN else _REJECT)
+
+
+def _and(a: Any, b: Any) -> Any:
+    if a is False or b is False:
+        return False
+    if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    return True
+
+
+def _or(a: Any, b: Any) -> Any:
+    if a is True or b is True:
+        return True
+    if a is UNKNOWN or b is UNKNOWN:
+        return UNKNOWN
+    return False
+
+
+def _b_each(ctx: Context, args: list[Any], site: Any) -> Any:
+    (pool,) = args
+    if type(pool) is not PoolView:
+        raise _error("E0405", site, op="each", kind=kind_of(pool), help="each(...) takes a pool: each(3d10) + 3")
+    return pool.with_per_die()
+
+
+BUILTINS: dict[str, Builtin] = {}
+
+
+def _register(name: str, impl: Callable[..., Any], min_args: int, max_args: int | None, doc: str,
+              special: bool = False) -> None:
+    BUILTINS[name] = Builtin(name, impl, min_args, max_args, doc, special)
+
+
+_register("min", _b_min, 1, None, "the smallest of its arguments")
+_register("max", _b_max, 1, None, "the largest of its arguments")
+_register("floor", _b_floor, 1, 1, "round down")
+_register("ceil", _b_ceil, 1, 1, "round up")
+_register("round", _b_round, 1, 1, "round to nearest, halves away from zero")
+_register("abs", _b_abs, 1, 1, "absolute value")
+_register("clamp", _b_clamp, 3, 3, "clamp(x, low, high)")
+_register("sum", _pool_fold("sum", "sum", lambda a, b: normalize(a + b), 0, _accept_number), 1, None,
+          "the sum of the dice of its pools (plus any numbers)")
+_register("count", _pool_fold("count", "count", lambda a, b: a + b, 0, _accept_count), 1, None,
+          "how many dice its pools hold (a selection: how many dice matched); true counts 1")
+_register("highest", _pool_fold("highest", "max", _max2, None, _accept_number), 1, None,
+          "the highest single die of its pools, or nothing")
+_register("lowest", _pool_fold("lowest", "min", _min2, None, _accept_number), 1, None,
+          "the lowest single die of its pools, or nothing")
+_register("any", _pool_fold("any", "any", _or, False, _accept_bool), 1, None,
+          "whether any die is in its pools (or any argument is true)")
+_register("all", _pool_fold("all", "all", _and, True, _accept_bool), 1, None,
+          "whether every die of its pools was selected (or every argument is true)")
+_register("each", _b_each, 1, 1, "the pool die by die: each(3d10) + 3 >= 11")
+# ladder is a special form: its rungs are dice, not values (see Compiler.c_Call).
+_register("ladder", lambda *a: None, 2, None,
+          "step dice: ladder(n, d4, d6, d8, d10, d12) is the n-th rung; past the last, "
+          "another top die per full ladder plus the rung of the rest", special=True)
+
+
+# ---------------------------------------------------------------- static checks
+
+
+def _faces_of(die: ex.SidesDie | ex.FacesDie) -> tuple[int, ...]:
+    return die.faces()
+
+
+def build_die(node: ex.Dice, source: Source | None, limits: Limits,
+              diagnostics: list[Diagnostic]) -> tuple[DieSpec, tuple[str, int] | None,
+                                                      tuple[tuple[int, str, int], ...], str | None]:
+    """The die, keep rule and counting rules of a dice term; problems go to ``diagnostics``."""
+
+    def problem(code: str, span: Span | None, **fields: Any) -> None:
+        help = fields.pop("help", None)
+        diagnostics.append(Diagnostic.make(code, source, span, help=help, **fields))
+
+    die = node.die
+    if isinstance(die, ex.SidesDie) and isinstance(die.sides, int):
+        if die.sides < 1:
+            problem("E0401", die.span or node.span, help="a die has at least one side: d1, d2, d6, ...")
+            faces: tuple[int, ...] = (1,)
+        elif die.sides > limits.max_sides:
+            problem("E0901", die.span or node.span, what=f"a die with {die.sides} sides", limit=limits.max_sides)
+            faces = (1,)
+        else:
+            faces = _faces_of(die)
+    else:
+        faces = _faces_of(die)
+        if not faces:
+            problem("E0401", die.span or node.span)
+            faces = (1,)
+    label = str(die)
+    distinct = sorted(set(faces))
+    keep = None
+    reroll: set[int] = set()
+    reroll_kind = None
+    explode: set[int] = set()
+    explode_kind = None
+    score: list[tuple[int, str, int]] = []
+    counting = None
+    for mod in node.modifiers:
+        op = "kh" if mod.op == "k" else mod.op
+        compare_op = mod.compare or "="
+        if op in ("kh", "kl", "dh", "dl"):
+            if mod.value is None:
+                word = "keep" if op[0] == "k" else "drop"
+                problem("E0403", mod.span or node.span,
+                        message=f"'{mod.op}' needs how many dice to {word}",
+                        help=f"write the number after it, as in '{node.count or 2}{label}{mod.op}1'")
+            elif keep is not None:
+                problem("E0403", mod.span or node.span, message="a pool can have only one keep or drop rule")
+            else:
+                keep = (op, mod.value)
+            continue
+        if op in ("x", "!", "!!"):
+            target = mod.value if mod.value is not None else max(faces)
+            matched = {f for f in distinct if COMPARE[compare_op](f, target)}
+            kind = "compound" if op == "!!" else "explode"
+            if explode_kind is not None and explode_kind != kind:
+                problem("E0403", mod.span or node.span, message="a die cannot both explode and compound")
+            explode_kind = kind
+            explode |= matched
+            continue
+        if op in ("r", "ro"):
+            target = mod.value if mod.value is not None else min(faces)
+            matched = {f for f in distinct if COMPARE[compare_op](f, target)}
+            if reroll_kind is not None and reroll_kind != op:
+                problem("E0403", mod.span or node.span, message="a die cannot have both 'r' and 'ro'")
+            reroll_kind = op
+            reroll |= matched
+            continue
+        if op in ("cs", "cf", "df"):
+            default = max(faces) if op == "cs" else min(faces)
+            target = mod.value if mod.value is not None else default
+            kind = "failures" if op == "cf" else "successes"
+            if counting is not None and counting != kind:
+                problem("E0403", mod.span or node.span, message="'cf' counts failures alone",
+                        help="to take failures off successes write 'df', as in '6d10cs>=8df1'")
+            counting = kind
+            score.append((-1 if op == "df" else 1, compare_op, target))
+            continue
+    if reroll and reroll >= set(distinct):
+        problem("E0411", node.span, die=label, help="reroll only some faces, as in 'r1' or 'r<3'")
+        reroll = set()
+    live = [f for f in distinct if f not in reroll or reroll_kind == "ro"]
+    if explode and live and explode >= set(live):
+        problem("E0407", node.span, die=label, help="explode on some faces only, as in 'x10' or '!>=9'")
+        explode = set()
+    if score and all(w < 0 for w, _, _ in score):
+        problem("E0403", node.span, message="'df' deducts failures from successes counted with 'cs'",
+                help="add the successes, as in '6d10cs>=8df1'")
+    spec = DieSpec(label, faces, frozenset(reroll), reroll_kind == "ro", frozenset(explode),
+                   explode_kind == "compound")
+    return spec, keep, tuple(score), counting
+
+
+def _depth(node: ex.Expr) -> int:
+    """Nesting depth, counting a chain like ``a + b + c`` as one level."""
+    best = 0
+    stack = [(node, 1)]
+    while stack:
+        current, depth = stack.pop()
+        best = max(best, depth)
+        if isinstance(current, ex.Binary):
+            operands = _flatten(current)
+            stack.extend((o, depth + 1) for _, o in operands)
+            continue
+        children = list(current.children())
+        if isinstance(current, ex.Dice) and current.count is not None:
+            children = [current.count]
+        stack.extend((c, depth + 1) for c in children if c is not None)
+    return best
+
+
+def _flatten(node: ex.Binary) -> list[tuple[str | None, ex.Expr]]:
+    """A left-deep chain of operators of one precedence level, as [(None, a), ('+', b), ...]."""
+    level = ex.precedence(node)
+    parts: list[tuple[str | None, ex.Expr]] = []
+    current: ex.Expr = node
+    while isinstance(current, ex.Binary) and ex.precedence(current) == level:
+        parts.append((current.op, current.right))
+        current = current.left
+    parts.append((None, current))
+    parts.reverse()
+    return parts
+
+
+def check_expression(expr: ex.Expr, source: Source | None = None,
+                     limits: Limits = DEFAULT_LIMITS) -> list[Diagnostic]:
+    """Problems visible before evaluation, all of them (not only the first)."""
+    diagnostics: list[Diagnostic] = []
+    if _depth(expr) > limits.max_depth:
+        diagnostics.append(Diagnostic.make("E0409", source, expr.span, limit=limits.max_depth))
+        return diagnostics
+    stack: list[ex.Expr] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ex.Dice):
+            build_die(node, source, limits, diagnostics)
+            if isinstance(node.count, ex.Number) and node.count.value > limits.max_dice:
+                diagnostics.append(Diagnostic.make("E0402", source, node.count.span or node.span,
+                                                   count=node.count.value, limit=limits.max_dice))
+        elif isinstance(node, ex.Call):
+            builtin = BUILTINS.get(node.func.text.casefold())
+            if builtin is not None:
+                got = len(node.args)
+                if got < builtin.min_args or (builtin.max_args is not None and got > builtin.max_args):
+                    if builtin.max_args is None:
+                        expected = f"at least {builtin.min_args}"
+                    elif builtin.min_args == builtin.max_args:
+                        expected = str(builtin.min_args)
+                    else:
+                        expected = f"{builtin.min_args} to {builtin.max_args}"
+                    diagnostics.append(Diagnostic.make("E0406", source, node.span, name=builtin.name,
+                                                       expected=expected, got=got))
+                if builtin.name == "ladder":
+                    for rung in node.args[1:]:
+                        if not _is_single_die(rung):
+                            diagnostics.append(Diagnostic.make(
+                                "E0403", source, rung.span or node.span,
+                                message="each rung of a ladder is one die, as in 'd8' or 'd6!'",
+                                help="ladder(votes, d4, d6, d8, d10, d12)"))
+        if isinstance(node, ex.Binary):
+            stack.extend(o for _, o in _flatten(node))
+        elif isinstance(node, ex.Dice):
+            if node.count is not None:
+                stack.append(node.count)
+        else:
+            stack.extend(c for c in node.children() if c is not None)
+    return diagnostics
+
+
+def _is_single_die(node: ex.Expr) -> bool:
+    return (isinstance(node, ex.Dice)
+            and (node.count is None or (isinstance(node.count, ex.Number) and node.count.value == 1))
+            and all(m.op in ("x", "!", "!!", "r", "ro") for m in node.modifiers))
+
+
+def expression_text(node: ex.Expr) -> str:
+    """``str(node)`` without recursion on long operator chains."""
+    if isinstance(node, ex.Binary):
+        parts = _flatten(node)
+        level = ex.precedence(node)
+        out = [_wrapped(parts[0][1], level)]
+        for op, operand in parts[1:]:
+            out.append(f" {op} {_wrapped(operand, level + 1)}")
+        return "".join(out)
+    return str(node)
+
+
+def _wrapped(node: ex.Expr, level: int) -> str:
+    text = expression_text(node)
+    return f"({text})" if ex.precedence(node) < level else text
+
+
+# ---------------------------------------------------------------- the compiler
+
+
+class Compiler:
+    """Turns expression nodes into closures ``f(ctx, env)``; one method per node type."""
+
+    def __init__(self, source: Source | None, limits: Limits) -> None:
+        self.source = source
+        self.limits = limits
+
+    def compile(self, node: ex.Expr) -> Closure:
+        method = getattr(self, f"c_{type(node).__name__}")
+        return method(node)
+
+    def site(self, node: Any) -> tuple[Source | None, Span | None]:
+        return (self.source, node.span)
+
+    def c_Number(self, node: ex.Number) -> Closure:
+        value = node.value
+        return lambda ctx, env: value
+
+    def c_Decimal(self, node: ex.Decimal) -> Closure:
+        value = normalize(node.value)
+        return lambda ctx, env: value
+
+    def c_Rating(self, node: ex.Rating) -> Closure:
+        value = Rating(node.base, node.symbol, node.count)
+        return lambda ctx, env: value
+
+    def c_String(self, node: ex.String) -> Closure:
+        value = node.value
+        return lambda ctx, env: value
+
+    def c_Name(self, node: ex.Name) -> Closure:
+        text = node.text
+        site = self.site(node)
+        span = node.span
+        constants = {"true": True, "false": False, "none": None}
+
+        def name(ctx: Context, env: Any) -> Any:
+            try:
+                value = env.lookup(text)
+            except KeyError:
+                folded = text.casefold()
+                if folded in constants:
+                    return constants[folded]
+                hint = did_you_mean(text, list(env.names()))
+                raise _error("E0207", site, name=text, help=hint) from None
+            value = resolve_value(value, text, ctx, site)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("name", text, trace_value(value), span))
+            return value
+
+        return name
+
+    def c_Possessive(self, node: ex.Possessive) -> Closure:
+        owner = self.compile(node.owner)
+        prop = node.prop.text
+        text = str(node)
+        site = self.site(node)
+        span = node.span
+
+        def possessive(ctx: Context, env: Any) -> Any:
+            container = owner(ctx, env)
+            if not (isinstance(container, Mapping) or hasattr(container, "lookup")):
+                raise _error("E0405", site, op="'s", kind=kind_of(container))
+            try:
+                value = _lookup_in(container, prop)
+            except KeyError:
+                hint = did_you_mean(prop, _names_of(container))
+                raise _error("E0207", site, name=text, help=hint) from None
+            value = resolve_value(value, text, ctx, site)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("name", text, trace_value(value), span))
+            return value
+
+        return possessive
+
+    def c_Attribute(self, node: ex.Attribute) -> Closure:
+        obj = self.compile(node.obj)
+        name = node.name
+        site = self.site(node)
+
+        def attribute(ctx: Context, env: Any) -> Any:
+            value = obj(ctx, env)
+            if isinstance(value, Rating) and name in ("base", "symbol", "count"):
+                return getattr(value, name)
+            if isinstance(value, Mapping) or hasattr(value, "lookup"):
+                try:
+                    return resolve_value(_lookup_in(value, name), name, ctx, site)
+                except KeyError:
+                    hint = did_you_mean(name, _names_of(value))
+                    raise _error("E0207", site, name=name, help=hint) from None
+            raise _error("E0405", site, op=f".{name}", kind=kind_of(value))
+
+        return attribute
+
+    def c_Index(self, node: ex.Index) -> Closure:
+        obj = self.compile(node.obj)
+        key = self.compile(node.key)
+        text = expression_text(node)
+        site = self.site(node)
+        span = node.span
+
+        def index(ctx: Context, env: Any) -> Any:
+            table = obj(ctx, env)
+            k = number(key(ctx, env), ctx)
+            if isinstance(table, Table):
+                try:
+                    value = table.lookup(k)
+                except LookupError:
+                    raise _error("E0413", site, table=table.name, key=format_value(k),
+                                 help="rows: " + ", ".join(table.keys())) from None
+            elif isinstance(table, Mapping) or hasattr(table, "lookup"):
+                try:
+                    value = _lookup_in(table, k) if isinstance(k, str) else table[k]
+                except (KeyError, TypeError):
+                    raise _error("E0413", site, table=str(node.obj), key=format_value(k)) from None
+            else:
+                raise _error("E0405", site, op="[...]", kind=kind_of(table))
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("lookup", text, trace_value(value), span))
+            return value
+
+        return index
+
+    def c_Unary(self, node: ex.Unary) -> Closure:
+        operand = self.compile(node.operand)
+        op = node.op
+        site = self.site(node)
+        if isinstance(node.operand, ex.Number):
+            value = -node.operand.value if op == "-" else node.operand.value
+            return lambda ctx, env: value
+
+        def unary(ctx: Context, env: Any) -> Any:
+            v = operand(ctx, env)
+            if type(v) is PoolView:
+                if v.per_die and op == "-":
+                    return v.derive(("neg",))
+                v = number(v, ctx)
+            _check_number(op, v, site)
+            return -v if op == "-" else v
+
+        return unary
+
+    def c_Binary(self, node: ex.Binary) -> Closure:
+        parts = _flatten(node)
+        first = self.compile(parts[0][1])
+        rest = [(op, self.compile(operand)) for op, operand in parts[1:]]
+        text = expression_text(node)
+        site = self.site(node)
+        span = node.span
+        if len(rest) == 1:
+            op, second = rest[0]
+            fast = _FAST_INT.get(op)
+
+            def binary(ctx: Context, env: Any) -> Any:
+                a = first(ctx, env)
+                b = second(ctx, env)
+                if fast is not None and type(a) is int and type(b) is int:
+                    value = fast(a, b)
+                else:
+                    value = binop(op, a, b, ctx, site)
+                if ctx.trace is not None:
+                    ctx.trace.append(StepEvent("op", text, trace_value(value), span))
+                return value
+
+            return binary
+
+        def chain(ctx: Context, env: Any) -> Any:
+            value = first(ctx, env)
+            for op, operand in rest:
+                value = binop(op, value, operand(ctx, env), ctx, site)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("op", text, trace_value(value), span))
+            return value
+
+        return chain
+
+    def c_Compare(self, node: ex.Compare) -> Closure:
+        left = self.compile(node.left)
+        right = self.compile(node.right)
+        op = node.op
+        text = expression_text(node)
+        site = self.site(node)
+        span = node.span
+
+        def comparison(ctx: Context, env: Any) -> Any:
+            value = compare(op, left(ctx, env), right(ctx, env), ctx, site)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("op", text, trace_value(value), span))
+            return value
+
+        return comparison
+
+    def c_Not(self, node: ex.Not) -> Closure:
+        operand = self.compile(node.operand)
+        return lambda ctx, env: not truth(operand(ctx, env), ctx)
+
+    def c_And(self, node: ex.And) -> Closure:
+        left = self.compile(node.left)
+        right = self.compile(node.right)
+
+        def and_(ctx: Context, env: Any) -> Any:
+            a = left(ctx, env)
+            if not truth(a, ctx):
+                return a
+            return right(ctx, env)
+
+        return and_
+
+    def c_Or(self, node: ex.Or) -> Closure:
+        left = self.compile(node.left)
+        right = self.compile(node.right)
+
+        def or_(ctx: Context, env: Any) -> Any:
+            a = left(ctx, env)
+            if truth(a, ctx):
+                return a
+            return right(ctx, env)
+
+        return or_
+
+    def c_Conditional(self, node: ex.Conditional) -> Closure:
+        then = self.compile(node.then)
+        condition = self.compile(node.condition)
+        otherwise = self.compile(node.otherwise)
+        text = expression_text(node.condition)
+        span = node.condition.span
+
+        def conditional(ctx: Context, env: Any) -> Any:
+            decided = truth(condition(ctx, env), ctx)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("condition", text, decided, span))
+            return then(ctx, env) if decided else otherwise(ctx, env)
+
+        return conditional
+
+    def c_Call(self, node: ex.Call) -> Closure:
+        name = node.func.text
+        builtin = BUILTINS.get(name.casefold())
+        text = expression_text(node)
+        site = self.site(node)
+        span = node.span
+        if builtin is not None and builtin.special:
+            return self._ladder(node)
+        args = [self.compile(a) for a in node.args]
+        if builtin is not None:
+            impl = builtin.impl
+
+            def call_builtin(ctx: Context, env: Any) -> Any:
+                value = impl(ctx, [a(ctx, env) for a in args], site)
+                if ctx.trace is not None:
+                    ctx.trace.append(StepEvent("call", text, trace_value(value), span))
+                return value
+
+            return call_builtin
+
+        def call_function(ctx: Context, env: Any) -> Any:
+            try:
+                func = env.lookup(name)
+            except KeyError:
+                hint = did_you_mean(name, list(BUILTINS) + [n for n in env.names()])
+                raise _error("E0412", site, name=name, help=hint) from None
+            if not isinstance(func, Function):
+                raise _error("E0405", site, op="(...)", kind=kind_of(func), help=f"'{name}' is not a function")
+            if len(args) != len(func.params):
+                raise _error("E0406", site, name=name, expected=len(func.params), got=len(args))
+            values = [a(ctx, env) for a in args]
+            value = call_function_value(func, values, ctx, site)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("call", text, trace_value(value), span))
+            return value
+
+        return call_function
+
+    def _ladder(self, node: ex.Call) -> Closure:
+        steps = self.compile(node.args[0])
+        rungs = []
+        for rung in node.args[1:]:
+            assert isinstance(rung, ex.Dice)
+            die, _keep, _score, _counting = build_die(rung, self.source, self.limits, [])
+            rungs.append(die)
+        text = expression_text(node)
+        site = self.site(node)
+        span = node.span
+        specs: dict[int, PoolSpec] = {}
+
+        def ladder(ctx: Context, env: Any) -> Any:
+            n = number(steps(ctx, env), ctx)
+            n = _whole("the number of steps", n, site)
+            spec = specs.get(n)
+            if spec is None:
+                spec = ladder_spec(max(n, 0), rungs)
+                specs[n] = spec
+            if spec.size > ctx.limits.max_dice:
+                raise _error("E0402", site, count=spec.size, limit=ctx.limits.max_dice)
+            view = ctx.new_pool(spec, node, span, self.source)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("call", text, trace_value(view), span))
+            return view
+
+        return ladder
+
+    def c_Dice(self, node: ex.Dice) -> Closure:
+        diagnostics: list[Diagnostic] = []
+        die, keep, score, counting = build_die(node, self.source, self.limits, diagnostics)
+        if diagnostics:
+            raise RunebookError(diagnostics)
+        text = str(node)
+        site = self.site(node)
+        span = node.span
+        source = self.source
+        if node.count is None or isinstance(node.count, ex.Number):
+            n = 1 if node.count is None else node.count.value
+            fixed = PoolSpec(((n, die),), keep, score, counting, text)
+
+            def dice(ctx: Context, env: Any) -> Any:
+                return ctx.new_pool(fixed, node, span, source)
+
+            return dice
+        count = self.compile(node.count)
+        specs: dict[int, PoolSpec] = {}
+
+        def dice_counted(ctx: Context, env: Any) -> Any:
+            n = _whole("the number of dice", number(count(ctx, env), ctx), site)
+            if n < 0:
+                raise _error("E0403", site, message=f"cannot roll {n} dice",
+                             help="the number of dice is negative here")
+            if n > ctx.limits.max_dice:
+                raise _error("E0402", site, count=n, limit=ctx.limits.max_dice)
+            spec = specs.get(n)
+            if spec is None:
+                spec = specs[n] = PoolSpec(((n, die),), keep, score, counting, text)
+            return ctx.new_pool(spec, node, span, source)
+
+        return dice_counted
+
+
+def _whole(what: str, value: Any, site: Any) -> int:
+    if type(value) is bool or type(value) not in (int, Fraction):
+        if value is UNKNOWN or isinstance(value, Bound):
+            raise Undetermined
+        raise _error("E0414", site, what=what, value=kind_of(value))
+    if type(value) is Fraction:
+        raise _error("E0414", site, what=what, value=format_value(value))
+    return value
+
+
+def ladder_spec(n: int, rungs: list[DieSpec]) -> PoolSpec:
+    """Step dice: ``n`` steps on the rungs; each full ladder adds one top die."""
+    full, rest = divmod(n, len(rungs))
+    groups: list[tuple[int, DieSpec]] = []
+    if full:
+        groups.append((full, rungs[-1]))
+    if rest:
+        if groups and rungs[rest - 1] == rungs[-1]:
+            groups[0] = (full + 1, rungs[-1])
+        else:
+            groups.append((1, rungs[rest - 1]))
+    text = " + ".join(f"{c if c > 1 else ''}{d.label}" for c, d in groups) or "no dice"
+    return PoolSpec(tuple(groups), None, (), None, text)
+
+
+def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:
+    """A looked-up value as the expression sees it: declared pools are rolled (once),
+    derived values are computed."""
+    if isinstance(value, PoolSource):
+        return ctx.realize(value)
+    if isinstance(value, Derived):
+        if value.name in ctx.active:
+            raise _error("E0416", site, name=value.name)
+        compiled = compile_body(value.expr, getattr(value, "source", None))
+        ctx.active.add(value.name)
+        ctx.depth += 1
+        try:
+            if ctx.depth > ctx.limits.max_depth:
+                raise _error("E0409", site, limit=ctx.limits.max_depth)
+            return compiled(ctx, getattr(value, "env", None) or EmptyEnv())
+        finally:
+            ctx.depth -= 1
+            ctx.active.discard(value.name)
+    return value
+
+
+def call_function_value(func: Function, values: list[Any], ctx: Context, site: Any) -> Any:
+    compiled = compile_body(func.body, getattr(func, "source", None))
+    env = MapEnv(dict(zip(func.params, values)), parent=as_env(func.env))
+    ctx.depth += 1
+    try:
+        if ctx.depth > ctx.limits.max_depth:
+            raise _error("E0409", site, limit=ctx.limits.max_depth)
+        return compiled(ctx, env)
+    finally:
+        ctx.depth -= 1
+
+
+_BODIES: dict[int, tuple[Any, Closure]] = {}
+
+
+def compile_body(expr: ex.Expr, source: Source | None) -> Closure:
+    """Compile a function body or a derived value once (keyed by the node object)."""
+    entry = _BODIES.get(id(expr))
+    if entry is not None and entry[0] is expr:
+        return entry[1]
+    diagnostics = check_expression(expr, source)
+    if diagnostics:
+        raise RunebookError(diagnostics)
+    closure = Compiler(source, DEFAULT_LIMITS).compile(expr)
+    _BODIES[id(expr)] = (expr, closure)
+    return closure
+
+
+# ---------------------------------------------------------------- compiled expressions
+
+
+class CompiledExpression:
+    """A checked, compiled expression: its tree, its source and its closure."""
+
+    __slots__ = ("closure", "expr", "source", "text")
+
+    def __init__(self, expr: ex.Expr, source: Source | None, closure: Closure, text: str) -> None:
+        self.expr = expr
+        self.source = source
+        self.closure = closure
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"CompiledExpression({self.text!r})"
+
+
+def compile_expression(expr: str | ex.Expr, source: Source | None = None,
+                       limits: Limits = DEFAULT_LIMITS) -> CompiledExpression:
+    """Parse (when given text), check and compile an expression. Raises RunebookError."""
+    if isinstance(expr, str):
+        return _compile_text(expr, limits)
+    return _compile_node(expr, source, limits)
+
+
+@lru_cache(maxsize=512)
+def _compile_text(text: str, limits: Limits) -> CompiledExpression:
+    from dsl.parser import parse_expression
+
+    source = Source("<expression>", text)
+    node = parse_expression(text, source)
+    return _compile_node(node, source, limits)
+
+
+def _compile_node(node: ex.Expr, source: Source | None, limits: Limits) -> CompiledExpression:
+    diagnostics = check_expression(node, source, limits)
+    if diagnostics:
+        raise RunebookError(diagnostics)
+    closure = Compiler(source, limits).compile(node)
+    text = source.text if source is not None and source.name == "<expression>" else expression_text(node)
+    return CompiledExpression(node, source, closure, text)
+
+
+def evaluate(expr: str | ex.Expr | CompiledExpression, env: Any = None, *, oracle: DiceOracle,
+             limits: Limits = DEFAULT_LIMITS, trace: bool = True) -> tuple[Any, Trace | None]:
+    """Evaluate once with faces from ``oracle``: (value, trace). A pool reads as its number."""
+    compiled = expr if isinstance(expr, CompiledExpression) else compile_expression(expr, limits=limits)
+    ctx = Context(oracle=oracle, limits=limits, trace=Trace() if trace else None)
+    value = ctx.result(compiled.closure(ctx, as_env(env)))
+    oracle.finish()
+    return value, ctx.trace
+
+
+def ensure_pool(value: Any) -> bool:
+    return type(value) is PoolView and isinstance(value.source, RolledPool | LazyPool)

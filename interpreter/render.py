@@ -1,0 +1,188 @@
+"""Renderers: traces and distributions as text for people and JSON for programs.
+
+Evaluation never formats anything; these functions read :class:`~interpreter.trace.Trace`
+and :class:`~interpreter.distribution.Distribution` values.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+from interpreter.distribution import Distribution
+from interpreter.trace import DieRoll, RollEvent, StepEvent, Trace
+from interpreter.values import Bound, format_value
+
+__all__ = [
+    "distribution_json",
+    "distribution_text",
+    "roll_json",
+    "roll_text",
+    "trace_text",
+]
+
+#: Marks on dice in text traces (shown in a legend when used).
+LEGEND = {
+    "dropped": "(n) dropped",
+    "rerolled": "~n~ rerolled",
+    "added": "+n added to the die it compounds",
+    "exploded": "n! exploded",
+    "success": "n* counted",
+    "failure": "n- failure",
+}
+
+
+def _die_text(die: DieRoll, used: set[str]) -> str:
+    text = format_value(die.face)
+    if die.exploded:
+        text += "!"
+        used.add("exploded")
+    if die.counts > 0:
+        text += "*" * die.counts
+        used.add("success")
+    elif die.counts < 0:
+        text += "-"
+        used.add("failure")
+    if die.fate == "dropped":
+        used.add("dropped")
+        return f"({text})"
+    if die.fate == "rerolled":
+        used.add("rerolled")
+        return f"~{text}~"
+    if die.fate == "added":
+        used.add("added")
+        return f"+{text}"
+    return text
+
+
+def _short(text: str, width: int = 72) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def trace_text(trace: Trace) -> list[str]:
+    """One line per event; dice marked as in :data:`LEGEND`, then the legend."""
+    lines = []
+    used: set[str] = set()
+    for event in trace:
+        if isinstance(event, RollEvent):
+            faces = " ".join(_die_text(d, used) for d in event.dice) or "no dice"
+            lines.append(f"  {_short(event.text)}: {faces} = {format_value(event.value)}")
+        elif isinstance(event, StepEvent):
+            value = event.value
+            shown = "[" + ", ".join(map(format_value, value)) + "]" if isinstance(value, tuple) else \
+                format_value(value)
+            arrow = "->" if event.kind == "condition" else "="
+            lines.append(f"  {_short(event.text)} {arrow} {shown}")
+    if used:
+        lines.append("  " + ", ".join(LEGEND[k] for k in LEGEND if k in used))
+    return lines
+
+
+def roll_text(result: Any) -> str:
+    lines = [result.expression]
+    lines.extend(trace_text(result.trace))
+    lines.append(f"total: {format_value(result.total)}")
+    return "\n".join(lines) + "\n"
+
+
+def roll_json(result: Any) -> str:
+    return json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+def _percent(p: Fraction) -> str:
+    value = float(p) * 100
+    if 0 < value < 0.01:
+        return "<0.01%"
+    if 99.99 < value < 100:
+        return ">99.99%"
+    return f"{value:.2f}%"
+
+
+def _bar(p: Fraction, top: Fraction, width: int, unicode: bool) -> str:
+    if top == 0:
+        return ""
+    cells = float(p / top) * width
+    if not unicode:
+        return "#" * round(cells)
+    full = int(cells)
+    eighths = int((cells - full) * 8)
+    partial = " ▏▎▍▌▋▊▉"[eighths] if eighths else ""
+    return ("█" * full + partial).rstrip()
+
+
+def _collapse_tail(items: list[tuple[Any, Fraction]], below: Fraction = Fraction(1, 20000)) -> list[tuple[Any, Fraction]]:
+    """Fold the last rows, together less likely than 0.005%, into one ``n+`` row."""
+    tail = Fraction(0)
+    cut = len(items)
+    while cut > 2 and tail + items[cut - 1][1] < below:
+        cut -= 1
+        tail += items[cut][1]
+    if len(items) - cut < 2:
+        return items
+    first = items[cut][0]
+    low = first.low if isinstance(first, Bound) else first
+    return items[:cut] + [(Bound(low), tail)]
+
+
+def distribution_text(expression: str, dist: Distribution, *, unicode: bool = True, width: int = 40) -> str:
+    """A table people read at a glance: outcome, chance, chance of at least it, a bar."""
+    items = list(dist.items())
+    numeric = all(type(k) in (int, Fraction) or isinstance(k, Bound) for k, _ in items)
+    collapsed = None
+    if numeric:
+        shown = _collapse_tail(items, Fraction(1, 1000) if len(items) > 30 else Fraction(1, 20000))
+        if len(shown) < len(items):
+            collapsed = format_value(shown[-1][0])
+        items = shown
+    fractions = [format_value(p) for _, p in items]
+    show_exact = all(len(f) <= 13 for f in fractions)
+    keys = [format_value(k) for k, _ in items]
+    key_width = max([len("outcome")] + [len(k) for k in keys])
+    exact_width = max([len("exact")] + [len(f) for f in fractions]) if show_exact else 0
+    top = max((p for _, p in items), default=Fraction(0))
+    header = f"{'outcome':>{key_width}}  {'chance':>8}"
+    if numeric:
+        header += f"  {'at least':>8}"
+    if show_exact:
+        header += f"  {'exact':>{exact_width}}"
+    lines = [expression, header]
+    remaining = sum((p for _, p in items), Fraction(0))
+    for (outcome, p), key, fraction in zip(items, keys, fractions):
+        row = f"{key:>{key_width}}  {_percent(p):>8}"
+        if numeric:
+            row += f"  {_percent(remaining):>8}"
+            remaining -= p
+        if show_exact:
+            row += f"  {fraction:>{exact_width}}"
+        row += "  " + _bar(p, top, width, unicode)
+        lines.append(row.rstrip())
+    mean = dist.mean()
+    if mean is not None:
+        exact = "" if mean.denominator == 1 else f" (exactly {format_value(mean)})"
+        lines.append(f"mean {float(mean):.4g}{exact}")
+    notes = []
+    if dist.residual:
+        notes.append(f"not listed: {_percent(dist.residual)} ({dist.note or 'truncated'})")
+    else:
+        notes.append("exact")
+    if collapsed:
+        notes.append(f"'{collapsed}' is every result from {collapsed[:-1]} up (--json lists them)")
+    elif any(isinstance(k, Bound) for k in dist):
+        tail = next(format_value(k) for k in dist if isinstance(k, Bound))
+        notes.append(f"'{tail}' is every result from {tail[:-1]} up")
+    lines.append("; ".join(notes))
+    return "\n".join(lines) + "\n"
+
+
+def distribution_json(expression: str, dist: Distribution) -> str:
+    mean = dist.mean()
+    data = {
+        "expression": expression,
+        "distribution": {format_value(k): format_value(p) for k, p in dist.items()},
+        "residual": format_value(dist.residual),
+        "mean": None if mean is None else format_value(mean),
+    }
+    if dist.note:
+        data["note"] = dist.note
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

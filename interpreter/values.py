@@ -1,0 +1,369 @@
+"""Run-time values of expressions, and how they print.
+
+An expression evaluates to one of: ``int`` or ``Fraction`` (numbers; ``/`` is exact and
+rounding is explicit), ``bool``, ``str``, ``None`` (nothing: the highest die of an empty
+pool), :class:`Rating` (``7M2``: a number with a letter suffix and a count, whose meaning
+a ruleset defines), a mapping (a record: ``Target's Defense`` looks up ``Defense`` in the
+record ``Target``), :class:`Table`, :class:`Function`, or a pool (see
+:mod:`interpreter.dice`).
+
+Two values exist only while computing exact odds:
+
+- :class:`Bound` (``21+``): a number known to be at least some value. Explosions never
+  end in principle; beyond the depth limit the engine knows only a lower bound, which is
+  still enough to decide ``count >= 3`` or a table row ``3+``.
+- :data:`UNKNOWN`: a value the engine cannot know. Arithmetic keeps it unknown; deciding
+  anything with it raises :class:`Undetermined`, and that world's probability goes to the
+  residual of the distribution instead of to a wrong outcome.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+__all__ = [
+    "UNKNOWN",
+    "Bound",
+    "Derived",
+    "Function",
+    "Rating",
+    "Table",
+    "Undetermined",
+    "equal",
+    "format_value",
+    "is_number",
+    "json_value",
+    "normalize",
+    "outcome_sort_key",
+]
+
+Number = int | Fraction
+
+
+class Undetermined(Exception):
+    """Raised (only while computing odds) when a decision depends on an unknown value."""
+
+
+def normalize(value: Any) -> Any:
+    """A Fraction with denominator 1 becomes an int, so ``4/2`` prints ``2``."""
+    if type(value) is Fraction and value.denominator == 1:
+        return value.numerator
+    return value
+
+
+def is_number(value: Any) -> bool:
+    return type(value) in (int, Fraction, bool, Bound)
+
+
+@attrs.frozen(order=False)
+class Bound:
+    """A number known only to be at least ``low`` (printed ``low+``)."""
+
+    low: Number
+
+    def __str__(self) -> str:
+        return f"{format_value(self.low)}+"
+
+    # Arithmetic that keeps a lower bound; anything else is undetermined.
+    def __add__(self, other: Any) -> Any:
+        if other is UNKNOWN:
+            return UNKNOWN
+        if isinstance(other, Bound):
+            return Bound(self.low + other.low)
+        if type(other) in (int, Fraction, bool):
+            return Bound(normalize(self.low + other))
+        return NotImplemented
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> Any:
+        if other is UNKNOWN:
+            return UNKNOWN
+        if type(other) in (int, Fraction, bool):
+            return Bound(normalize(self.low - other))
+        raise Undetermined
+
+    def __rsub__(self, other: Any) -> Any:
+        raise Undetermined
+
+    def __mul__(self, other: Any) -> Any:
+        if other is UNKNOWN:
+            return UNKNOWN
+        if isinstance(other, Bound):
+            if self.low >= 0 and other.low >= 0:
+                return Bound(self.low * other.low)
+            raise Undetermined
+        if type(other) in (int, Fraction, bool):
+            if other > 0:
+                return Bound(normalize(self.low * other))
+            if other == 0:
+                return 0
+            raise Undetermined
+        return NotImplemented
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> Any:
+        if type(other) in (int, Fraction) and other > 0:
+            return Bound(normalize(Fraction(self.low) / other))
+        raise Undetermined
+
+    def __floordiv__(self, other: Any) -> Any:
+        if type(other) in (int, Fraction) and other > 0:
+            return Bound(self.low // other)
+        raise Undetermined
+
+    def __rtruediv__(self, other: Any) -> Any:
+        raise Undetermined
+
+    __rfloordiv__ = __rtruediv__
+    __mod__ = __rtruediv__
+    __rmod__ = __rtruediv__
+
+    def __neg__(self) -> Any:
+        raise Undetermined
+
+    def __pos__(self) -> Bound:
+        return self
+
+    def __abs__(self) -> Any:
+        if self.low >= 0:
+            return self
+        raise Undetermined
+
+    def __floor__(self) -> Bound:
+        return Bound(math.floor(self.low))
+
+    def __ceil__(self) -> Bound:
+        return Bound(math.ceil(self.low))
+
+    # Ordering against numbers: decided when the bound settles it.
+    def __ge__(self, other: Any) -> bool:
+        if type(other) in (int, Fraction, bool) and self.low >= other:
+            return True
+        raise Undetermined
+
+    def __gt__(self, other: Any) -> bool:
+        if type(other) in (int, Fraction, bool) and self.low > other:
+            return True
+        raise Undetermined
+
+    def __le__(self, other: Any) -> bool:
+        if type(other) in (int, Fraction, bool) and self.low > other:
+            return False
+        raise Undetermined
+
+    def __lt__(self, other: Any) -> bool:
+        if type(other) in (int, Fraction, bool) and self.low >= other:
+            return False
+        raise Undetermined
+
+    def __bool__(self) -> bool:
+        if self.low > 0:
+            return True
+        raise Undetermined
+
+
+class _Unknown:
+    """The single unknown value (see the module docstring)."""
+
+    _instance: _Unknown | None = None
+
+    def __new__(cls) -> _Unknown:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+    def _same(self, *_: Any) -> _Unknown:
+        return self
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _same
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _same
+    __neg__ = __pos__ = __abs__ = __floor__ = __ceil__ = _same
+
+    def _undetermined(self, *_: Any) -> Any:
+        raise Undetermined
+
+    __lt__ = __le__ = __gt__ = __ge__ = __bool__ = _undetermined  # type: ignore[assignment]
+
+
+UNKNOWN = _Unknown()
+
+
+def equal(left: Any, right: Any) -> bool:
+    """The language's ``==``: exact, and aware of :class:`Bound` and :data:`UNKNOWN`."""
+    if left is UNKNOWN or right is UNKNOWN:
+        raise Undetermined
+    if isinstance(left, Bound) or isinstance(right, Bound):
+        bound, other = (left, right) if isinstance(left, Bound) else (right, left)
+        if type(other) in (int, Fraction, bool) and bound.low > other:
+            return False
+        raise Undetermined
+    if type(left) is str or type(right) is str:
+        return type(left) is type(right) and left == right
+    return bool(left == right)
+
+
+@attrs.frozen
+class Rating:
+    """A rating literal such as ``7M2``: ``base`` 7, ``symbol`` ``M``, ``count`` 2.
+
+    Its fields are reachable as ``r.base``, ``r.symbol`` and ``r.count``; what the suffix
+    means (and how ratings compare or add) is up to a ruleset.
+    """
+
+    base: int
+    symbol: str
+    count: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.base}{self.symbol}{'' if self.count is None else self.count}"
+
+
+_MISSING: Any = object()
+
+
+@attrs.frozen
+class Table:
+    """A lookup table: rows of ``(key, value)``.
+
+    A key is ``("value", v)`` (an exact key: a number or text), or ``("range", low, high)``
+    (numbers from ``low`` to ``high`` inclusive; ``None`` leaves a side open, so
+    ``("range", 3, None)`` is the row ``3+``). The first matching row wins; ``default``
+    answers when none matches.
+    """
+
+    name: str
+    rows: tuple[tuple[tuple[Any, ...], Any], ...]
+    default: Any = _MISSING
+
+    def lookup(self, key: Any) -> Any:
+        """The value for ``key``; raises ``LookupError`` when no row matches."""
+        if isinstance(key, Bound):
+            return self._lookup_bound(key)
+        if key is UNKNOWN:
+            raise Undetermined
+        for row_key, value in self.rows:
+            if _row_matches(row_key, key):
+                return value
+        if self.default is not _MISSING:
+            return self.default
+        raise LookupError(key)
+
+    def _lookup_bound(self, key: Bound) -> Any:
+        # Decidable when every value >= key.low falls in the same open-ended row.
+        for row_key, value in self.rows:
+            if row_key[0] == "range" and row_key[2] is None and row_key[1] <= key.low:
+                earlier = self.rows[: self.rows.index((row_key, value))]
+                if all(not _could_match_above(k, key.low) for k, _ in earlier):
+                    return value
+                break
+        raise Undetermined
+
+    def keys(self) -> list[str]:
+        return [_format_row_key(k) for k, _ in self.rows]
+
+
+def _row_matches(row_key: tuple[Any, ...], key: Any) -> bool:
+    if row_key[0] == "value":
+        if is_number(row_key[1]) and is_number(key):
+            return equal(row_key[1], key)
+        return type(row_key[1]) is type(key) and row_key[1] == key
+    if not is_number(key) or isinstance(key, bool):
+        return False
+    low, high = row_key[1], row_key[2]
+    return (low is None or key >= low) and (high is None or key <= high)
+
+
+def _could_match_above(row_key: tuple[Any, ...], low: Number) -> bool:
+    if row_key[0] == "value":
+        return is_number(row_key[1]) and row_key[1] >= low
+    return row_key[2] is None or row_key[2] >= low
+
+
+def _format_row_key(row_key: tuple[Any, ...]) -> str:
+    if row_key[0] == "value":
+        return format_value(row_key[1])
+    low, high = row_key[1], row_key[2]
+    if high is None:
+        return f"{format_value(low)}+"
+    if low is None:
+        return f"{format_value(high)}-"
+    return f"{format_value(low)}-{format_value(high)}" if low != high else format_value(low)
+
+
+@attrs.frozen
+class Function:
+    """A pure function defined in rules: ``name(params) = body``.
+
+    Calls bind the parameters over the environment the function was defined in
+    (``env``); recursion is bounded by ``Limits.max_depth``.
+    """
+
+    name: str
+    params: tuple[str, ...]
+    body: Any  # dsl.expr_ast.Expr
+    env: Any = None
+
+
+@attrs.frozen
+class Derived:
+    """A value defined by an expression (a derived stat), evaluated where it is looked up."""
+
+    name: str
+    expr: Any  # dsl.expr_ast.Expr
+
+
+def format_value(value: Any) -> str:
+    """How a value prints in traces, tables and JSON keys."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "none"
+    if type(value) is Fraction:
+        return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {format_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(format_value(v) for v in value) + ")"
+    return str(value)
+
+
+def json_value(value: Any) -> Any:
+    """A JSON-ready form: numbers stay numbers, fractions become ``"7/2"`` strings."""
+    if value is None or type(value) in (bool, int, str):
+        return value
+    if type(value) is Fraction:
+        return format_value(value)
+    if isinstance(value, Mapping):
+        return {str(k): json_value(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [json_value(v) for v in value]
+    return format_value(value)
+
+
+def outcome_sort_key(value: Any) -> tuple[int, Any, int]:
+    """Orders outcomes for display: nothing, booleans, numbers (``21+`` after 21), text."""
+    if value is None:
+        return (0, 0, 0)
+    if type(value) is bool:
+        return (1, int(value), 0)
+    if type(value) in (int, Fraction):
+        return (2, value, 0)
+    if isinstance(value, Bound):
+        return (2, value.low, 1)
+    if type(value) is str:
+        return (4, value, 0)
+    if isinstance(value, tuple):
+        return (5, tuple(outcome_sort_key(v) for v in value), 0)
+    return (6, format_value(value), 0)
