@@ -117,6 +117,7 @@ class Item:
     items: tuple[Item, ...] = ()
     after: tuple[Value, ...] = ()
     span: Span | None = _span
+    types_span: Span | None = _span
 
     def lines(self, depth: int) -> list[str]:
         pad = INDENT * depth

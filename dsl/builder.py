@@ -30,6 +30,7 @@ class _Line:
     value: ast.Value | None = None
     label_span: Span | None = None
     indent: int = 0
+    types_span: Span | None = None
 
 
 @attrs.define
@@ -67,6 +68,7 @@ class _Node:
             tuple(i.freeze() for i in self.items),  # type: ignore[misc]
             tuple(self.after),
             span=line.span,
+            types_span=line.types_span,
         )
 
 
@@ -180,6 +182,7 @@ class RulesBuilder(Transformer):
         return _Line(
             "named", span_of(meta), str(token).strip("*").strip(), None,
             str(types)[1:-1].strip() if types is not None else None, label_span=span_of(token),
+            types_span=span_of(types) if types is not None else None,
         )
 
     def named_option(self, meta: Meta, children: list) -> _Line:

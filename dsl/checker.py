@@ -9,6 +9,7 @@ names only what the vocabulary declares.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from difflib import get_close_matches
 
 import attrs
 
@@ -102,11 +103,7 @@ class _EntryChecker:
     def kind_of(self, entry: ast.Entry) -> KindSpec | None:
         header = entry.header
         if header.types is not None:
-            found, unknown = self.vocab.split_types(header.types)
-            for word in unknown:
-                span = _word_span(header.types_span, header.types, word)
-                self.error("E0201", span, name=word,
-                           help=did_you_mean(word, [p for _, p in self.vocab.types.values()]))
+            found = self.check_types(header.types, header.types_span)
             if found:
                 return self.vocab.kinds.get(fold(found[0][0]))
             return None
@@ -129,6 +126,21 @@ class _EntryChecker:
                 + "]', or a keyword that names one",
             )
         return None
+
+    def check_types(self, text: str, span: Span | None) -> list[tuple[str, str]]:
+        """Read a `[Types]` text; report what is unknown, suggesting whole phrases first."""
+        found, unknown = self.vocab.split_types(text)
+        if not unknown:
+            return found
+        phrases = [p for _, p in self.vocab.types.values()]
+        best = get_close_matches(text.casefold(), [p.casefold() for p in phrases], n=1, cutoff=0.8)
+        if best and len(text.split()) > 1:
+            phrase = next(p for p in phrases if p.casefold() == best[0])
+            self.error("E0201", _word_span(span, text, text), name=text, help=f"did you mean '{phrase}'?")
+            return found
+        for word in unknown:
+            self.error("E0201", _word_span(span, text, word), name=word, help=did_you_mean(word, phrases))
+        return found
 
     # ---------------------------------------------------------------- labels
 
@@ -175,10 +187,7 @@ class _EntryChecker:
         for item in items:
             item_kind = kind
             if item.types is not None:
-                found, unknown = self.vocab.split_types(item.types)
-                for word in unknown:
-                    self.error("E0201", item.span, name=word,
-                               help=did_you_mean(word, [p for _, p in self.vocab.types.values()]))
+                found = self.check_types(item.types, item.types_span)
                 if found:
                     item_kind = self.vocab.kinds.get(fold(found[0][0]), kind)
             self.check_value_names(item.value)

@@ -1,0 +1,58 @@
+"""`runebook check`: output formats, exit codes and paths."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rulesets import RULESETS_DIR
+
+BAD = Path(__file__).resolve().parent / "cases" / "homebrew" / "frost_lance.rules"
+
+
+def test_json_format(cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("check", "--format", "json", str(BAD))
+    assert run.code == 1
+    payload = json.loads(run.stdout)
+    assert payload["errors"] == 2
+    first = payload["diagnostics"][0]
+    assert set(first) == {"path", "line", "column", "end_line", "end_column", "code", "severity", "message", "help"}
+    assert (first["line"], first["column"], first["code"]) == (7, 15, "E0207")
+
+
+def test_github_format(cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("check", "--format", "github", str(BAD))
+    assert run.code == 1
+    lines = run.stdout.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f"::error file={BAD},line=7,col=15,endColumn=23,title=E0207::unknown name 'Strenght'")
+
+
+def test_missing_path_is_a_usage_error(cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("check", "no/such/file.rules")
+    assert run.code == 2
+    assert "E0001 cannot read 'no/such/file.rules': no such file or directory" in run.stderr
+
+
+def test_unknown_game_option_is_a_usage_error(cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("check", "--game", "mezo", str(BAD))
+    assert run.code == 2
+    assert "did you mean 'mezzo'?" in run.stderr
+
+
+def test_bad_arguments_exit_2_without_traceback(cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("check", "--format", "xml", str(BAD))
+    assert run.code == 2
+    assert "Traceback" not in run.stderr
+    assert cli().code == 2
+
+
+def test_one_ruleset_file_is_checked_with_its_siblings_declarations(cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("check", str(RULESETS_DIR / "mestezia" / "powers.rules"))
+    assert run.code == 0, run.stderr
+
+
+def test_folder_with_no_rules_files(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = cli("check", str(tmp_path))
+    assert run.code == 2
+    assert "E0005" in run.stderr

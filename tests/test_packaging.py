@@ -1,0 +1,46 @@
+"""The wheel carries grammar/ and rulesets/: an installed runebook works from any folder."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(REPO)],
+                   check=True, capture_output=True)
+    return next(out.glob("runebook-*.whl"))
+
+
+def test_wheel_contains_grammar_and_rulesets(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "grammar/rules.lark" in names and "grammar/expr.lark" in names
+    for game in ("mezzo", "mestezia", "d10-pool", "mettle", "questworlds"):
+        assert any(n.startswith(f"rulesets/{game}/") and n.endswith(".rules") for n in names), game
+        assert f"rulesets/{game}/README.md" in names
+    assert "rulesets/questworlds/LICENSE" in names
+
+
+def test_installed_runebook_checks_a_builtin_game_from_elsewhere(wheel: Path, tmp_path: Path) -> None:
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    python = env_dir / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], check=True, capture_output=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = subprocess.run([str(env_dir / "bin" / "runebook"), "check", "--game", "mestezia",
+                             str(REPO / "tests" / "cases" / "homebrew" / "clean_upgrade.rules")],
+                            cwd=elsewhere, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    import_check = subprocess.run([str(python), "-c", "import dsl.loader as l; print(sorted(l.builtin_games()))"],
+                                  cwd=elsewhere, capture_output=True, text=True)
+    assert "mestezia" in import_check.stdout, import_check.stderr

@@ -1,0 +1,75 @@
+"""Every built-in ruleset checks clean, round-trips, and each entry's AST is a snapshot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dsl import ast
+from dsl.dump import dump
+from dsl.loader import builtin_games, check_paths
+from dsl.parser import parse_rules
+from dsl.source import Source
+from rulesets import RULESETS_DIR
+
+FILES = sorted(RULESETS_DIR.rglob("*.rules"))
+
+
+def _parse(path: Path) -> ast.RulesFile:
+    return parse_rules(Source(str(path.relative_to(RULESETS_DIR)), path.read_text(encoding="utf-8")))
+
+
+def _entries() -> list[tuple[str, str]]:
+    found = []
+    for path in FILES:
+        for block in _parse(path).blocks:
+            if isinstance(block, ast.Entry):
+                found.append((str(path.relative_to(RULESETS_DIR)), block.name))
+    return found
+
+
+ENTRIES = _entries()
+
+
+def test_all_five_games_are_built_in() -> None:
+    assert sorted(p.name for p in builtin_games().values()) == [
+        "d10-pool", "mestezia", "mettle", "mezzo", "questworlds",
+    ]
+
+
+def test_built_in_rulesets_check_clean(cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("check", str(RULESETS_DIR))
+    assert run.code == 0, run.stderr
+    assert run.stderr == ""
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(RULESETS_DIR)) for p in FILES])
+def test_canonical_printing_round_trips(path: Path) -> None:
+    parsed = _parse(path)
+    printed = str(parsed)
+    again = parse_rules(Source("printed", printed))
+    assert again == parsed
+    assert str(again) == printed  # printing is a fixed point
+
+
+@pytest.mark.parametrize("file, name", ENTRIES, ids=[f"{f}::{n}" for f, n in ENTRIES])
+def test_entry_ast(file: str, name: str, snapshot) -> None:  # type: ignore[no-untyped-def]
+    rules = _parse(RULESETS_DIR / file)
+    entry = next(b for b in rules.blocks if isinstance(b, ast.Entry) and b.name == name)
+    assert dump(entry) == snapshot
+
+
+def test_every_ruleset_has_a_readme_with_attribution() -> None:
+    for folder in builtin_games().values():
+        readme = folder / "README.md"
+        assert readme.is_file(), folder
+        text = readme.read_text(encoding="utf-8").lower()
+        assert "## options" in text
+        assert any(word in text for word in ("attribution", "licence", "license", "credit")), folder
+
+
+def test_each_ruleset_reports_its_entries() -> None:
+    report = check_paths([str(RULESETS_DIR)])
+    assert report.entries == len(ENTRIES)
+    assert report.diagnostics == []
