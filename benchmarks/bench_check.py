@@ -62,14 +62,16 @@ def main() -> int:
         path = Path(tmp) / "generated.rules"
         path.write_text(text, encoding="utf-8")
         check_paths([str(path)])  # warm up: grammar build, built-in game load
-        best = float("inf")
+        best = best_cpu = float("inf")
         for _ in range(args.repeat):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             report = check_paths([str(path)])
             best = min(best, time.perf_counter() - start)
+            best_cpu = min(best_cpu, time.process_time() - start_cpu)
         errors = [d for d in report.diagnostics if d.severity == "error"]
     print(f"runebook check: {lines:,} lines, {report.entries:,} entries, {len(errors)} errors")
-    print(f"best of {args.repeat}: {best:.2f} s = {lines / best:,.0f} lines/s")
+    print(f"best of {args.repeat}: {best:.2f} s wall = {lines / best:,.0f} lines/s "
+          f"(CPU time of this process: {best_cpu:.2f} s)")
     return 0 if not errors else 1
 
 

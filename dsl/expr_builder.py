@@ -22,16 +22,36 @@ class Position:
         self.line, self.column, self.end_line, self.end_column = line, column, end_line, end_column
 
 
-def _edge(child: object, last: bool) -> Span | None:
-    if isinstance(child, Token):
-        return Span(child.line, child.column, child.end_line, child.end_column) if child.line else None
-    if isinstance(child, list):
-        for item in reversed(child) if last else child:
-            found = _edge(item, last)
-            if found is not None:
+def _first(children: list) -> tuple[int, int] | None:  # type: ignore[type-arg]
+    for child in children:
+        if isinstance(child, Token):
+            if child.line:
+                return child.line, child.column  # type: ignore[return-value]
+        elif isinstance(child, list):
+            found = _first(child)
+            if found:
                 return found
-        return None
-    return getattr(child, "span", None)
+        elif child is not None:
+            span = getattr(child, "span", None)
+            if span is not None:
+                return span.line, span.column
+    return None
+
+
+def _last(children: list) -> tuple[int, int] | None:  # type: ignore[type-arg]
+    for child in reversed(children):
+        if isinstance(child, Token):
+            if child.end_line:
+                return child.end_line, child.end_column  # type: ignore[return-value]
+        elif isinstance(child, list):
+            found = _last(child)
+            if found:
+                return found
+        elif child is not None:
+            span = getattr(child, "span", None)
+            if span is not None:
+                return span.end_line, span.end_column
+    return None
 
 
 def with_span(f, _data, children, _meta):  # type: ignore[no-untyped-def]
@@ -41,18 +61,11 @@ def with_span(f, _data, children, _meta):  # type: ignore[no-untyped-def]
     times faster than building a tree and transforming it afterwards, but gets no
     ``meta``; the position is the cover of the children's spans instead.
     """
-    first = last = None
-    for child in children:
-        first = _edge(child, False)
-        if first is not None:
-            break
-    for child in reversed(children):
-        last = _edge(child, True)
-        if last is not None:
-            break
-    if first is None or last is None:
+    first = _first(children)
+    if first is None:
         return f(None, children)
-    return f(Position(first.line, first.column, last.end_line, last.end_column), children)
+    last = _last(children) or first
+    return f(Position(first[0], first[1], last[0], last[1]), children)
 
 
 def span_of(item: Position | Token | None) -> Span | None:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from lark import Lark, Token
+from lark.utils import TextSlice
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 from lark.lark import PostLex
 
@@ -86,7 +87,7 @@ def rules_parser() -> Lark:
     )
 
 
-def _run(text: str, start: str, sink: DiagnosticSink) -> object:
+def _run(text: str | TextSlice, start: str, sink: DiagnosticSink) -> object:
     """Parse with the shared builder reporting into ``sink``."""
     parser = rules_parser()
     with _LOCK:
@@ -227,15 +228,10 @@ def _unclosed(source: Source, line: int, opens: list[tuple[str, int]]) -> Diagno
                            help=f"add the closing '{close}'")
 
 
-def _is_bad_header(line_text: str, line: int, text: str, offset: int) -> bool:
-    """Is this the first line of a block (where an entry's name belongs)?"""
-    lines = text.split("\n")
-    index = line - offset - 1
-    return 0 <= index < len(lines) and (index == 0 or not lines[index - 1].strip())
-
-
-def _syntax_diagnostic(error: UnexpectedInput, source: Source, line_offset: int, text: str) -> Diagnostic:
-    line = error.line + line_offset if error.line and error.line > 0 else 1 + line_offset
+def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, last_line: int) -> Diagnostic:
+    """A syntax error in the block on lines first_line..last_line, as a diagnostic."""
+    text = source.text
+    line = error.line if error.line and error.line > 0 else first_line
     column = error.column if error.column and error.column > 0 else 1
     line_text = source.line_text(line)
     token: Token | None = getattr(error, "token", None)
@@ -247,7 +243,7 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, line_offset: int,
     expected = {name for name in expected if name != "NEWLINE"}
     at_end = token is not None and token.type in ("_NL", "_BLANK", "$END", "NEWLINE")
     if token is not None and token.type == "$END":
-        line = line_offset + len(text.rstrip().split("\n"))
+        line = last_line
         line_text = source.line_text(line)
         column = len(line_text) + 1
     elif at_end:
@@ -271,9 +267,7 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, line_offset: int,
         mark_col = line_text.rfind("*") + 1 if at_end else column
         return Diagnostic.make("E0109", source, Span.point(line, max(1, mark_col)), mark="*",
                                help="emphasis opens and closes on the same line: '*Keywords Like This*'")
-    if (char == ":" or (token is not None and str(token).startswith(":"))) and _is_bad_header(
-        line_text, line, text, line_offset
-    ):
+    if (char == ":" or (token is not None and str(token).startswith(":"))) and line == first_line:
         head = line_text[: column - 1].strip()
         return Diagnostic.make(
             "E0108", source, Span(line, 1, line, len(head) + 2), label=head,
@@ -311,6 +305,8 @@ def _nesting_problem(block: str) -> tuple[int, int] | None:
     if block.count("(") + block.count("[") <= Limits.max_nesting:
         return None
     for number, line in enumerate(block.split("\n"), 1):
+        if line.count("(") + line.count("[") <= Limits.max_nesting:
+            continue
         depth = 0
         for column, char in enumerate(line, 1):
             if char in "([":
@@ -337,61 +333,6 @@ def _too_many_terms(block: str) -> tuple[int, int, int] | None:
 # ---------------------------------------------------------------- blocks
 
 
-def split_blocks(text: str, sink: DiagnosticSink) -> list[tuple[int, str]]:
-    """Cut a file into (first line number, block text) pairs; report stray indentation."""
-    blocks: list[tuple[int, list[str]]] = []
-    current: list[str] | None = None
-    pending_blank = False
-    for number, line in enumerate(text.split("\n"), 1):
-        stripped = line.strip()
-        if not stripped:
-            if current is not None:
-                pending_blank = True
-                current.append(line)
-            continue
-        if stripped.startswith("#"):
-            if current is not None:
-                current.append(line)
-            continue
-        indented = line[0] in " \t"
-        if current is None or (pending_blank and not indented):
-            if indented:
-                sink.error("E0106", Span.point(number, 1, len(line) - len(line.lstrip())),
-                           help="the first line of an entry or declaration starts at column 1")
-                continue
-            current = [line]
-            blocks.append((number, current))
-        else:
-            current.append(line)
-        pending_blank = False
-    result = []
-    for start, lines in blocks:
-        while lines and (not lines[-1].strip() or lines[-1].lstrip().startswith("#")):
-            lines.pop()
-        result.append((start, "\n".join(lines)))
-    return result
-
-
-def _shift(node: object, offset: int) -> object:
-    """Spans are measured inside a block; move them to the file's line numbers."""
-    if offset == 0:
-        return node
-    import attrs
-
-    if isinstance(node, tuple):
-        return tuple(_shift(n, offset) for n in node)
-    if not attrs.has(type(node)):
-        return node
-    changes = {}
-    for field in attrs.fields(type(node)):
-        value = getattr(node, field.name)
-        if isinstance(value, Span):
-            changes[field.name] = Span(value.line + offset, value.column, value.end_line + offset, value.end_column)
-        elif isinstance(value, tuple) or attrs.has(type(value)):
-            changes[field.name] = _shift(value, offset)
-    return attrs.evolve(node, **changes) if changes else node
-
-
 def _prechecks(text: str, offset: int, sink: DiagnosticSink) -> bool:
     nested = _nesting_problem(text)
     if nested:
@@ -405,67 +346,77 @@ def _prechecks(text: str, offset: int, sink: DiagnosticSink) -> bool:
     return True
 
 
-def _parse_block(source: Source, start: int, text: str, sink: DiagnosticSink) -> list[ast.Block]:
-    offset = start - 1
-    if not _prechecks(text, offset, sink):
-        return []
-    block_sink = DiagnosticSink(source)
+def split_blocks(text: str, sink: DiagnosticSink) -> list[tuple[int, int, int, int]]:
+    """Cut a file into blocks: (first line, last line, start offset, end offset).
+
+    Reports stray indentation where a block should start.
+    """
+    blocks: list[list[int]] = []
+    pending_blank = False
+    offset = 0
+    for number, line in enumerate(text.split("\n"), 1):
+        start, offset = offset, offset + len(line) + 1
+        stripped = line.strip()
+        if not stripped:
+            pending_blank = bool(blocks)
+            continue
+        if stripped.startswith("#"):
+            continue
+        indented = line[0] in " \t"
+        if not blocks or (pending_blank and not indented):
+            if indented:
+                sink.error("E0106", Span.point(number, 1, len(line) - len(line.lstrip())),
+                           help="the first line of an entry or declaration starts at column 1")
+                continue
+            blocks.append([number, number, start, start + len(line)])
+        else:
+            blocks[-1][1] = number
+            blocks[-1][3] = start + len(line)
+        pending_blank = False
+    return [tuple(b) for b in blocks]  # type: ignore[misc]
+
+
+def _parse_slice(source: Source, first: int, last: int, start: int, end: int,
+                 sink: DiagnosticSink, *, quiet: bool = False) -> list[ast.Block] | None:
+    """Parse part of a file in place: positions stay those of the whole file."""
     try:
-        blocks = _run(text, "start", block_sink)
+        return _run(TextSlice(source.text, start, end), "start", sink)  # type: ignore[return-value]
     except UnexpectedInput as error:
-        sink.items.append(_syntax_diagnostic(error, source, offset, text))
-        return []
+        if not quiet:
+            sink.items.append(_syntax_diagnostic(error, source, first, last))
     except RecursionError:
-        sink.error("E0107", Span.point(start, 1), limit=Limits.max_nesting)
-        return []
-    for item in block_sink.items:
-        sink.items.append(_shift(item, offset) if item.span else item)  # type: ignore[arg-type]
-    return [_shift(b, offset) for b in blocks]  # type: ignore[misc, union-attr]
-
-
-def _whole_file(source: Source, sink: DiagnosticSink) -> list[ast.Block] | None:
-    """The fast path: the whole file in one parse. None when it has syntax errors."""
-    text = source.text
-    lines = text.split("\n")
-    # Leading and trailing blank or comment lines carry no tokens the grammar accepts.
-    first = 0
-    while first < len(lines) and (not lines[first].strip() or lines[first].lstrip().startswith("#")):
-        first += 1
-    last = len(lines)
-    while last > first and (not lines[last - 1].strip() or lines[last - 1].lstrip().startswith("#")):
-        last -= 1
-    if first < len(lines) and lines[first][:1] in (" ", "\t"):
-        return None
-    body = "\n".join(lines[first:last])
-    if not _prechecks(body, first, DiagnosticSink()):
-        return None
-    file_sink = DiagnosticSink(source)
-    try:
-        blocks = _run(body, "start", file_sink)
-    except (UnexpectedInput, RecursionError):
-        return None
-    for item in file_sink.items:
-        sink.items.append(_shift(item, first) if item.span else item)  # type: ignore[arg-type]
-    return [_shift(b, first) for b in blocks] if first else list(blocks)  # type: ignore[union-attr]
+        if not quiet:
+            sink.error("E0107", Span.point(first, 1), limit=Limits.max_nesting)
+    return None
 
 
 def parse_rules(source: Source, sink: DiagnosticSink | None = None) -> ast.RulesFile:
     """Parse a whole .rules file. Syntax errors are collected in ``sink`` (or raised
-    as one :class:`RunebookError` when no sink is given); blocks with errors are left out."""
-    import attrs
+    as one :class:`RunebookError` when no sink is given); blocks with errors are left out.
 
+    The whole file is parsed in one go; only when that fails is it parsed block by block,
+    so that every block's syntax error is reported.
+    """
     own = sink is None
     sink = sink if sink is not None else DiagnosticSink(source)
     if sink.source is None:
         sink.source = source
-    blocks = _whole_file(source, sink)
+    layout = DiagnosticSink(source)
+    spans = split_blocks(source.text, layout)
+    blocks: list[ast.Block] | None = None
+    if spans and not layout and _prechecks(source.text, 0, DiagnosticSink()):
+        whole_sink = DiagnosticSink(source)
+        first, _, start, _ = spans[0]
+        _, last, _, end = spans[-1]
+        blocks = _parse_slice(source, first, last, start, end, whole_sink, quiet=True)
+        if blocks is not None:
+            sink.extend(whole_sink.items)
     if blocks is None:
+        sink.extend(layout.items)
         blocks = []
-        for start, text in split_blocks(source.text, sink):
-            blocks.extend(_parse_block(source, start, text, sink))
-    for i, diag in enumerate(sink.items):
-        if diag.source is None:
-            sink.items[i] = attrs.evolve(diag, source=source)
+        for first, last, start, end in spans:
+            if _prechecks(source.text[start:end], first - 1, sink):
+                blocks.extend(_parse_slice(source, first, last, start, end, sink) or [])
     if own:
         sink.raise_if_any()
     return ast.RulesFile(tuple(blocks), path=source.name)
@@ -490,7 +441,7 @@ def parse_expression(text: str, source: Source | None = None) -> Expr:
     try:
         result = _run(text, "expr", sink)
     except UnexpectedInput as error:
-        sink.items.append(_syntax_diagnostic(error, source, 0, text))
+        sink.items.append(_syntax_diagnostic(error, source, 1, 1))
     except RecursionError:
         sink.error("E0409", Span.point(1, 1), limit=Limits.max_nesting)
     sink.raise_if_any()
