@@ -6,6 +6,9 @@ against that game's vocabulary plus its own declarations.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -15,8 +18,8 @@ import attrs
 from dsl import ast
 from dsl.checker import CheckedEntry, check_entries
 from dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
-from dsl.parser import parse_rules
-from dsl.source import Source, Span, decode_source
+from dsl.parser import parse_rules, split_blocks
+from dsl.source import Source, Span, decode_source, gc_paused
 from dsl.vocabulary import Vocabulary, build_vocabulary, fold
 from rulesets import RULESETS_DIR
 
@@ -36,6 +39,8 @@ class FileLimits:
 
     max_bytes: int = 4 * 1024 * 1024
     max_diagnostics: int = 200
+    #: Files with more lines than this are checked on all cores (when the system can fork).
+    parallel_lines: int = 20_000
 
 
 LIMITS = FileLimits()
@@ -144,6 +149,11 @@ def _assemble(name: str, root: Path | None, files: Sequence[tuple[Source, ast.Ru
 
 @lru_cache(maxsize=16)
 def _load_folder(folder: Path) -> Ruleset:
+    with gc_paused():
+        return _load_folder_now(folder)
+
+
+def _load_folder_now(folder: Path) -> Ruleset:
     sink = DiagnosticSink()
     parsed = [p for p in (_parse(path, sink) for path in _rules_files(folder)) if p is not None]
     return _assemble(folder.name, folder, parsed, sink)
@@ -190,6 +200,68 @@ def _collect(paths: Iterable[str], report: CheckReport) -> list[Path]:
 
 def check_paths(paths: Sequence[str], game: str | None = None) -> CheckReport:
     """Check files and folders: each folder is a ruleset, each `extends` file a homebrew."""
+    with gc_paused():
+        return _check_paths(paths, game)
+
+
+_EXTENDS = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n)*extends[ \t]+([^\n#]+)")
+
+# State a forked worker inherits: (source, vocabulary). Set only in the parent, just before forking.
+_WORKER: tuple[Source, Vocabulary] | None = None
+
+
+def _check_chunk(spans: list[tuple[int, int, int, int]]) -> tuple[list[Diagnostic], list[tuple[str, int]], int]:
+    """In a worker: parse and check some blocks of the shared source; return plain data."""
+    assert _WORKER is not None
+    source, vocab = _WORKER
+    with gc_paused():
+        sink = DiagnosticSink(source)
+        rules = parse_rules(source, sink, spans)
+        entries = check_entries(vocab, [(source, rules)], sink)
+    names = [(e.entry.name, e.entry.span.line if e.entry.span else 0) for e in entries]
+    # Sources stay behind: the parent has the text already.
+    return [attrs.evolve(d, source=None) for d in sink.items], names, len(entries)
+
+
+def _check_large(source: Source, base: Ruleset, report: CheckReport) -> bool:
+    """Check a large homebrew file on every core. False when that is not possible here."""
+    global _WORKER
+    workers = min(os.cpu_count() or 1, 8)
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    layout = DiagnosticSink(source)
+    spans = split_blocks(source.text, layout)
+    if layout or len(spans) < workers * 2:
+        return False
+    # The file's own declarations (the `extends` line, maybe stats or kinds) come first.
+    head = parse_rules(source, DiagnosticSink(source), spans[:1])
+    sink = DiagnosticSink(source)
+    vocab = build_vocabulary([(source, head)], sink, base.vocabulary)
+    size = (len(spans) + workers - 1) // workers
+    chunks = [spans[i : i + size] for i in range(0, len(spans), size)]
+    _WORKER = (source, vocab)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            results = pool.map(_check_chunk, chunks)
+    finally:
+        _WORKER = None
+    seen: dict[str, int] = {}
+    for diagnostics, names, count in results:
+        report.diagnostics.extend(attrs.evolve(d, source=source) for d in diagnostics)
+        report.entries += count
+        for name, line in names:
+            key = fold(name)
+            if key in seen and seen[key] != line:
+                if not any(d.code == "E0209" and d.span and d.span.line == line for d in diagnostics):
+                    report.diagnostics.append(Diagnostic.make("E0209", source, Span.point(line, 1, len(name)),
+                                                              name=name, line=seen[key]))
+            else:
+                seen.setdefault(key, line)
+    report.diagnostics.extend(sink.items)
+    return True
+
+
+def _check_paths(paths: Sequence[str], game: str | None) -> CheckReport:
     report = CheckReport()
     files = _collect(paths, report)
     base: Ruleset | None = None
@@ -202,6 +274,9 @@ def check_paths(paths: Sequence[str], game: str | None = None) -> CheckReport:
     by_folder: dict[Path, list[tuple[Source, ast.RulesFile]]] = {}
     for path in files:
         sink = DiagnosticSink()
+        if _large_homebrew(path, base, report):
+            report.files += 1
+            continue
         parsed = _parse(path, sink)
         report.diagnostics.extend(sink.items)
         report.files += 1
@@ -261,6 +336,26 @@ def _cap(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         if count > LIMITS.max_diagnostics:
             kept.append(Diagnostic.make("E0010", Source(path, ""), None, count=f"{count - LIMITS.max_diagnostics:,}"))
     return kept
+
+
+def _large_homebrew(path: Path, base: Ruleset | None, report: CheckReport) -> bool:
+    """Take the parallel path for a big file that extends a game; True if it was checked."""
+    try:
+        if path.stat().st_size < LIMITS.parallel_lines * 20:
+            return False
+    except OSError:
+        return False
+    sink = DiagnosticSink()
+    source = read_source(path, sink)
+    if source is None or source.text.count("\n") < LIMITS.parallel_lines:
+        return False
+    if base is None:
+        match = _EXTENDS.match(source.text)
+        loaded = load_game(match.group(1).strip()) if match else None
+        if not isinstance(loaded, Ruleset):
+            return False
+        base = loaded
+    return _check_large(source, base, report)
 
 
 def _is_declaration_error(diagnostic: Diagnostic) -> bool:

@@ -390,7 +390,8 @@ def _parse_slice(source: Source, first: int, last: int, start: int, end: int,
     return None
 
 
-def parse_rules(source: Source, sink: DiagnosticSink | None = None) -> ast.RulesFile:
+def parse_rules(source: Source, sink: DiagnosticSink | None = None,
+                spans: list[tuple[int, int, int, int]] | None = None) -> ast.RulesFile:
     """Parse a whole .rules file. Syntax errors are collected in ``sink`` (or raised
     as one :class:`RunebookError` when no sink is given); blocks with errors are left out.
 
@@ -402,9 +403,10 @@ def parse_rules(source: Source, sink: DiagnosticSink | None = None) -> ast.Rules
     if sink.source is None:
         sink.source = source
     layout = DiagnosticSink(source)
-    spans = split_blocks(source.text, layout)
+    if spans is None:
+        spans = split_blocks(source.text, layout)
     blocks: list[ast.Block] | None = None
-    if spans and not layout and _prechecks(source.text, 0, DiagnosticSink()):
+    if spans and not layout and _prechecks(source.text[spans[0][2]:spans[-1][3]], spans[0][0] - 1, DiagnosticSink()):
         whole_sink = DiagnosticSink(source)
         first, _, start, _ = spans[0]
         _, last, _, end = spans[-1]

@@ -56,3 +56,26 @@ def test_folder_with_no_rules_files(cli, tmp_path: Path) -> None:  # type: ignor
     run = cli("check", str(tmp_path))
     assert run.code == 2
     assert "E0005" in run.stderr
+
+
+def test_large_files_checked_in_parallel_report_what_serial_checking_reports(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import sys
+
+    from dsl import loader
+    from dsl.diagnostics import render_text
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from bench_check import generate
+
+    text = generate(3000)
+    text = text.replace("Generated Power 5\nCost", "Generated Power 5\nCots", 1)
+    text = text.replace("Generated Power 250\n", "Generated Power 7\n", 1)
+    path = tmp_path / "big.rules"
+    path.write_text(text)
+    monkeypatch.setattr(loader.LIMITS, "parallel_lines", 1000)
+    parallel = loader.check_paths([str(path)])
+    monkeypatch.setattr(loader.LIMITS, "parallel_lines", 10**9)
+    serial = loader.check_paths([str(path)])
+    assert parallel.entries == serial.entries == text.count("\nGenerated Power")
+    assert [render_text(d) for d in parallel.diagnostics] == [render_text(d) for d in serial.diagnostics]
+    assert sorted(d.code for d in serial.diagnostics) == ["E0203", "E0209"]
