@@ -13,6 +13,15 @@ from dsl.source import Span
 
 __all__ = [
     "Block",
+    "CheckDecl",
+    "FunctionDecl",
+    "LevelsDecl",
+    "OptionDecl",
+    "Param",
+    "RowKey",
+    "Statement",
+    "TableDecl",
+    "TableRow",
     "Bracket",
     "Emphasis",
     "Entry",
@@ -282,7 +291,148 @@ class KindDecl:
         return "\n".join(lines)
 
 
-Block = Entry | ExtendsDecl | StatsDecl | NamesDecl | KindDecl
+# ---------------------------------------------------------------- mechanics
+
+
+@attrs.frozen
+class OptionDecl:
+    """``option NAME: a | b = a``: a named choice a table can set (a house rule)."""
+
+    name: Phrase
+    choices: tuple[Phrase, ...]
+    default: Phrase | None = None
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        text = f"option {self.name}: {' | '.join(map(str, self.choices))}"
+        return text + (f" = {self.default}" if self.default is not None else "")
+
+
+@attrs.frozen
+class LevelsDecl:
+    """``levels NAME: low < ... < high``: ordered named outcomes."""
+
+    name: Phrase
+    levels: tuple[Phrase, ...]
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return f"levels {self.name}: {' < '.join(map(str, self.levels))}"
+
+
+@attrs.frozen
+class RowKey:
+    """Which lookups a table row answers: a value, ``N+``, ``N-M`` or a name."""
+
+    kind: str  # "exact" | "open" | "range" | "name"
+    low: int | None = None
+    high: int | None = None
+    name: str | None = None
+    span: Span | None = _span
+
+    def matches(self, key: object) -> bool:
+        if self.kind == "name":
+            return isinstance(key, str) and "".join(key.casefold().split()) == "".join(
+                (self.name or "").casefold().split()
+            )
+        if isinstance(key, bool) or not isinstance(key, int | float):
+            return False
+        if self.kind == "exact":
+            return key == self.low
+        if self.kind == "open":
+            return key >= self.low  # type: ignore[operator]
+        return self.low <= key <= self.high  # type: ignore[operator]
+
+    def __str__(self) -> str:
+        if self.kind == "name":
+            return str(self.name)
+        if self.kind == "exact":
+            return str(self.low)
+        if self.kind == "open":
+            return f"{self.low}+"
+        return f"{self.low}-{self.high}" if (self.high or 0) >= 0 else f"{self.low} - {self.high}"
+
+
+@attrs.frozen
+class TableRow:
+    key: RowKey
+    value: Expr
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.value}"
+
+
+@attrs.frozen
+class TableDecl:
+    """``table NAME`` and its rows; looked up as ``NAME[key]``."""
+
+    name: Expr
+    rows: tuple[TableRow, ...]
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return "\n".join([f"table {self.name}"] + [f"{INDENT}{row}" for row in self.rows])
+
+
+@attrs.frozen
+class Param:
+    """An input of a check or function: ``name``, ``name: type``, ``name = default``."""
+
+    name: str
+    type: str | None = None
+    default: Expr | None = None
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        text = self.name + (f": {self.type}" if self.type else "")
+        return text + (f" = {self.default}" if self.default is not None else "")
+
+
+@attrs.frozen
+class FunctionDecl:
+    """``function NAME(params) = expression``: pure and total."""
+
+    name: Expr
+    params: tuple[Param, ...]
+    body: Expr
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return f"function {self.name}({', '.join(map(str, self.params))}) = {self.body}"
+
+
+@attrs.frozen
+class Statement:
+    """A line of a check: ``roll``/``let``/``result NAME = expression``."""
+
+    kind: str
+    name: str
+    expr: Expr
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.name} = {self.expr}"
+
+
+@attrs.frozen
+class CheckDecl:
+    """``check NAME (inputs)``: dice rolled and named results read from them."""
+
+    name: Expr
+    params: tuple[Param, ...]
+    statements: tuple[Statement, ...]
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        head = f"check {self.name} ({', '.join(map(str, self.params))})"
+        return "\n".join([head] + [f"{INDENT}{line}" for line in self.statements])
+
+
+Block = (
+    Entry | ExtendsDecl | StatsDecl | NamesDecl | KindDecl
+    | OptionDecl | LevelsDecl | TableDecl | FunctionDecl | CheckDecl
+)
 
 
 @attrs.frozen

@@ -107,7 +107,7 @@ def _strip_value(parts: list) -> ast.Value | None:
 
 
 #: Words that open a declaration block (see grammar/rules.lark).
-DECLARATION_KEYWORDS = ("extends", "stats", "names", "kind")
+DECLARATION_KEYWORDS = ("extends", "stats", "names", "kind", "option", "levels", "table", "function", "check")
 
 
 _KEYWORD_NEEDS = {
@@ -115,6 +115,11 @@ _KEYWORD_NEEDS = {
     "stats": "a list of stat names",
     "names": "a list of names",
     "kind": "the name of the entry kind",
+    "option": "a name, its choices and a default: 'option NAME: a | b = a'",
+    "levels": "a name and its levels: 'levels NAME: low < high'",
+    "table": "the table's name",
+    "function": "a name, parameters and a body: 'function NAME(x) = x + 1'",
+    "check": "a name and its inputs: 'check NAME (pool, difficulty = 1)'",
 }
 
 
@@ -260,6 +265,78 @@ class RulesBuilder(Transformer):
             tuple(labels),
             span=span_of(meta),
         )
+
+    # mechanics
+    name = ExprBuilder.name
+
+    def _phrase(self, token: Token) -> ast.Phrase:
+        return ast.Phrase(str(token).strip(), span=span_of(token))
+
+    def option_decl(self, meta: Meta, children: list) -> ast.OptionDecl:
+        name, *choices, default = children
+        return ast.OptionDecl(self._phrase(name), tuple(self._phrase(c) for c in choices),
+                              self._phrase(default) if default is not None else None, span=span_of(meta))
+
+    def levels_decl(self, meta: Meta, children: list) -> ast.LevelsDecl:
+        name, *levels = children
+        return ast.LevelsDecl(self._phrase(name), tuple(self._phrase(c) for c in levels), span=span_of(meta))
+
+    def key_number(self, meta: Meta, children: list) -> int:
+        sign, number = children
+        return -int(number) if sign is not None and str(sign) == "-" else int(number)
+
+    def key_exact(self, meta: Meta, children: list) -> ast.RowKey:
+        return ast.RowKey("exact", children[0], span=span_of(meta))
+
+    def key_open(self, meta: Meta, children: list) -> ast.RowKey:
+        number, op = children
+        if str(op) != "+":
+            self.sink.error("E0102", span_of(op), found=f"'{op}'", expected="'+' (as in '3+') or a range ('3-4')")
+        return ast.RowKey("open", number, span=span_of(meta))
+
+    def key_range(self, meta: Meta, children: list) -> ast.RowKey:
+        low, op, high = children
+        if str(op) != "-":
+            self.sink.error("E0102", span_of(op), found=f"'{op}'", expected="'-' between the ends of a range")
+        return ast.RowKey("range", low, high, span=span_of(meta))
+
+    def key_name(self, meta: Meta, children: list) -> ast.RowKey:
+        return ast.RowKey("name", name=children[0].text, span=span_of(meta))
+
+    def table_row(self, meta: Meta, children: list) -> ast.TableRow:
+        return ast.TableRow(children[0], children[1], span=span_of(meta))
+
+    def table_decl(self, meta: Meta, children: list) -> ast.TableDecl:
+        name, *rows = children
+        return ast.TableDecl(name, tuple(r for r in rows if isinstance(r, ast.TableRow)), span=span_of(meta))
+
+    def param(self, meta: Meta, children: list) -> ast.Param:
+        name, kind, default = children
+        return ast.Param(str(name), str(kind) if kind is not None else None, default, span=span_of(meta))
+
+    def params(self, meta: Meta, children: list) -> tuple[ast.Param, ...]:
+        return tuple(children)
+
+    def function_decl(self, meta: Meta, children: list) -> ast.FunctionDecl:
+        name, params, body = children
+        return ast.FunctionDecl(name, params or (), body, span=span_of(meta))
+
+    def _statement(self, kind: str, meta: Meta, children: list) -> ast.Statement:
+        return ast.Statement(kind, str(children[0]), children[1], span=span_of(meta))
+
+    def roll_line(self, meta: Meta, children: list) -> ast.Statement:
+        return self._statement("roll", meta, children)
+
+    def let_line(self, meta: Meta, children: list) -> ast.Statement:
+        return self._statement("let", meta, children)
+
+    def result_line(self, meta: Meta, children: list) -> ast.Statement:
+        return self._statement("result", meta, children)
+
+    def check_decl(self, meta: Meta, children: list) -> ast.CheckDecl:
+        name, params, *lines = children
+        statements = tuple(line for line in lines if isinstance(line, ast.Statement))
+        return ast.CheckDecl(name, params or (), statements, span=span_of(meta))
 
     def declarations(self, meta: Meta, children: list) -> list:
         return children

@@ -100,7 +100,7 @@ ARITH: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class DieSpec:
     """One kind of die: its faces (repeats allowed) and what happens after it is rolled.
 
@@ -124,7 +124,7 @@ class DieSpec:
         return face in self.faces
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class PoolSpec:
     """A pool: groups of ``(count, die)``, a keep rule, success counting.
 
@@ -253,7 +253,7 @@ class GivenOracle(DiceOracle):
             missing = len(self.given) - start
             raise RunebookError([Diagnostic.make(
                 "E0501", source, span, die=die.label, what=why(max(missing, 0)),
-                help=f"{len(self.given)} faces were given; give one more for each die the roll needs",
+                help=f"the {len(self.given)} faces given were used up; add the missing ones at the end",
             )])
         taken = self.given[start : start + count]
         for i, face in enumerate(taken):
@@ -283,14 +283,16 @@ class RolledPool:
     """A rolled pool: every physical die (``dice``, consumption order) and the members of
     the pool (``members``: dice not rerolled away or compounded into another die)."""
 
-    __slots__ = ("dice", "event", "kept_values", "members", "spec")
+    __slots__ = ("dice", "event", "kept_values", "members", "spec", "total")
 
-    def __init__(self, spec: PoolSpec, dice: list[DieRoll], members: list[DieRoll]) -> None:
+    def __init__(self, spec: PoolSpec, dice: list[DieRoll], members: list[DieRoll],
+                 kept_values: list[Any] | None = None) -> None:
         self.spec = spec
         self.dice = dice
         self.members = members
-        self.kept_values = [d.value for d in members if d.fate == "kept"]
+        self.kept_values = kept_values if kept_values is not None else [d.value for d in members if d.fate == "kept"]
         self.event: RollEvent | None = None
+        self.total: Any = None  # the pool's number, once read
 
 
 class LazyPool:
@@ -368,6 +370,8 @@ def roll_pool(spec: PoolSpec, oracle: DiceOracle, limits: Limits, counter: list[
         faces = oracle.faces(die, total, lambda i: _why(spec, None, None, i + 1), (source, span))
         label = die.label
         dice = [DieRoll(label, f) for f in faces]
+        if spec.keep is None and not spec.score:
+            return RolledPool(spec, dice, dice, faces)
         members = dice
     else:
         dice, members = _roll_rounds(spec, oracle, limits, counter, span, source)

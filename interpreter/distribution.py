@@ -29,8 +29,8 @@ with the fold state as the key (:func:`pool_outcomes`), never by enumerating fac
   more dice, or as unknown. Outcomes that rest on an unknown go to ``residual``; nothing
   is dropped silently.
 
-Several readings of one pool are chosen jointly, so ``score = sum(dice <= 3)`` and
-``edge = count(dice >= 4)`` of the same dice are correlated exactly.
+Several readings of one pool are chosen jointly, so ``low = sum(dice <= 3)`` and
+``high = count(dice >= 4)`` of the same dice are correlated exactly.
 
 Joint distributions
 -------------------
@@ -43,9 +43,9 @@ as a :class:`Distribution` over tuples::
 
     dice = PoolSource(spec_of_5d6, "dice")
     env = MapEnv({"dice": dice})
-    score, edge = compile_expression("sum(dice <= 3)"), compile_expression("count(dice >= 4)")
-    dist = joint(lambda ctx: (ctx.result(ctx.evaluate(score, env)),
-                              ctx.result(ctx.evaluate(edge, env))))
+    low, high = compile_expression("sum(dice <= 3)"), compile_expression("count(dice >= 4)")
+    dist = joint(lambda ctx: (ctx.result(ctx.evaluate(low, env)),
+                              ctx.result(ctx.evaluate(high, env))))
 
 Independent pools multiply out; readings of one pool are joint. When the enumeration is
 too large (``Limits.max_work``/``max_support``) a diagnostic is raised.
@@ -145,8 +145,10 @@ class _Session:
         self.limits = limits
         self.site = site
         self.readers: dict[Any, list[Reader]] = {}
+        self.branched: set[Any] = set()
         self.work = 0
-        self.notes: set[str] = set()
+        self.closed = False  # inside an independent part: shared pools are not allowed
+        self.parts: dict[Any, list[tuple[Any, Fraction]]] = {}
 
     def spend(self, amount: int) -> None:
         self.work += amount
@@ -171,7 +173,7 @@ class World:
         self.position = 0
         self.taken: list[int] = []
         self.sizes: list[int] = []
-        self.weight = Fraction(1)
+        self.weight: Fraction | int = 1
         self.assigned: dict[Any, tuple[Any, ...]] = {}
         self.occurrences: dict[int, int] = {}
 
@@ -182,7 +184,7 @@ class World:
         self.taken.append(i)
         self.sizes.append(len(options))
         value, p = options[i]
-        self.weight *= p
+        self.weight = p if self.weight == 1 else self.weight * p
         return value
 
     def new_pool(self, spec: PoolSpec, site: Any) -> LazyPool:
@@ -192,23 +194,118 @@ class World:
         return LazyPool(spec, (id(site), k))
 
     def pool_source(self, source: PoolSource) -> LazyPool:
+        if self.session.closed:
+            raise _NotClosed
         return LazyPool(source.spec, ("source", id(source)))
 
+    def chain(self, key: Any, env: Any, fixed: tuple[Any, ...], closures: list[Callable[[Any, Any], Any]],
+              random_parts: frozenset[int], steps: list[tuple[str, Any, Any]], usable: list[bool]) -> Any:
+        """The value of an operator chain whose dice terms are independent of each other
+        and of the rest: each dice term's distribution is computed once, on its own; they
+        are folded together with the chain's operators (a convolution), and the world
+        makes one choice from the result. ``fixed`` holds the other operands, already
+        evaluated in this world. When a term turns out not to be independent (it reads a
+        pool declared outside it), ``usable[0]`` is cleared and the enumeration restarts
+        with the chain evaluated plainly."""
+        from interpreter.dice import PoolView
+        from interpreter.evaluate import binop
+
+        session = self.session
+        try:
+            memo_key = (key, id(env), fixed)
+            options = session.parts.get(memo_key)
+        except TypeError:  # an operand that is not hashable: evaluate plainly
+            usable[0] = False
+            raise _Restart from None
+        if options is None:
+            if any(type(v) is PoolView for v in fixed):
+                usable[0] = False
+                raise _Restart
+            parts = []
+            for i, closure in enumerate(closures):
+                if i in random_parts:
+                    try:
+                        parts.append(_part_options(closure, env, session))
+                    except _NotClosed:
+                        usable[0] = False
+                        raise _Restart from None
+                else:
+                    parts.append([(fixed[i], Fraction(1))])
+            folded: dict[Any, Fraction] = {}
+            for value, p in parts[0]:
+                folded[value] = folded.get(value, Fraction(0)) + p
+            for (op, left_site, right_site), options_i in zip(steps, parts[1:]):
+                session.spend(len(folded) * len(options_i))
+                following: dict[Any, Fraction] = {}
+                for a, pa in folded.items():
+                    for b, pb in options_i:
+                        if a is _RESIDUAL or b is _RESIDUAL:
+                            value = _RESIDUAL
+                        else:
+                            try:
+                                value = binop(op, a, b, None, left_site, right_site)  # type: ignore[arg-type]
+                            except Undetermined:
+                                value = _RESIDUAL
+                        following[value] = following.get(value, Fraction(0)) + pa * pb
+                folded = following
+            options = list(folded.items())
+            session.parts[memo_key] = options
+        value = self.choose(options)
+        if value is _RESIDUAL:
+            raise Undetermined
+        return value
+
     def read(self, pool: LazyPool, reader: Reader) -> Any:
-        known = self.session.readers.setdefault(pool.key, [])
+        session = self.session
+        known = session.readers.setdefault(pool.key, [])
         if reader not in known:
             known.append(reader)
-            raise _Restart
+            if pool.key in session.branched:
+                # Earlier worlds chose among fewer readings of this pool: start again.
+                raise _Restart
         values = self.assigned.get(pool.key)
         if values is None:
-            options = pool_options(pool.spec, tuple(known), self.session.limits)
-            self.session.spend(len(options))
+            options = pool_options(pool.spec, tuple(known), session.limits)
+            session.spend(len(options))
+            session.branched.add(pool.key)
             values = self.choose(options)
             self.assigned[pool.key] = values
         return values[known.index(reader)]
 
 
 _RESIDUAL = object()
+
+
+class _NotClosed(Exception):
+    """An independent part reads a pool declared outside it, or yields a per-die pool."""
+
+
+def _part_options(closure: Callable[[Any, Any], Any], env: Any, parent: _Session) -> list[tuple[Any, Fraction]]:
+    from interpreter.dice import PoolView
+    from interpreter.evaluate import Context
+
+    session = _Session(parent.limits, parent.site)
+    session.closed = True
+    session.work = parent.work
+
+    def part(ctx: Any) -> Any:
+        value = closure(ctx, env)
+        if type(value) is PoolView and value.per_die:
+            raise _NotClosed
+        return ctx.result(value)
+
+    while True:
+        try:
+            dist = _explore(part, session, Context, parent.limits)
+            break
+        except _Restart:
+            session.branched.clear()
+            continue
+    parent.work = session.work
+    options = list(dist.items())
+    if dist.residual:
+        options.append((_RESIDUAL, dist.residual))
+    return options
 
 
 def enumerate_worlds(fn: Callable[[Any], Any], limits: Limits = DEFAULT_LIMITS,
@@ -221,6 +318,7 @@ def enumerate_worlds(fn: Callable[[Any], Any], limits: Limits = DEFAULT_LIMITS,
         try:
             return _explore(fn, session, Context, limits)
         except _Restart:
+            session.branched.clear()
             continue
 
 
@@ -243,10 +341,14 @@ def _explore(fn: Callable[[Any], Any], session: _Session, context: Any, limits: 
             for i in range(1, world.sizes[position]):
                 stack.append(base + (i,))
         session.spend(1)
+        weight = world.weight
         if outcome is _RESIDUAL:
-            residual += world.weight
+            residual += weight
         else:
-            results[outcome] = results.get(outcome, Fraction(0)) + world.weight
+            if outcome in results:
+                results[outcome] += weight
+            else:
+                results[outcome] = Fraction(weight)
             if len(results) > limits.max_support:
                 source, span = session.site
                 raise RunebookError([Diagnostic.make("E0408", source, span, size=len(results),
@@ -522,9 +624,10 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
         add = combine
         fix = lump
     denominator = 1
+    work = 0
     for n, per_die, total in groups:
         for _ in range(n):
-            work = len(states) * len(per_die)
+            work += len(states) * len(per_die)
             if work > limits.max_work:
                 raise _TooBig(f"more than {limits.max_work:,} steps")
             states = _convolve(states, per_die, add)
@@ -646,8 +749,12 @@ def _kept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[
             running += weights.get(v, 0)
         after.append(list(reversed(suffix)))
     unknown_state = tuple(UNKNOWN for _ in readers)
+    if len(groups) == 1 and not unknown_faces:
+        return _kept_one_group(groups[0], ordered, after[0], kept_count, identity, combine, element, aggs,
+                               limits), denominator
     states: dict[tuple[tuple[int, ...], tuple[Any, ...]], int] = {(tuple(n for n, _, _ in groups), identity): 1}
     comb = math.comb
+    work = 0
     for i, face in enumerate(ordered):
         having = [(g, groups[g][1][face]) for g in range(len(groups)) if face in groups[g][1]]
         if not having:
@@ -684,9 +791,54 @@ def _kept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[
                 key = (tuple(rem), new_acc)
                 new[key] = new.get(key, 0) + w
         states = new
+        work += len(states) * (n_total + 1)
+        if work > limits.max_work:
+            raise _TooBig(f"more than {limits.max_work:,} steps")
         if len(states) > limits.max_support:
             raise _TooBig(f"more than {limits.max_support:,} states")
     return final, denominator
+
+
+def _kept_one_group(group: tuple[int, dict[Any, int], int], ordered: list[Any], after: list[int],
+                    kept_count: int, identity: tuple[Any, ...], combine: Callable[[Any, Any], Any],
+                    element: Callable[[Any], tuple[Any, ...]], aggs: list[str], limits: Limits) -> dict[Any, int]:
+    """``_kept`` for one kind of die: the state is (dice left, accumulators)."""
+    n, weights, _total = group
+    combs = [[math.comb(r, c) for c in range(r + 1)] for r in range(n + 1)]
+    final: dict[Any, int] = {}
+    states: dict[tuple[int, tuple[Any, ...]], int] = {(n, identity): 1}
+    work = 0
+    for i, face in enumerate(ordered):
+        fw = weights.get(face)
+        if not fw:
+            continue
+        rest = after[i]
+        powers = [fw**c for c in range(n + 1)]
+        contrib = element(face)
+        repeated = [tuple(_times(x, agg, k) for x, agg in zip(contrib, aggs)) for k in range(kept_count + 1)]
+        new: dict[tuple[int, tuple[Any, ...]], int] = {}
+        get = new.get
+        for (r, acc), weight in states.items():
+            need = kept_count - (n - r)
+            row = combs[r]
+            for c in (range(r, r + 1) if rest == 0 else range(r + 1)):
+                w = weight * row[c] * powers[c]
+                if c >= need:
+                    new_acc = combine(acc, repeated[need]) if need else acc
+                    if r > c:
+                        w *= rest ** (r - c)
+                    final[new_acc] = final.get(new_acc, 0) + w
+                    continue
+                new_acc = combine(acc, repeated[c]) if c else acc
+                key = (r - c, new_acc)
+                new[key] = get(key, 0) + w
+        states = new
+        work += len(states) * (n + 1)
+        if work > limits.max_work:
+            raise _TooBig(f"more than {limits.max_work:,} steps")
+        if len(states) > limits.max_support:
+            raise _TooBig(f"more than {limits.max_support:,} states")
+    return final
 
 
 def _kept_exploding(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[dict[Any, int], int]:
@@ -710,6 +862,8 @@ def _kept_exploding(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits)
                        limits.max_explosion_depth)
         per_die, total = _to_integers(chain)
         for _ in range(n):
+            if len(states) * len(per_die) > limits.max_work:
+                raise _TooBig(f"more than {limits.max_work:,} steps")
             states = _convolve(states, per_die, merge)
             if len(states) > limits.max_support:
                 raise _TooBig(f"more than {limits.max_support:,} states")

@@ -77,6 +77,7 @@ __all__ = [
     "compile_expression",
     "evaluate",
     "normalize_name",
+    "pool_spec",
 ]
 
 Closure = Callable[["Context", Any], Any]
@@ -108,6 +109,11 @@ class MapEnv:
         self.mapping = dict(mapping or {})
         self.index = {normalize_name(k): k for k in self.mapping}
         self.parent = parent
+
+    def define(self, name: str, value: Any) -> None:
+        """Add a name (for definitions that refer to the environment they live in)."""
+        self.mapping[name] = value
+        self.index[normalize_name(name)] = name
 
     def lookup(self, name: str) -> Any:
         if name in self.mapping:
@@ -177,7 +183,7 @@ class Context:
     def result(self, value: Any) -> Any:
         """A final value: a pool reads as its number (its total, or its successes)."""
         if type(value) is PoolView:
-            return read(value, number_reader(value), self)
+            return number(value, self)
         return value
 
     def realize(self, source: PoolSource) -> PoolView:
@@ -202,7 +208,7 @@ class Context:
         pool = roll_pool(spec, self.oracle, self.limits, self.counter, span, source)
         view = PoolView(pool)
         if self.trace is not None:
-            event = RollEvent(text, span, pool.dice, read(view, number_reader(view), self))
+            event = RollEvent(text, span, pool.dice, number(view, self))
             pool.event = event
             self.trace.append(event)
         return view
@@ -218,6 +224,11 @@ def read(view: PoolView, reader: tuple[Any, str], ctx: Context) -> Any:
 
 def number(value: Any, ctx: Context) -> Any:
     if type(value) is PoolView:
+        source = value.source
+        if not value.transforms and type(source) is RolledPool:
+            if source.total is None:
+                source.total = aggregate(source.kept_values, number_reader(value))
+            return source.total
         return read(value, number_reader(value), ctx)
     return value
 
@@ -277,8 +288,11 @@ def _error(code: str, site: Any, **fields: Any) -> RunebookError:
 _FAST_INT = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
-def binop(op: str, a: Any, b: Any, ctx: Context, site: Any) -> Any:
-    """``a op b`` with the language's rules (pools, exact division, clear errors)."""
+def binop(op: str, a: Any, b: Any, ctx: Context, site: Any, right_site: Any = None) -> Any:
+    """``a op b`` with the language's rules (pools, exact division, clear errors).
+
+    ``site`` locates the left operand and ``right_site`` the right one, for carets."""
+    right_site = right_site or site
     if type(a) is int and type(b) is int:
         fast = _FAST_INT.get(op)
         if fast is not None:
@@ -286,7 +300,7 @@ def binop(op: str, a: Any, b: Any, ctx: Context, site: Any) -> Any:
     if type(a) is PoolView or type(b) is PoolView:
         a_view, b_view = type(a) is PoolView, type(b) is PoolView
         if a_view and a.per_die and not b_view:
-            b = _operand(op, number(b, ctx), site)
+            b = _operand(op, number(b, ctx), right_site)
             return a.derive(("map", op, b, False))
         if b_view and b.per_die and not a_view:
             a = _check_number(op, number(a, ctx), site)
@@ -296,11 +310,11 @@ def binop(op: str, a: Any, b: Any, ctx: Context, site: Any) -> Any:
                          help="apply per-die arithmetic to one pool: each(dice) + 3")
         a, b = number(a, ctx), number(b, ctx)
     a = _check_number(op, a, site)
-    b = _operand(op, b, site)
+    b = _operand(op, b, right_site)
     try:
         return normalize(ARITH[op](a, b))
     except ZeroDivisionError:
-        raise _error("E0404", site) from None
+        raise _error("E0404", right_site) from None
 
 
 def _check_number(op: str, value: Any, site: Any) -> Any:
@@ -690,7 +704,7 @@ def check_expression(expr: ex.Expr, source: Source | None = None,
                             diagnostics.append(Diagnostic.make(
                                 "E0403", source, rung.span or node.span,
                                 message="each rung of a ladder is one die, as in 'd8' or 'd6!'",
-                                help="ladder(votes, d4, d6, d8, d10, d12)"))
+                                help="ladder(steps, d4, d6, d8, d10, d12)"))
         if isinstance(node, ex.Binary):
             stack.extend(o for _, o in _flatten(node))
         elif isinstance(node, ex.Dice):
@@ -699,6 +713,28 @@ def check_expression(expr: ex.Expr, source: Source | None = None,
         else:
             stack.extend(c for c in node.children() if c is not None)
     return diagnostics
+
+
+def _walk(node: ex.Expr) -> Iterable[ex.Expr]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if isinstance(current, ex.Binary):
+            stack.extend(o for _, o in _flatten(current))
+        elif isinstance(current, ex.Dice):
+            if current.count is not None:
+                stack.append(current.count)
+        else:
+            stack.extend(c for c in current.children() if c is not None)
+
+
+def _has_dice(node: ex.Expr) -> bool:
+    return any(isinstance(n, ex.Dice) for n in _walk(node))
+
+
+def _uses_each(node: ex.Expr) -> bool:
+    return any(isinstance(n, ex.Call) and n.func.text.casefold() == "each" for n in _walk(node))
 
 
 def _is_single_die(node: ex.Expr) -> bool:
@@ -872,21 +908,35 @@ class Compiler:
     def c_Binary(self, node: ex.Binary) -> Closure:
         parts = _flatten(node)
         first = self.compile(parts[0][1])
-        rest = [(op, self.compile(operand)) for op, operand in parts[1:]]
+        rest = []
+        start = parts[0][1].span
+        for i, (op, operand) in enumerate(parts[1:], 1):
+            before = parts[i - 1][1].span
+            left_span = start.cover(before) if start and before else node.span
+            rest.append((op, self.compile(operand), (self.source, left_span), (self.source, operand.span or node.span)))
         text = expression_text(node)
-        site = self.site(node)
         span = node.span
+        operands = [operand for _, operand in parts]
+        random_parts = [i for i, operand in enumerate(operands) if _has_dice(operand)]
+        if len(random_parts) >= 2 and not _uses_each(node):
+            return self._independent_chain(node, first, rest, random_parts, text)
         if len(rest) == 1:
-            op, second = rest[0]
+            op, second, left_site, right_site = rest[0]
             fast = _FAST_INT.get(op)
 
             def binary(ctx: Context, env: Any) -> Any:
                 a = first(ctx, env)
                 b = second(ctx, env)
+                if fast is not None:
+                    # A pool read as its total, plus a number: the common `3d6 + 2`.
+                    if type(a) is PoolView and type(b) is int and not a.per_die:
+                        a = number(a, ctx)
+                    elif type(b) is PoolView and type(a) is int and not b.per_die:
+                        b = number(b, ctx)
                 if fast is not None and type(a) is int and type(b) is int:
                     value = fast(a, b)
                 else:
-                    value = binop(op, a, b, ctx, site)
+                    value = binop(op, a, b, ctx, left_site, right_site)
                 if ctx.trace is not None:
                     ctx.trace.append(StepEvent("op", text, trace_value(value), span))
                 return value
@@ -895,8 +945,36 @@ class Compiler:
 
         def chain(ctx: Context, env: Any) -> Any:
             value = first(ctx, env)
-            for op, operand in rest:
-                value = binop(op, value, operand(ctx, env), ctx, site)
+            for op, operand, left_site, right_site in rest:
+                value = binop(op, value, operand(ctx, env), ctx, left_site, right_site)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("op", text, trace_value(value), span))
+            return value
+
+        return chain
+
+    def _independent_chain(self, node: ex.Binary, first: Closure, rest: list[Any], random_parts: list[int],
+                           text: str) -> Closure:
+        """A chain like ``2d6 + 1d8 + 3`` with several dice terms. Rolling evaluates it like
+        any chain; computing odds, the other operands are evaluated in the world and the
+        dice terms, independent of each other, are folded into one distribution (see
+        ``World.chain``) instead of multiplying worlds."""
+        closures = [first] + [c for _, c, _, _ in rest]
+        steps = [(op, left_site, right_site) for op, _c, left_site, right_site in rest]
+        key = object()
+        usable = [True]
+        random_set = frozenset(random_parts)
+        span = node.span
+
+        def chain(ctx: Context, env: Any) -> Any:
+            world = ctx.world
+            if world is not None and usable[0]:
+                fixed = tuple(None if i in random_set else number(closures[i](ctx, env), ctx)
+                              for i in range(len(closures)))
+                return world.chain(key, env, fixed, closures, random_set, steps, usable)
+            value = closures[0](ctx, env)
+            for i, (op, left_site, right_site) in enumerate(steps, 1):
+                value = binop(op, value, closures[i](ctx, env), ctx, left_site, right_site)
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("op", text, trace_value(value), span))
             return value
@@ -1096,13 +1174,13 @@ def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:
     if isinstance(value, Derived):
         if value.name in ctx.active:
             raise _error("E0416", site, name=value.name)
-        compiled = compile_body(value.expr, getattr(value, "source", None))
+        compiled = compile_body(value.expr, value.source)
         ctx.active.add(value.name)
         ctx.depth += 1
         try:
             if ctx.depth > ctx.limits.max_depth:
                 raise _error("E0409", site, limit=ctx.limits.max_depth)
-            return compiled(ctx, getattr(value, "env", None) or EmptyEnv())
+            return compiled(ctx, as_env(value.env))
         finally:
             ctx.depth -= 1
             ctx.active.discard(value.name)
@@ -1110,7 +1188,7 @@ def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:
 
 
 def call_function_value(func: Function, values: list[Any], ctx: Context, site: Any) -> Any:
-    compiled = compile_body(func.body, getattr(func, "source", None))
+    compiled = compile_body(func.body, func.source)
     env = MapEnv(dict(zip(func.params, values)), parent=as_env(func.env))
     ctx.depth += 1
     try:
@@ -1191,5 +1269,30 @@ def evaluate(expr: str | ex.Expr | CompiledExpression, env: Any = None, *, oracl
     return value, ctx.trace
 
 
-def ensure_pool(value: Any) -> bool:
-    return type(value) is PoolView and isinstance(value.source, RolledPool | LazyPool)
+class _SpecWorld:
+    """Captures the spec of a dice expression instead of rolling it."""
+
+    def __init__(self, site: Any) -> None:
+        self.site = site
+
+    def new_pool(self, spec: PoolSpec, site: Any) -> LazyPool:
+        return LazyPool(spec, None)
+
+    def pool_source(self, source: PoolSource) -> LazyPool:
+        return LazyPool(source.spec, None)
+
+    def read(self, pool: LazyPool, reader: Any) -> Any:
+        raise _error("E0403", self.site, message="the number of dice of a declared pool must be known before rolling")
+
+
+def pool_spec(expr: str | ex.Expr | CompiledExpression, env: Any = None, *,
+              limits: Limits = DEFAULT_LIMITS) -> PoolSpec:
+    """The :class:`~interpreter.dice.PoolSpec` of a dice expression (``pool d10 x10``,
+    ``ladder(steps, d4, d6, d8, d10, d12)``), with its count taken from ``env``; wrap it in
+    a :class:`~interpreter.dice.PoolSource` to declare a pool that several expressions read."""
+    compiled = expr if isinstance(expr, CompiledExpression) else compile_expression(expr, limits=limits)
+    site = (compiled.source, compiled.expr.span)
+    value = Context(world=_SpecWorld(site), limits=limits).evaluate(compiled, env)
+    if type(value) is not PoolView or value.transforms:
+        raise _error("E0403", site, message="this is not a pool of dice", help="declare a pool such as 'pool d10'")
+    return value.source.spec

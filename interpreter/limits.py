@@ -11,7 +11,7 @@ import attrs
 __all__ = ["DEFAULT_LIMITS", "Limits"]
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Limits:
     """Configurable bounds; pass ``attrs.evolve(DEFAULT_LIMITS, ...)`` to change some."""
 
@@ -26,8 +26,9 @@ class Limits:
     max_depth: int = 200
     #: Distinct states or outcomes a distribution may hold.
     max_support: int = 200_000
-    #: Steps of the exact-odds computation (pool states combined, worlds evaluated).
-    max_work: int = 20_000_000
+    #: Steps of the exact-odds computation: pool states combined, and worlds evaluated
+    #: (a world counts as one step; a few seconds of work at most).
+    max_work: int = 5_000_000
 
 
 DEFAULT_LIMITS = Limits()

@@ -312,14 +312,18 @@ class Function:
     params: tuple[str, ...]
     body: Any  # dsl.expr_ast.Expr
     env: Any = None
+    source: Any = None  # dsl.source.Source of the body, for carets
 
 
 @attrs.frozen
 class Derived:
-    """A value defined by an expression (a derived stat), evaluated where it is looked up."""
+    """A value defined by an expression (a derived stat), evaluated in ``env`` each time
+    it is looked up; a definition that depends on itself is a diagnostic."""
 
     name: str
     expr: Any  # dsl.expr_ast.Expr
+    env: Any = None
+    source: Any = None
 
 
 def format_value(value: Any) -> str:
@@ -331,7 +335,7 @@ def format_value(value: Any) -> str:
     if value is None:
         return "none"
     if type(value) is Fraction:
-        return f"{value.numerator}/{value.denominator}"
+        return f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value.numerator)
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{k}: {format_value(v)}" for k, v in value.items()) + "}"
     if isinstance(value, tuple):

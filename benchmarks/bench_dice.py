@@ -1,0 +1,189 @@
+"""Runebook's dice against d20 (rolling) and icepool (exact odds), in one run.
+
+    python benchmarks/bench_dice.py            # full run (about a minute)
+    python benchmarks/bench_dice.py --quick    # fewer repetitions
+
+Needs the ``bench`` extra (``pip install -e .[bench]``): d20 and icepool are imported
+here only, never by ``dsl/`` or ``interpreter/``.
+
+Rolling: rolls per second on the same expression text, parse included on both sides
+(each engine is called with the text every time; both keep their own parse cache:
+d20 an LFU cache in ``Roller``, Runebook an LRU cache of compiled expressions). Runebook
+builds its full trace on every roll; d20 builds its result tree and string.
+
+Exact odds: time to the full distribution, with explosions cut at the same depth (9) on
+both sides. *Cold* is the first computation in a fresh process (imports and interpreter
+start-up excluded; median of several processes); *warm* repeats it in one process, each
+engine keeping whatever it caches. The fractions of both engines are compared outcome by
+outcome: icepool's explode(depth=9) stops exploding at the cut while Runebook folds
+everything from 10 successes up into an exact tail ``10+``, so the outcomes 0..9 must be
+equal and the tail must equal icepool's P(>= 10).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+ROLL_CASES = ["3d6+2", "4d6kh3", "1d20+5", "10d10"]
+DEPTH = 9
+ODDS_CASES = {
+    "explode": ("10d10 exploding 10s, successes at 8+", "10d10x10cs>=8"),
+    "keep": ("8d6 keep highest 3", "8d6kh3"),
+}
+
+
+# ---------------------------------------------------------------- the computations
+
+
+def runebook_odds(case: str) -> dict[Any, Fraction]:
+    from interpreter import odds
+    from interpreter.limits import Limits
+
+    dist = odds(ODDS_CASES[case][1], limits=Limits(max_explosion_depth=DEPTH))
+    assert dist.residual == 0
+    return dict(dist)
+
+
+def icepool_odds(case: str) -> dict[Any, Fraction]:
+    import icepool
+
+    if case == "explode":
+        # Total of an exploding d10 is 10 * (tens) + last face; successes = tens + (last >= 8).
+        die = icepool.d10.explode(depth=DEPTH).map(lambda t: t // 10 + (t % 10 >= 8))
+        result = 10 @ die
+    else:
+        result = icepool.d6.pool(8).highest(3).sum()
+    denominator = result.denominator()
+    return {outcome: Fraction(quantity, denominator) for outcome, quantity in result.items()}
+
+
+ENGINES = {"runebook": runebook_odds, "icepool": icepool_odds}
+
+
+def _child(engine: str, case: str) -> None:
+    """Runs in a fresh process: import, then time one computation."""
+    if engine == "runebook":
+        import interpreter  # noqa: F401
+        from interpreter.evaluate import compile_expression
+
+        # Start-up, not odds: load the grammar and let the lexer build its states.
+        for warm_up in ("1d6", "2d8kl1 + 3", "3d12!>=11cs>=9", "d4r1dh1", "d4ro2dl1cf1", "d4cs4df2"):
+            compile_expression(warm_up)
+    else:
+        import icepool  # noqa: F401
+    start = time.perf_counter()
+    ENGINES[engine](case)
+    print(json.dumps(time.perf_counter() - start))
+
+
+# ---------------------------------------------------------------- measuring
+
+
+def time_rolls(fn: Any, seconds: float) -> float:
+    """Rolls per second, measured over about ``seconds``."""
+    count = 0
+    batch = 500
+    start = time.perf_counter()
+    while True:
+        for _ in range(batch):
+            fn()
+        count += batch
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return count / elapsed
+
+
+def cold(engine: str, case: str, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, __file__, "--child", engine, case], capture_output=True,
+                             text=True, check=True, cwd=ROOT)
+        times.append(json.loads(out.stdout))
+    return statistics.median(times)
+
+
+def warm(engine: str, case: str, runs: int) -> float:
+    fn = ENGINES[engine]
+    fn(case)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn(case)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def agree(ours: dict[Any, Fraction], theirs: dict[Any, Fraction]) -> str:
+    from interpreter.values import Bound
+
+    tail = next((k for k in ours if isinstance(k, Bound)), None)
+    for outcome, p in ours.items():
+        if isinstance(outcome, Bound):
+            expected = sum((q for k, q in theirs.items() if k >= outcome.low), Fraction(0))
+        else:
+            expected = theirs.get(outcome, Fraction(0))
+        if p != expected:
+            return f"DIFFER at {outcome}: {p} vs {expected}"
+    missing = [k for k in theirs if k not in ours and (tail is None or k < tail.low)]
+    if missing:
+        return f"DIFFER: icepool lists {missing[:5]}"
+    shown = f"{len(ours)} outcomes" + (f", tail {tail} = P(>= {tail.low})" if tail else "")
+    return f"identical fractions ({shown})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--child", nargs=2, metavar=("ENGINE", "CASE"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        _child(*args.child)
+        return
+
+    import d20
+    import icepool
+
+    import interpreter
+    from interpreter import roll
+
+    seconds = 0.3 if args.quick else 1.0
+    from importlib.metadata import version
+
+    print(f"Python {sys.version.split()[0]}, d20 {version('d20')}, icepool {icepool.__version__}, "
+          f"runebook from {Path(interpreter.__file__).parent.parent}\n")
+
+    print("Rolling: rolls per second (parse included on both sides; higher is better)")
+    print(f"  {'expression':<12}{'runebook':>12}{'d20':>12}{'ratio':>9}")
+    rng = random.Random(1)
+    for expr in ROLL_CASES:
+        ours = time_rolls(lambda e=expr: roll(e, rng=rng), seconds)
+        theirs = time_rolls(lambda e=expr: d20.roll(e), seconds)
+        print(f"  {expr:<12}{ours:>12,.0f}{theirs:>12,.0f}{ours / theirs:>8.2f}x")
+
+    runs = 3 if args.quick else 7
+    print(f"\nExact odds: time to the whole distribution (explosions cut at depth {DEPTH}; "
+          f"ratio = icepool time / runebook time, higher is better)")
+    for case, (title, expr) in ODDS_CASES.items():
+        ours_dist, theirs_dist = runebook_odds(case), icepool_odds(case)
+        check = agree(ours_dist, theirs_dist)
+        print(f"  {title} ({expr}): {check}")
+        for label, measure in (("cold", cold), ("warm", warm)):
+            r = measure("runebook", case, runs if label == "cold" else runs * 5)
+            i = measure("icepool", case, runs if label == "cold" else runs * 5)
+            print(f"    {label:<5} runebook {r * 1000:8.3f} ms   icepool {i * 1000:8.3f} ms   ratio {i / r:6.2f}x")
+
+
+if __name__ == "__main__":
+    main()
