@@ -92,6 +92,7 @@ MESSAGES: dict[str, str] = {
     "E0414": "{what} must be a whole number, not {value}",
     "E0415": "exact odds are not available for {what}: {why}",
     "E0416": "'{name}' depends on itself",
+    "E0417": "no {die} can be {op} {value}, and a comparison with dice counts the dice that match",
     # E05xx: dice given by the user
     "E0501": "not enough dice given: needed a {die} for {what}",
     "E0502": "{count} dice given but only {used} used",

@@ -34,6 +34,7 @@ __all__ = [
     "SidesDie",
     "String",
     "Unary",
+    "flatten_chain",
     "precedence",
 ]
 
@@ -190,8 +191,13 @@ class Binary(Expr):
         return (self.left, self.right)
 
     def __str__(self) -> str:
+        # Iterative over a left-leaning chain (`1 + 2 + ... + 2000`), so long sums print.
         level = precedence(self)
-        return f"{_wrap(self.left, level)} {self.op} {_wrap(self.right, level + 1)}"
+        operands = flatten_chain(self)
+        parts = [_wrap(operands[0][1], level)]
+        for op, operand in operands[1:]:
+            parts.append(f" {op} {_wrap(operand, level + 1)}")
+        return "".join(parts)
 
 
 @attrs.frozen
@@ -359,6 +365,20 @@ def precedence(node: Expr) -> int:
             return POSTFIX
         case _:
             return ATOM
+
+
+def flatten_chain(node: Binary) -> list[tuple[str | None, Expr]]:
+    """A left-leaning chain of operators of one precedence level, ``a + b - c``, as
+    ``[(None, a), ("+", b), ("-", c)]``, without recursion."""
+    level = precedence(node)
+    parts: list[tuple[str | None, Expr]] = []
+    current: Expr = node
+    while isinstance(current, Binary) and precedence(current) == level:
+        parts.append((current.op, current.right))
+        current = current.left
+    parts.append((None, current))
+    parts.reverse()
+    return parts
 
 
 def _wrap(node: Expr, level: int) -> str:

@@ -30,7 +30,17 @@ with the fold state as the key (:func:`pool_outcomes`), never by enumerating fac
   is dropped silently.
 
 Several readings of one pool are chosen jointly, so ``low = sum(dice <= 3)`` and
-``high = count(dice >= 4)`` of the same dice are correlated exactly.
+``high = count(dice >= 4)`` of the same dice are correlated exactly. A reading discovered
+late (in some world only) restarts the enumeration with the larger joint reading.
+
+Independent dice terms combined by an operator chain (``2d6 + 1d8 - 1d4``) are not
+multiplied out world by world: each term's distribution is computed on its own and the
+chain folds them (a convolution, :meth:`World.chain`), so ``d6 + d6 + ... + d6`` stays
+cheap. A term that turns out to read a pool declared elsewhere switches the chain back to
+plain evaluation.
+
+Finally, numeric outcomes at or above the lowest tail ``b+`` are folded into it, so every
+listed number has exactly its probability and ``sum(listed) + residual == 1``.
 
 Joint distributions
 -------------------
@@ -41,7 +51,7 @@ expression with the same context, over an environment binding each declared pool
 :class:`~interpreter.dice.PoolSource`; it gets the exact joint distribution of the results
 as a :class:`Distribution` over tuples::
 
-    dice = PoolSource(spec_of_5d6, "dice")
+    dice = PoolSource(pool_spec("5d6"), "dice")
     env = MapEnv({"dice": dice})
     low, high = compile_expression("sum(dice <= 3)"), compile_expression("count(dice >= 4)")
     dist = joint(lambda ctx: (ctx.result(ctx.evaluate(low, env)),
@@ -198,6 +208,11 @@ class World:
             raise _NotClosed
         return LazyPool(source.spec, ("source", id(source)))
 
+    def give_up(self, usable: list[bool]) -> None:
+        """An optimisation does not apply: clear its flag and start the enumeration again."""
+        usable[0] = False
+        raise _Restart
+
     def chain(self, key: Any, env: Any, fixed: tuple[Any, ...], closures: list[Callable[[Any, Any], Any]],
               random_parts: frozenset[int], steps: list[tuple[str, Any, Any]], usable: list[bool]) -> Any:
         """The value of an operator chain whose dice terms are independent of each other
@@ -336,6 +351,10 @@ def _explore(fn: Callable[[Any], Any], session: _Session, context: Any, limits: 
                 outcome = _RESIDUAL
         except Undetermined:
             outcome = _RESIDUAL
+        try:
+            hash(outcome)
+        except TypeError:  # a record or another value that cannot be a key: show it as text
+            outcome = format_value(outcome)
         for position in range(len(prefix), len(world.taken)):
             base = tuple(world.taken[:position])
             for i in range(1, world.sizes[position]):

@@ -16,12 +16,20 @@ Evaluation runs the closures against a :class:`Context` that carries what is inj
 
 Names resolve through an environment: any object with ``lookup(name)`` (raising
 ``KeyError``) and ``names()``; :class:`MapEnv` wraps a mapping and matches names ignoring
-case, spaces, hyphens and underscores.
+case, spaces, hyphens and underscores, :class:`CallbackEnv` wraps a function.
 
 For callers that evaluate several expressions over the same dice (a check computing
-several results from one roll), bind :class:`~interpreter.dice.PoolSource` objects in the
-environment and evaluate every expression with the same :class:`Context`; see
-:func:`interpreter.distribution.joint` for their exact joint distribution.
+several results from one roll), build each pool's spec with :func:`pool_spec`, bind it as a
+:class:`~interpreter.dice.PoolSource` in the environment and evaluate every expression with
+the same :class:`Context`::
+
+    ctx = Context(oracle=GivenOracle([8, 6, 1]), trace=Trace())
+    view = ctx.realize(source)        # roll now: given faces go in the order pools are rolled
+    value = ctx.result(ctx.evaluate(compiled, env))
+    ctx.finish()                      # E0502 if faces were left over
+
+:func:`interpreter.distribution.joint` gives the exact joint distribution of the same
+computation.
 """
 
 from __future__ import annotations
@@ -69,6 +77,7 @@ from interpreter.values import (
 
 __all__ = [
     "BUILTINS",
+    "CallbackEnv",
     "CompiledExpression",
     "Context",
     "EmptyEnv",
@@ -131,11 +140,29 @@ class MapEnv:
             yield from self.parent.names()
 
 
+class CallbackEnv:
+    """An environment over a function ``name -> value`` that raises ``KeyError`` for
+    unknown names; ``names`` (optional) lists names for "did you mean" hints."""
+
+    def __init__(self, lookup: Callable[[str], Any], names: Callable[[], Iterable[str]] | None = None) -> None:
+        self._lookup = lookup
+        self._names = names
+
+    def lookup(self, name: str) -> Any:
+        return self._lookup(name)
+
+    def names(self) -> Iterable[str]:
+        return self._names() if self._names is not None else ()
+
+
 def as_env(env: Any) -> Any:
+    """An environment from None, a mapping, a callable or an environment object."""
     if env is None:
         return EmptyEnv()
     if isinstance(env, Mapping):
         return MapEnv(env)
+    if callable(env) and not hasattr(env, "lookup"):
+        return CallbackEnv(env)
     return env
 
 
@@ -175,6 +202,11 @@ class Context:
         self.depth = 0
         self.realized: dict[int, PoolView] = {}
         self.active: set[str] = set()
+
+    def finish(self) -> None:
+        """After the last evaluation with given dice: report faces left unused (E0502)."""
+        if self.oracle is not None:
+            self.oracle.finish()
 
     def evaluate(self, compiled: CompiledExpression, env: Any = None) -> Any:
         """Evaluate a compiled expression; a pool comes back as a pool (see ``result``)."""
@@ -335,6 +367,11 @@ def compare(op: str, a: Any, b: Any, ctx: Context, site: Any) -> Any:
     ta, tb = type(a), type(b)
     if ta is int and tb is int:
         return COMPARE[op](a, b)
+    # A pool counting successes (cs/cf/df) is already a number: `5d10cs>=8 >= 3`.
+    if ta is PoolView and _counted(a):
+        a, ta = number(a, ctx), None
+    if tb is PoolView and _counted(b):
+        b, tb = number(b, ctx), None
     if ta is PoolView and tb is not PoolView:
         return a.derive(("filter", op, _check_number(op, number(b, ctx), site)))
     if tb is PoolView and ta is not PoolView:
@@ -347,6 +384,10 @@ def compare(op: str, a: Any, b: Any, ctx: Context, site: Any) -> Any:
     _check_number(op, a, site)
     _check_number(op, b, site)
     return bool(COMPARE[op](a, b))
+
+
+def _counted(view: PoolView) -> bool:
+    return not view.per_die and not view.transforms and bool(view.source.spec.score)
 
 
 def _max2(a: Any, b: Any) -> Any:
@@ -658,16 +699,7 @@ def _depth(node: ex.Expr) -> int:
 
 
 def _flatten(node: ex.Binary) -> list[tuple[str | None, ex.Expr]]:
-    """A left-deep chain of operators of one precedence level, as [(None, a), ('+', b), ...]."""
-    level = ex.precedence(node)
-    parts: list[tuple[str | None, ex.Expr]] = []
-    current: ex.Expr = node
-    while isinstance(current, ex.Binary) and ex.precedence(current) == level:
-        parts.append((current.op, current.right))
-        current = current.left
-    parts.append((None, current))
-    parts.reverse()
-    return parts
+    return ex.flatten_chain(node)
 
 
 def check_expression(expr: ex.Expr, source: Source | None = None,
@@ -705,6 +737,8 @@ def check_expression(expr: ex.Expr, source: Source | None = None,
                                 "E0403", source, rung.span or node.span,
                                 message="each rung of a ladder is one die, as in 'd8' or 'd6!'",
                                 help="ladder(steps, d4, d6, d8, d10, d12)"))
+        elif isinstance(node, ex.Compare):
+            _check_comparison(node, source, limits, diagnostics)
         if isinstance(node, ex.Binary):
             stack.extend(o for _, o in _flatten(node))
         elif isinstance(node, ex.Dice):
@@ -713,6 +747,24 @@ def check_expression(expr: ex.Expr, source: Source | None = None,
         else:
             stack.extend(c for c in node.children() if c is not None)
     return diagnostics
+
+
+def _check_comparison(node: ex.Compare, source: Source | None, limits: Limits,
+                      diagnostics: list[Diagnostic]) -> None:
+    """Warn about ``2d6 >= 8``: per die, no d6 reaches 8, so it always counts 0."""
+    dice, number, op = node.left, node.right, node.op
+    if isinstance(dice, ex.Number) and isinstance(number, ex.Dice):
+        dice, number, op = number, dice, FLIPPED[op]
+    if not (isinstance(dice, ex.Dice) and isinstance(number, ex.Number)):
+        return
+    if any(m.op in ("!!", "cs", "cf", "df") for m in dice.modifiers):
+        return
+    die, _keep, _score, _counting = build_die(dice, source, limits, [])
+    if any(COMPARE[op](face, number.value) for face in set(die.faces)):
+        return
+    diagnostics.append(Diagnostic.make(
+        "E0417", source, node.span, severity="warning", die=die.label, op=op, value=number.value,
+        help=f"to compare the total, write 'sum({dice}) {op} {number.value}'"))
 
 
 def _walk(node: ex.Expr) -> Iterable[ex.Expr]:
@@ -744,20 +796,8 @@ def _is_single_die(node: ex.Expr) -> bool:
 
 
 def expression_text(node: ex.Expr) -> str:
-    """``str(node)`` without recursion on long operator chains."""
-    if isinstance(node, ex.Binary):
-        parts = _flatten(node)
-        level = ex.precedence(node)
-        out = [_wrapped(parts[0][1], level)]
-        for op, operand in parts[1:]:
-            out.append(f" {op} {_wrapped(operand, level + 1)}")
-        return "".join(out)
+    """The canonical text of a node (``str(node)``, safe on long operator chains)."""
     return str(node)
-
-
-def _wrapped(node: ex.Expr, level: int) -> str:
-    text = expression_text(node)
-    return f"({text})" if ex.precedence(node) < level else text
 
 
 # ---------------------------------------------------------------- the compiler
@@ -880,6 +920,7 @@ class Compiler:
                     raise _error("E0413", site, table=str(node.obj), key=format_value(k)) from None
             else:
                 raise _error("E0405", site, op="[...]", kind=kind_of(table))
+            value = resolve_value(value, text, ctx, site)
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("lookup", text, trace_value(value), span))
             return value
@@ -969,9 +1010,16 @@ class Compiler:
         def chain(ctx: Context, env: Any) -> Any:
             world = ctx.world
             if world is not None and usable[0]:
-                fixed = tuple(None if i in random_set else number(closures[i](ctx, env), ctx)
-                              for i in range(len(closures)))
-                return world.chain(key, env, fixed, closures, random_set, steps, usable)
+                fixed = []
+                for i, closure in enumerate(closures):
+                    if i in random_set:
+                        fixed.append(None)
+                        continue
+                    operand = closure(ctx, env)
+                    if type(operand) is PoolView and operand.per_die:
+                        world.give_up(usable)  # per-die arithmetic: evaluate plainly
+                    fixed.append(number(operand, ctx))
+                return world.chain(key, env, tuple(fixed), closures, random_set, steps, usable)
             value = closures[0](ctx, env)
             for i, (op, left_site, right_site) in enumerate(steps, 1):
                 value = binop(op, value, closures[i](ctx, env), ctx, left_site, right_site)
@@ -1207,7 +1255,9 @@ def compile_body(expr: ex.Expr, source: Source | None) -> Closure:
     entry = _BODIES.get(id(expr))
     if entry is not None and entry[0] is expr:
         return entry[1]
-    diagnostics = check_expression(expr, source)
+    if len(_BODIES) > 4096:
+        _BODIES.clear()
+    diagnostics = [d for d in check_expression(expr, source) if d.severity == "error"]
     if diagnostics:
         raise RunebookError(diagnostics)
     closure = Compiler(source, DEFAULT_LIMITS).compile(expr)
@@ -1221,13 +1271,14 @@ def compile_body(expr: ex.Expr, source: Source | None) -> Closure:
 class CompiledExpression:
     """A checked, compiled expression: its tree, its source and its closure."""
 
-    __slots__ = ("closure", "expr", "source", "text")
+    __slots__ = ("closure", "expr", "source", "text", "warnings")
 
     def __init__(self, expr: ex.Expr, source: Source | None, closure: Closure, text: str) -> None:
         self.expr = expr
         self.source = source
         self.closure = closure
         self.text = text
+        self.warnings: tuple[Diagnostic, ...] = ()
 
     def __repr__(self) -> str:
         return f"CompiledExpression({self.text!r})"
@@ -1252,11 +1303,14 @@ def _compile_text(text: str, limits: Limits) -> CompiledExpression:
 
 def _compile_node(node: ex.Expr, source: Source | None, limits: Limits) -> CompiledExpression:
     diagnostics = check_expression(node, source, limits)
-    if diagnostics:
-        raise RunebookError(diagnostics)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if errors:
+        raise RunebookError(errors)
     closure = Compiler(source, limits).compile(node)
     text = source.text if source is not None and source.name == "<expression>" else expression_text(node)
-    return CompiledExpression(node, source, closure, text)
+    compiled = CompiledExpression(node, source, closure, text)
+    compiled.warnings = tuple(diagnostics)
+    return compiled
 
 
 def evaluate(expr: str | ex.Expr | CompiledExpression, env: Any = None, *, oracle: DiceOracle,

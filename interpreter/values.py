@@ -235,10 +235,11 @@ _MISSING: Any = object()
 class Table:
     """A lookup table: rows of ``(key, value)``.
 
-    A key is ``("value", v)`` (an exact key: a number or text), or ``("range", low, high)``
-    (numbers from ``low`` to ``high`` inclusive; ``None`` leaves a side open, so
-    ``("range", 3, None)`` is the row ``3+``). The first matching row wins; ``default``
-    answers when none matches.
+    A key is ``("value", v)`` (an exact key: a number, or text matched ignoring case,
+    spaces, hyphens and underscores), or ``("range", low, high)`` (numbers from ``low`` to
+    ``high`` inclusive; ``None`` leaves a side open, so ``("range", 3, None)`` is the row
+    ``3+``). The first matching row wins; ``default`` answers when none matches. A row's
+    value may be a :class:`Derived` (an expression), computed when the row is looked up.
     """
 
     name: str
@@ -276,11 +277,17 @@ def _row_matches(row_key: tuple[Any, ...], key: Any) -> bool:
     if row_key[0] == "value":
         if is_number(row_key[1]) and is_number(key):
             return equal(row_key[1], key)
+        if type(row_key[1]) is str and type(key) is str:
+            return _folded(row_key[1]) == _folded(key)
         return type(row_key[1]) is type(key) and row_key[1] == key
     if not is_number(key) or isinstance(key, bool):
         return False
     low, high = row_key[1], row_key[2]
     return (low is None or key >= low) and (high is None or key <= high)
+
+
+def _folded(text: str) -> str:
+    return "".join(text.casefold().split()).replace("_", "").replace("-", "")
 
 
 def _could_match_above(row_key: tuple[Any, ...], low: Number) -> bool:

@@ -98,7 +98,9 @@ def test_exploding_success_count_odds(cli) -> None:  # type: ignore[no-untyped-d
     ("odds", "5d10x10cs>=8"),
     ("odds", "d20 + 5 >= 15"),
     ("odds", "4d6kh3", "--json"),
-])
+    ("odds", "2d6 >= 8"),
+    ("odds", "4d6!"),
+], ids=lambda args: " ".join(args))
 def test_runs(args: tuple[str, ...], cli, snapshot) -> None:  # type: ignore[no-untyped-def]
     run = cli(*args)
     assert run.code == 0, run.show()
@@ -111,7 +113,7 @@ def test_runs(args: tuple[str, ...], cli, snapshot) -> None:  # type: ignore[no-
     ("roll", "4d6", "--dice", "1,2,3,7"),
     ("roll", "5d10x10cs>=8", "--dice", "8,10,3,1,9"),
     ("roll", "4d6ro1", "--dice", "1,2,3,4"),
-])
+], ids=lambda args: " ".join(args))
 def test_given_dice_errors(args: tuple[str, ...], cli, snapshot) -> None:  # type: ignore[no-untyped-def]
     run = cli(*args)
     _clean_failure(run)
@@ -123,7 +125,7 @@ def test_given_dice_errors(args: tuple[str, ...], cli, snapshot) -> None:  # typ
     ("roll", "4d6", "--dice", "x"),
     ("roll",),
     ("odds",),
-])
+], ids=lambda args: " ".join(args))
 def test_usage_errors_exit_2(args: tuple[str, ...], cli) -> None:  # type: ignore[no-untyped-def]
     run = cli(*args)
     assert run.code == 2

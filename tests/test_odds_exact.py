@@ -228,6 +228,17 @@ def test_counting_with_exploding_tens_has_the_closed_form_at_zero() -> None:
     assert odds("5d10x10cs>=8")[0] == Fraction(16807, 100000)
 
 
+def test_a_tail_still_decides_a_threshold() -> None:
+    """P(at least 2 successes) of 3d10x10cs>=8 is exact although the count has no end:
+    one minus P(0) minus P(1), each from the chains with at most one success."""
+    p0 = Fraction(7, 10) ** 3
+    one_chain = Fraction(2, 10) + Fraction(1, 10) * Fraction(7, 10)  # 8/9, or 10 then a failure
+    p1 = 3 * one_chain * Fraction(7, 10) ** 2
+    got = odds("3d10x10cs>=8 >= 2")
+    assert got.residual == 0
+    assert dict(got) == {True: 1 - p0 - p1, False: p0 + p1}
+
+
 @pytest.mark.parametrize("expr, faces, explode, keep_rule", [
     ("3d6!kh2", D6, {6}, lambda v: sum(sorted(v)[-2:])),
     ("2d10x10cs<=3", D10, {10}, lambda v: count(v, lambda x: x <= 3)),

@@ -40,11 +40,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     odds.set_defaults(handler=run_odds)
 
 
+def _warn(expr: str) -> None:
+    from dsl.diagnostics import render_text
+    from interpreter.evaluate import compile_expression
+
+    for warning in compile_expression(expr).warnings:
+        print(render_text(warning), file=sys.stderr)
+
+
 def run_roll(args: argparse.Namespace) -> int:
     from interpreter.api import roll
     from interpreter.render import roll_json, roll_text
 
     result = roll(args.expr, seed=args.seed, dice=args.dice)
+    _warn(args.expr)
     sys.stdout.write(roll_json(result) if args.json else roll_text(result))
     return 0
 
@@ -54,6 +63,7 @@ def run_odds(args: argparse.Namespace) -> int:
     from interpreter.render import distribution_json, distribution_text
 
     dist = odds(args.expr)
+    _warn(args.expr)
     if args.json:
         sys.stdout.write(distribution_json(args.expr, dist))
     else:
