@@ -25,6 +25,7 @@ EXIT_INTERNAL = 3  # a bug in runebook
 #: Subcommand modules, in the order `runebook --help` lists them.
 COMMANDS = (
     "interpreter.commands.check",
+    "interpreter.commands.resolve",
     "interpreter.commands.dice",
     "interpreter.commands.tour",
 )

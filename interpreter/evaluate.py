@@ -63,6 +63,7 @@ from interpreter.dice import (
 from interpreter.limits import DEFAULT_LIMITS, Limits
 from interpreter.trace import RollEvent, StepEvent, Trace
 from interpreter.values import (
+    Level,
     UNKNOWN,
     Bound,
     Derived,
@@ -283,6 +284,8 @@ def trace_value(value: Any) -> Any:
             if ok:
                 out.append(mapped)
         return tuple(out)
+    if isinstance(value, Table | Function):
+        return f"<{'table' if isinstance(value, Table) else 'function'} {value.name}>"
     return value
 
 
@@ -295,6 +298,8 @@ def kind_of(value: Any) -> str:
         return "true/false"
     if isinstance(value, Rating):
         return f"a rating ({value})"
+    if isinstance(value, Level):
+        return f"the level '{value.name}' of '{value.group}'"
     if isinstance(value, Table):
         return f"the table '{value.name}'"
     if isinstance(value, Function):
@@ -381,6 +386,10 @@ def compare(op: str, a: Any, b: Any, ctx: Context, site: Any) -> Any:
     if op in ("==", "!="):
         same = equal(a, b)
         return same if op == "==" else not same
+    if isinstance(a, Level) and isinstance(b, Level):
+        if a.group != b.group:
+            raise _error("E0405", site, op=op, kind=f"levels of '{a.group}' and '{b.group}'")
+        return bool(COMPARE[op](a.rank, b.rank))
     _check_number(op, a, site)
     _check_number(op, b, site)
     return bool(COMPARE[op](a, b))
@@ -558,6 +567,22 @@ def _register(name: str, impl: Callable[..., Any], min_args: int, max_args: int 
     BUILTINS[name] = Builtin(name, impl, min_args, max_args, doc, special)
 
 
+def _b_rank(ctx: Context, args: list[Any], site: Any) -> Any:
+    level = args[0]
+    if not isinstance(level, Level):
+        raise _error("E0405", site, op="rank", kind=kind_of(level))
+    return level.rank
+
+
+def _b_step(ctx: Context, args: list[Any], site: Any) -> Any:
+    level, steps = args[0], number(args[1], ctx)
+    if not isinstance(level, Level):
+        raise _error("E0405", site, op="step", kind=kind_of(level))
+    return level.moved(int(steps))
+
+
+_register("rank", _b_rank, 1, 1, "the position of a level in its group, from 0")
+_register("step", _b_step, 2, 2, "step(level, n): the level n places higher (lower if n < 0), held at the ends")
 _register("min", _b_min, 1, None, "the smallest of its arguments")
 _register("max", _b_max, 1, None, "the largest of its arguments")
 _register("floor", _b_floor, 1, 1, "round down")

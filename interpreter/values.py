@@ -212,6 +212,27 @@ def equal(left: Any, right: Any) -> bool:
     return bool(left == right)
 
 
+@attrs.frozen(order=False)
+class Level:
+    """A named outcome in an ordered group (``levels Result: fumble < ... < critical``).
+
+    Levels of one group compare by their order; ``rank`` is the position, from 0.
+    """
+
+    group: str
+    name: str
+    rank: int = attrs.field(eq=False)
+    names: tuple[str, ...] = attrs.field(eq=False, repr=False, default=())
+
+    def __str__(self) -> str:
+        return self.name
+
+    def moved(self, steps: int) -> Level:
+        """The level ``steps`` places up (or down), held at the ends of the group."""
+        rank = max(0, min(len(self.names) - 1, self.rank + steps))
+        return Level(self.group, self.names[rank], rank, self.names)
+
+
 @attrs.frozen
 class Rating:
     """A rating literal such as ``7M2``: ``base`` 7, ``symbol`` ``M``, ``count`` 2.
@@ -334,6 +355,8 @@ class Derived:
 
 
 def format_value(value: Any) -> str:
+    if isinstance(value, Level):
+        return value.name
     """How a value prints in traces, tables and JSON keys."""
     if value is True:
         return "true"
@@ -373,6 +396,8 @@ def outcome_sort_key(value: Any) -> tuple[int, Any, int]:
         return (2, value, 0)
     if isinstance(value, Bound):
         return (2, value.low, 1)
+    if isinstance(value, Level):
+        return (3, value.rank, 0)
     if type(value) is str:
         return (4, value, 0)
     if isinstance(value, tuple):

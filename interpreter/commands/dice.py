@@ -32,10 +32,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     roll.set_defaults(handler=run_roll)
 
     odds = sub.add_parser(
-        "odds", help="exact probabilities of a dice expression",
-        description="Print the exact distribution of an expression such as '4d6kh3'.",
+        "odds", help="exact probabilities of a dice expression or of a game's check",
+        description="Print the exact distribution of an expression such as '4d6kh3', or of every "
+                    "result of a check: runebook odds GAME CHECK --with NAME=VALUE ...",
     )
-    odds.add_argument("expr", metavar="EXPR", help="the expression")
+    odds.add_argument("expr", metavar="EXPR | GAME CHECK", nargs="+",
+                      help="an expression, or a game and one of its checks")
+    from interpreter.commands.resolve import add_check_inputs
+
+    add_check_inputs(odds)
     odds.add_argument("--json", action="store_true", help="machine-readable output")
     odds.set_defaults(handler=run_odds)
 
@@ -59,6 +64,17 @@ def run_roll(args: argparse.Namespace) -> int:
 
 
 def run_odds(args: argparse.Namespace) -> int:
+    if len(args.expr) == 2:
+        from interpreter.commands.resolve import run_check_odds
+
+        return run_check_odds(args, *args.expr)
+    if len(args.expr) > 2 or args.inputs or args.options:
+        from interpreter.cli import EXIT_USAGE
+
+        print("runebook: error: odds takes an expression, or a game and a check (with --with/--option)",
+              file=sys.stderr)
+        return EXIT_USAGE
+    args.expr = args.expr[0]
     from interpreter.api import odds
     from interpreter.render import distribution_json, distribution_text
 

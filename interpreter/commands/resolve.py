@@ -1,0 +1,88 @@
+"""`runebook resolve GAME CHECK` and `runebook odds GAME CHECK`: a game's checks."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from dsl.diagnostics import Diagnostic, RunebookError
+
+__all__ = ["add_check_inputs", "register", "run_check_odds", "run_resolve"]
+
+
+def _pairs(values: list[str] | None, flag: str) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for item in values or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise RunebookError([Diagnostic.make("E0008", None, None, what=f"{flag} value", value=item,
+                                                 help=f"write {flag} NAME=VALUE")])
+        pairs[name.strip()] = value.strip()
+    return pairs
+
+
+def add_check_inputs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--with", dest="inputs", action="append", metavar="NAME=VALUE",
+                        help="an input of the check, e.g. --with pool=5 or --with ability=7M")
+    parser.add_argument("--option", dest="options", action="append", metavar="NAME=VALUE",
+                        help="a house rule, e.g. --option enhancement_gate=meets_difficulty")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from interpreter.commands.dice import _faces
+
+    parser = sub.add_parser(
+        "resolve", help="resolve a check of a game",
+        description="Resolve a check once, with a seeded roll (--seed) or the dice you rolled "
+                    "(--dice, consumed in the order the check rolls them: yours before the opposition's).",
+    )
+    parser.add_argument("game", metavar="GAME", help="a built-in game or a folder of .rules files")
+    parser.add_argument("check", metavar="CHECK", help="the check's name, e.g. 'skill check'")
+    add_check_inputs(parser)
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
+    source.add_argument("--dice", type=_faces, metavar="F,F,...", help="faces you rolled, e.g. 8,6,1")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(handler=run_resolve)
+
+
+def _load(args: argparse.Namespace) -> Any:
+    from interpreter.rules import load
+
+    return load(args.game)
+
+
+def run_resolve(args: argparse.Namespace) -> int:
+    from interpreter.render import trace_text
+    from interpreter.values import format_value
+
+    rules = _load(args)
+    result = rules.resolve(args.check, options=_pairs(args.options, "--option"), seed=args.seed,
+                           dice=args.dice, **_pairs(args.inputs, "--with"))
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        return 0
+    given = ", ".join(f"{k}={format_value(v)}" for k, v in result.inputs.items())
+    print(f"{rules.name}: {result.check}({given})")
+    for line in trace_text(result.trace):
+        print(line)
+    for name, value in result.results.items():
+        print(f"{name}: {format_value(value)}")
+    return 0
+
+
+def run_check_odds(args: argparse.Namespace, game: str, check: str) -> int:
+    from interpreter.render import distribution_text
+    from interpreter.rules import load
+
+    rules = load(game)
+    odds = rules.odds(check, options=_pairs(args.options, "--option"), **_pairs(args.inputs, "--with"))
+    if args.json:
+        print(json.dumps(odds.to_dict(), indent=2, ensure_ascii=False))
+        return 0
+    for name, dist in odds.results.items():
+        sys.stdout.write(distribution_text(f"{odds.check}: {name}", dist))
+        print()
+    return 0

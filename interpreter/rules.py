@@ -1,0 +1,472 @@
+"""The rules layer: a game's mechanics, read from its declarations and run for any game.
+
+:func:`load` turns a checked ruleset (``dsl.loader``) into :class:`Rules`: its options,
+ordered levels, tables, functions and checks, with every name in every check checked
+before anything runs. A check runs through one code path for all three semantics —
+dice from a seeded ``random.Random``, faces a player gives, or every world of the exact
+distribution (:func:`interpreter.distribution.joint`) — so a resolved roll and the odds
+can never disagree about what the rules say.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from dsl import ast
+from dsl import expr_ast as ex
+from dsl.checker import expression_names
+from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
+from dsl.loader import Ruleset, load_game
+from dsl.parser import parse_expression
+from dsl.source import Source, Span
+from dsl.vocabulary import fold
+from interpreter.dice import GivenOracle, PoolSource, RandomOracle
+from interpreter.distribution import Distribution, joint
+from interpreter.evaluate import BUILTINS, Context, MapEnv, compile_expression, pool_spec
+from interpreter.limits import DEFAULT_LIMITS, Limits
+from interpreter.trace import StepEvent, Trace
+from interpreter.values import Derived, Function, Level, Rating, Table, json_value
+
+__all__ = ["CheckOdds", "CheckResult", "Rules", "load"]
+
+#: Input types a check may declare (`ability: rating`), besides the name of a levels group.
+INPUT_TYPES = ("number", "rating", "text")
+
+
+@attrs.frozen
+class Option:
+    """A house rule or reading of the rulebook: its choices and default."""
+
+    name: str
+    choices: tuple[Level, ...]
+    default: Level
+
+
+@attrs.frozen
+class Check:
+    """A declared check and the file it came from (for carets)."""
+
+    decl: ast.CheckDecl
+    source: Source = attrs.field(eq=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        return str(self.decl.name)
+
+    def param(self, name: str) -> ast.Param | None:
+        key = fold(name)
+        return next((p for p in self.decl.params if fold(p.name) == key), None)
+
+
+@attrs.frozen
+class CheckResult:
+    """One resolution of a check: each named result and how it came about."""
+
+    check: str
+    results: dict[str, Any]
+    trace: Trace = attrs.field(repr=False)
+    inputs: dict[str, Any] = attrs.Factory(dict)
+    options: dict[str, str] = attrs.Factory(dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check,
+            "inputs": {k: json_value(v) for k, v in self.inputs.items()},
+            "options": dict(self.options),
+            "results": {k: json_value(v) for k, v in self.results.items()},
+            "dice": [d.face for d in self.trace.dice()],
+            "trace": self.trace.to_list(),
+        }
+
+
+@attrs.frozen
+class CheckOdds:
+    """The exact distribution of each named result of a check (and their joint one)."""
+
+    check: str
+    results: dict[str, Distribution]
+    joint: Distribution = attrs.field(repr=False)
+    inputs: dict[str, Any] = attrs.Factory(dict)
+    options: dict[str, str] = attrs.Factory(dict)
+
+    @property
+    def residual(self) -> Fraction:
+        return self.joint.residual
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check,
+            "inputs": {k: json_value(v) for k, v in self.inputs.items()},
+            "options": dict(self.options),
+            "results": {
+                name: {str(json_value(k)): _fraction(p) for k, p in dist.items()}
+                for name, dist in self.results.items()
+            },
+            "residual": _fraction(self.residual),
+        }
+
+
+def _fraction(value: Fraction) -> str:
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+class Rules:
+    """A game's mechanics, ready to resolve checks and compute their odds."""
+
+    def __init__(self, ruleset: Ruleset, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.ruleset = ruleset
+        self.name = ruleset.name
+        self.limits = limits
+        self.options: dict[str, Option] = {}
+        self.checks: dict[str, Check] = {}
+        self.globals = MapEnv()
+        sink = DiagnosticSink()
+        self._build(sink)
+        self.diagnostics: tuple[Diagnostic, ...] = tuple(sink.items)
+
+    # ---------------------------------------------------------------- building
+
+    def _declarations(self) -> list[tuple[Source, Any]]:
+        return [(source, block) for source, rules in self.ruleset.files for block in rules.blocks]
+
+    def _build(self, sink: DiagnosticSink) -> None:
+        blocks = self._declarations()
+        defined: dict[str, tuple[Source, Span | None]] = {}
+
+        def claim(name: str, source: Source, span: Span | None) -> bool:
+            key = fold(name)
+            if key in defined:
+                first = defined[key][1]
+                sink.items.append(Diagnostic.make("E0302", source, span, name=name,
+                                                  line=first.line if first else "?"))
+                return False
+            defined[key] = (source, span)
+            return True
+
+        for source, block in blocks:
+            if isinstance(block, ast.LevelsDecl):
+                names = tuple(p.text for p in block.levels)
+                claim(block.name.text, source, block.name.span)
+                for rank, phrase in enumerate(block.levels):
+                    if claim(phrase.text, source, phrase.span):
+                        self.globals.define(phrase.text, Level(block.name.text, phrase.text, rank, names))
+            elif isinstance(block, ast.OptionDecl):
+                if not claim(block.name.text, source, block.name.span):
+                    continue
+                names = tuple(p.text for p in block.choices)
+                choices = tuple(Level(block.name.text, n, i, names) for i, n in enumerate(names))
+                for level, phrase in zip(choices, block.choices):
+                    if claim(phrase.text, source, phrase.span):
+                        self.globals.define(phrase.text, level)
+                default = choices[0]
+                if block.default is not None:
+                    match = [c for c in choices if fold(c.name) == fold(block.default.text)]
+                    if not match:
+                        sink.items.append(Diagnostic.make(
+                            "E0606", source, block.default.span, name=block.name.text,
+                            value=block.default.text, allowed=", ".join(names)))
+                    else:
+                        default = match[0]
+                self.options[fold(block.name.text)] = Option(block.name.text, choices, default)
+            elif isinstance(block, ast.FunctionDecl):
+                name = str(block.name)
+                if claim(name, source, block.name.span):
+                    self.globals.define(name, Function(name, tuple(p.name for p in block.params), block.body,
+                                                       self.globals, source))
+            elif isinstance(block, ast.CheckDecl):
+                if claim(str(block.name), source, block.name.span):
+                    self.checks[fold(str(block.name))] = Check(block, source)
+            elif isinstance(block, ast.TableDecl):
+                claim(str(block.name), source, block.name.span)
+        # Tables last: a row naming nothing else defines a level of the table's own group.
+        for source, block in blocks:
+            if isinstance(block, ast.TableDecl):
+                self._table(block, source, defined)
+        for check in self.checks.values():
+            self._check_names(check, sink)
+
+    def _table(self, block: ast.TableDecl, source: Source, defined: dict[str, Any]) -> None:
+        name = str(block.name)
+        implied = [str(r.value) for r in block.rows
+                   if isinstance(r.value, ex.Name) and fold(r.value.text) not in defined]
+        implied = list(dict.fromkeys(implied))
+        for rank, level in enumerate(implied):
+            self.globals.define(level, Level(name, level, rank, tuple(implied)))
+            defined[fold(level)] = (source, None)
+        rows = []
+        for row in block.rows:
+            key = row.key
+            if key.kind == "exact":
+                row_key: tuple[Any, ...] = ("value", key.low)
+            elif key.kind == "open":
+                row_key = ("range", key.low, None)
+            elif key.kind == "range":
+                row_key = ("range", key.low, key.high)
+            else:
+                row_key = ("value", key.name)
+            value = row.value
+            if isinstance(value, ex.Number):
+                rows.append((row_key, value.value))
+            elif isinstance(value, ex.Name):
+                rows.append((row_key, Derived(f"{name}[{key}]", value, self.globals, source)))
+            else:
+                rows.append((row_key, Derived(f"{name}[{key}]", value, self.globals, source)))
+        self.globals.define(name, Table(name, tuple(rows)))
+
+    def _check_names(self, check: Check, sink: DiagnosticSink) -> None:
+        """Every name a check uses is an input, an earlier line, or defined by the game."""
+        known = {fold(n) for n in self.globals.names()} | {fold(n) for n in self.options_names()}
+        known |= {fold(p.name) for p in check.decl.params} | {"true", "false", "none"}
+        for param in check.decl.params:
+            if param.type and param.type not in INPUT_TYPES and fold(param.type) not in known:
+                sink.items.append(Diagnostic.make("E0301", check.source, param.span, name=param.type,
+                                                  help=did_you_mean(param.type, INPUT_TYPES)))
+            if param.default is not None:
+                self._names_in(param.default, known, check.source, sink)
+        for statement in check.decl.statements:
+            self._names_in(statement.expr, known, check.source, sink)
+            known.add(fold(statement.name))
+
+    def _names_in(self, expr: ex.Expr, known: set[str], source: Source, sink: DiagnosticSink) -> None:
+        candidates = list(self.globals.names()) + self.options_names()
+        for node in expression_names(expr):
+            target = node.owner if isinstance(node, ex.Possessive) else node
+            while isinstance(target, ex.Possessive):
+                target = target.owner
+            if isinstance(target, ex.Name) and fold(target.text) not in known:
+                sink.items.append(Diagnostic.make("E0207", source, target.span, name=target.text,
+                                                  help=did_you_mean(target.text, candidates)))
+        for call in _calls(expr):
+            name = call.func.text
+            if name.casefold() not in BUILTINS and fold(name) not in known:
+                sink.items.append(Diagnostic.make("E0412", source, call.func.span, name=name,
+                                                  help=did_you_mean(name, list(BUILTINS) + candidates)))
+
+    def options_names(self) -> list[str]:
+        return [o.name for o in self.options.values()]
+
+    # ---------------------------------------------------------------- running
+
+    def check(self, name: str) -> Check:
+        """A check by name (any case, spaces, hyphens or underscores)."""
+        found = self.checks.get(fold(name))
+        if found is None:
+            names = [c.name for c in self.checks.values()]
+            raise RunebookError([Diagnostic.make(
+                "E0601", None, None, name=name,
+                help=did_you_mean(name, names) or (f"checks in {self.name}: {', '.join(names)}" if names
+                                                   else f"{self.name} declares no checks"))])
+        return found
+
+    def option_values(self, chosen: Mapping[str, str] | None) -> dict[str, Level]:
+        """Every option at its default, except those ``chosen`` (name → choice)."""
+        values = {o.name: o.default for o in self.options.values()}
+        problems = []
+        for name, choice in (chosen or {}).items():
+            option = self.options.get(fold(name))
+            if option is None:
+                problems.append(Diagnostic.make("E0605", None, None, name=name,
+                                                help=did_you_mean(name, self.options_names())))
+                continue
+            match = [c for c in option.choices if fold(c.name) == fold(str(choice))]
+            if not match:
+                problems.append(Diagnostic.make("E0606", None, None, name=option.name, value=choice,
+                                                allowed=", ".join(c.name for c in option.choices)))
+                continue
+            values[option.name] = match[0]
+        if problems:
+            raise RunebookError(problems)
+        return values
+
+    def bind_inputs(self, check: Check, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate the inputs against the check's parameters; defaults fill the rest."""
+        problems: list[Diagnostic] = []
+        values: dict[str, Any] = {}
+        for name, value in given.items():
+            param = check.param(name)
+            if param is None:
+                problems.append(Diagnostic.make(
+                    "E0604", None, None, name=name, check=check.name,
+                    help=did_you_mean(name, [p.name for p in check.decl.params])
+                    or f"inputs: {', '.join(p.name for p in check.decl.params)}"))
+                continue
+            converted = self._convert(param, value, check, problems)
+            if converted is not None:
+                values[param.name] = converted
+        for param in check.decl.params:
+            if param.name in values:
+                continue
+            if param.default is None:
+                problems.append(Diagnostic.make("E0602", None, None, name=param.name, check=check.name,
+                                                help=f"give it with --with {param.name}=VALUE"))
+        if problems:
+            raise RunebookError(problems)
+        return values
+
+    def _convert(self, param: ast.Param, value: Any, check: Check, problems: list[Diagnostic]) -> Any:
+        if isinstance(value, str):
+            try:
+                value = _literal(parse_expression(value, Source(f"--with {param.name}", value)), self.globals)
+            except RunebookError as error:
+                problems.extend(error.diagnostics)
+                return None
+        kind = param.type
+        ok = True
+        if kind == "number":
+            ok = type(value) in (int, Fraction)
+        elif kind == "rating":
+            ok = type(value) is int or (isinstance(value, Rating) and self._rating_symbol_ok(value))
+        elif kind == "text":
+            ok = isinstance(value, str)
+        elif kind is not None:
+            ok = isinstance(value, Level) and fold(value.group) == fold(kind)
+        if not ok:
+            expected = {"number": "a number", "rating": "a rating" + self._rating_hint(),
+                        "text": "text"}.get(kind or "", f"a level of '{kind}'")
+            problems.append(Diagnostic.make("E0603", None, None, name=param.name, expected=expected,
+                                            value=_shown(value)))
+            return None
+        return value
+
+    def _rating_symbols(self) -> tuple[str, ...]:
+        option = self.options.get(fold("rating symbol"))
+        return tuple(c.name for c in option.choices) if option else ()
+
+    def _rating_symbol_ok(self, rating: Rating) -> bool:
+        symbols = self._rating_symbols()
+        return not symbols or rating.symbol in symbols
+
+    def _rating_hint(self) -> str:
+        symbols = self._rating_symbols()
+        return f" (a number, or a number with {' or '.join(symbols)})" if symbols else ""
+
+    def _run(self, ctx: Context, check: Check, inputs: Mapping[str, Any],
+             options: Mapping[str, Level]) -> dict[str, Any]:
+        """Run a check's lines in order against one context: the single code path."""
+        scope = MapEnv(dict(options), parent=self.globals)
+        for param in check.decl.params:
+            if param.name in inputs:
+                scope.define(param.name, inputs[param.name])
+            elif param.default is not None:
+                scope.define(param.name, ctx.result(ctx.evaluate(self._compiled(param.default, check), scope)))
+        env = MapEnv({}, parent=scope)
+        results: dict[str, Any] = {}
+        for statement in check.decl.statements:
+            compiled = self._compiled(statement.expr, check)
+            if statement.kind == "roll":
+                try:
+                    spec = pool_spec(compiled, env, limits=self.limits)
+                except RunebookError:
+                    value = ctx.result(ctx.evaluate(compiled, env))
+                else:
+                    pool = PoolSource(spec, statement.name, statement.expr.span, check.source)
+                    ctx.realize(pool)  # roll now: given dice are consumed in the order of the lines
+                    value = pool
+                env.define(statement.name, value)
+                continue
+            value = ctx.evaluate(compiled, env)
+            if statement.kind == "result":
+                value = ctx.result(value)
+                results[statement.name] = value
+                if ctx.trace is not None:
+                    ctx.trace.append(StepEvent("result", statement.name, json_value(value), statement.span))
+            env.define(statement.name, value)
+        return results
+
+    def _compiled(self, expr: ex.Expr, check: Check) -> Any:
+        return compile_expression(expr, check.source, limits=self.limits)
+
+    def resolve(self, check: str, *, options: Mapping[str, str] | None = None, seed: int | None = None,
+                dice: Sequence[int] | None = None, rng: random.Random | None = None,
+                **inputs: Any) -> CheckResult:
+        """Resolve a check once: with a seeded RNG, or with the faces a player rolled."""
+        spec = self.check(check)
+        bound = self.bind_inputs(spec, inputs)
+        chosen = self.option_values(options)
+        if dice is not None:
+            text = ",".join(map(str, dice))
+            oracle: Any = GivenOracle(list(dice), Source("--dice", text))
+        else:
+            oracle = RandomOracle(rng if rng is not None else random.Random(seed))
+        ctx = Context(oracle=oracle, limits=self.limits, trace=Trace())
+        results = self._run(ctx, spec, bound, chosen)
+        ctx.finish()
+        assert ctx.trace is not None
+        return CheckResult(spec.name, results, ctx.trace, bound, {k: v.name for k, v in chosen.items()})
+
+    def odds(self, check: str, *, options: Mapping[str, str] | None = None, **inputs: Any) -> CheckOdds:
+        """The exact distribution of every named result of a check."""
+        spec = self.check(check)
+        bound = self.bind_inputs(spec, inputs)
+        chosen = self.option_values(options)
+        names: list[str] = [s.name for s in spec.decl.statements if s.kind == "result"]
+
+        def outcome(ctx: Context) -> tuple[Any, ...]:
+            results = self._run(ctx, spec, bound, chosen)
+            return tuple(results.get(n) for n in names)
+
+        together = joint(outcome, limits=self.limits)
+        marginals: dict[str, dict[Any, Fraction]] = {n: {} for n in names}
+        for values, p in together.items():
+            for name, value in zip(names, values):
+                marginals[name][value] = marginals[name].get(value, Fraction(0)) + p
+        results = {n: Distribution(m, together.residual, together.note) for n, m in marginals.items()}
+        return CheckOdds(spec.name, results, together, bound, {k: v.name for k, v in chosen.items()})
+
+
+def _calls(expr: ex.Expr) -> list[ex.Call]:
+    found, stack = [], [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ex.Call):
+            found.append(node)
+        stack.extend(node.children())
+    return found
+
+
+def _literal(expr: ex.Expr, env: MapEnv) -> Any:
+    """A `--with` value: a number, a rating, a name the game defines, or text."""
+    if isinstance(expr, ex.Number):
+        return expr.value
+    if isinstance(expr, ex.Unary) and isinstance(expr.operand, ex.Number):
+        return -expr.operand.value if expr.op == "-" else expr.operand.value
+    if isinstance(expr, ex.Decimal):
+        return expr.value
+    if isinstance(expr, ex.Rating):
+        return Rating(expr.base, expr.symbol, expr.count)
+    if isinstance(expr, ex.Name):
+        try:
+            return env.lookup(expr.text)
+        except KeyError:
+            return expr.text
+    if isinstance(expr, ex.String):
+        return expr.value
+    raise RunebookError([Diagnostic.make("E0008", None, None, what="input value", value=str(expr),
+                                         help="give a number, a rating such as 7M2, or a name")])
+
+
+def _shown(value: Any) -> str:
+    return str(value)
+
+
+def load(game: str, limits: Limits = DEFAULT_LIMITS) -> Rules:
+    """Load a built-in game (or a folder of .rules files) with its mechanics.
+
+    Raises :class:`RunebookError` when the game is unknown or its files have errors.
+    """
+    loaded = load_game(game)
+    if isinstance(loaded, Diagnostic):
+        raise RunebookError([loaded])
+    errors = [d for d in loaded.diagnostics if d.severity == "error"]
+    if errors:
+        raise RunebookError(errors)
+    rules = Rules(loaded, limits)
+    if rules.diagnostics:
+        raise RunebookError(rules.diagnostics)
+    return rules
