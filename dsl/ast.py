@@ -25,6 +25,7 @@ __all__ = [
     "Bracket",
     "Emphasis",
     "Entry",
+    "ExampleDecl",
     "ExtendsDecl",
     "Header",
     "Item",
@@ -429,9 +430,21 @@ class CheckDecl:
         return "\n".join([head] + [f"{INDENT}{line}" for line in self.statements])
 
 
+@attrs.frozen
+class ExampleDecl:
+    """``example CHECK (name = value, ...)``: a use of a check the tour shows."""
+
+    check: Expr
+    args: tuple[Param, ...]
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return f"example {self.check} ({', '.join(map(str, self.args))})"
+
+
 Block = (
     Entry | ExtendsDecl | StatsDecl | NamesDecl | KindDecl
-    | OptionDecl | LevelsDecl | TableDecl | FunctionDecl | CheckDecl
+    | OptionDecl | LevelsDecl | TableDecl | FunctionDecl | CheckDecl | ExampleDecl
 )
 
 

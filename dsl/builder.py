@@ -107,7 +107,7 @@ def _strip_value(parts: list) -> ast.Value | None:
 
 
 #: Words that open a declaration block (see grammar/rules.lark).
-DECLARATION_KEYWORDS = ("extends", "stats", "names", "kind", "option", "levels", "table", "function", "check")
+DECLARATION_KEYWORDS = ("extends", "stats", "names", "kind", "option", "levels", "table", "function", "check", "example")
 
 
 _KEYWORD_NEEDS = {
@@ -120,6 +120,7 @@ _KEYWORD_NEEDS = {
     "table": "the table's name",
     "function": "a name, parameters and a body: 'function NAME(x) = x + 1'",
     "check": "a name and its inputs: 'check NAME (pool, difficulty = 1)'",
+    "example": "a check and its inputs: 'example NAME (pool = 5)'",
 }
 
 
@@ -337,6 +338,10 @@ class RulesBuilder(Transformer):
         name, params, *lines = children
         statements = tuple(line for line in lines if isinstance(line, ast.Statement))
         return ast.CheckDecl(name, params or (), statements, span=span_of(meta))
+
+    def example_decl(self, meta: Meta, children: list) -> ast.ExampleDecl:
+        name, params = children
+        return ast.ExampleDecl(name, params or (), span=span_of(meta))
 
     def declarations(self, meta: Meta, children: list) -> list:
         return children

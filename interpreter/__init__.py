@@ -1,11 +1,17 @@
-"""Runebook's interpreter: evaluation, dice, exact odds and the ``runebook`` command.
+"""Runebook's interpreter: evaluation, dice, exact odds, the rules layer and the command.
 
-The embedding API (importing it has no side effects):
+The embedding API (importing it has no side effects; the grammar is built on first use):
 
 - ``roll(expr, *, seed=None, dice=None)``: roll an expression; ``.total`` and ``.trace``.
 - ``odds(expr)``: its exact distribution, a mapping outcome → ``Fraction``.
+- ``load(game)``: a game's rules (a built-in name or a folder of .rules files), whose
+  ``resolve(check, **inputs)`` and ``odds(check, **inputs)`` mirror the commands.
+
+Every problem is raised as one :class:`dsl.diagnostics.RunebookError` carrying all the
+diagnostics found.
 """
 
 from interpreter.api import odds, roll
+from interpreter.rules import load
 
-__all__ = ["odds", "roll"]
+__all__ = ["load", "odds", "roll"]

@@ -64,6 +64,14 @@ class Check:
 
 
 @attrs.frozen
+class Example:
+    """A use of a check that a ruleset shows (``example CHECK (inputs)``)."""
+
+    check: str
+    inputs: dict[str, Any]
+
+
+@attrs.frozen
 class CheckResult:
     """One resolution of a check: each named result and how it came about."""
 
@@ -125,6 +133,7 @@ class Rules:
         self.limits = limits
         self.options: dict[str, Option] = {}
         self.checks: dict[str, Check] = {}
+        self.examples: list[Example] = []
         self.globals = MapEnv()
         sink = DiagnosticSink()
         self._build(sink)
@@ -190,6 +199,27 @@ class Rules:
                 self._table(block, source, defined)
         for check in self.checks.values():
             self._check_names(check, sink)
+        for source, block in blocks:
+            if isinstance(block, ast.ExampleDecl):
+                self._example(block, source, sink)
+
+    def _example(self, block: ast.ExampleDecl, source: Source, sink: DiagnosticSink) -> None:
+        check = self.checks.get(fold(str(block.check)))
+        if check is None:
+            sink.items.append(Diagnostic.make("E0601", source, block.check.span, name=str(block.check),
+                                              help=did_you_mean(str(block.check), [c.name for c in self.checks.values()])))
+            return
+        inputs: dict[str, Any] = {}
+        for arg in block.args:
+            if check.param(arg.name) is None:
+                sink.items.append(Diagnostic.make("E0604", source, arg.span, name=arg.name, check=check.name,
+                                                  help=did_you_mean(arg.name, [p.name for p in check.decl.params])))
+            elif arg.default is not None:
+                try:
+                    inputs[arg.name] = _literal(arg.default, self.globals)
+                except RunebookError as error:
+                    sink.extend(error.diagnostics)
+        self.examples.append(Example(check.name, inputs))
 
     def _table(self, block: ast.TableDecl, source: Source, defined: dict[str, Any]) -> None:
         name = str(block.name)
@@ -223,18 +253,21 @@ class Rules:
         """Every name a check uses is an input, an earlier line, or defined by the game."""
         known = {fold(n) for n in self.globals.names()} | {fold(n) for n in self.options_names()}
         known |= {fold(p.name) for p in check.decl.params} | {"true", "false", "none"}
+        local = [p.name for p in check.decl.params]
         for param in check.decl.params:
             if param.type and param.type not in INPUT_TYPES and fold(param.type) not in known:
                 sink.items.append(Diagnostic.make("E0301", check.source, param.span, name=param.type,
                                                   help=did_you_mean(param.type, INPUT_TYPES)))
             if param.default is not None:
-                self._names_in(param.default, known, check.source, sink)
+                self._names_in(param.default, known, check.source, sink, local)
         for statement in check.decl.statements:
-            self._names_in(statement.expr, known, check.source, sink)
+            self._names_in(statement.expr, known, check.source, sink, local)
             known.add(fold(statement.name))
+            local.append(statement.name)
 
-    def _names_in(self, expr: ex.Expr, known: set[str], source: Source, sink: DiagnosticSink) -> None:
-        candidates = list(self.globals.names()) + self.options_names()
+    def _names_in(self, expr: ex.Expr, known: set[str], source: Source, sink: DiagnosticSink,
+                  local: list[str]) -> None:
+        candidates = local + list(self.globals.names()) + self.options_names()
         for node in expression_names(expr):
             target = node.owner if isinstance(node, ex.Possessive) else node
             while isinstance(target, ex.Possessive):
@@ -317,6 +350,8 @@ class Rules:
                 problems.extend(error.diagnostics)
                 return None
         kind = param.type
+        if kind is None and isinstance(param.default, ex.Number | ex.Unary | ex.Decimal):
+            kind = "number"  # an input whose default is a number takes numbers
         ok = True
         if kind == "number":
             ok = type(value) in (int, Fraction)
@@ -347,8 +382,13 @@ class Rules:
         return f" (a number, or a number with {' or '.join(symbols)})" if symbols else ""
 
     def _run(self, ctx: Context, check: Check, inputs: Mapping[str, Any],
-             options: Mapping[str, Level]) -> dict[str, Any]:
-        """Run a check's lines in order against one context: the single code path."""
+             options: Mapping[str, Level], pools: dict[tuple[int, Any], PoolSource] | None = None) -> dict[str, Any]:
+        """Run a check's lines in order against one context: the single code path.
+
+        ``pools`` keeps each declared pool's identity across the worlds of an exact-odds
+        enumeration (which re-runs the check once per world).
+        """
+        pools = {} if pools is None else pools
         scope = MapEnv(dict(options), parent=self.globals)
         for param in check.decl.params:
             if param.name in inputs:
@@ -357,7 +397,7 @@ class Rules:
                 scope.define(param.name, ctx.result(ctx.evaluate(self._compiled(param.default, check), scope)))
         env = MapEnv({}, parent=scope)
         results: dict[str, Any] = {}
-        for statement in check.decl.statements:
+        for index, statement in enumerate(check.decl.statements):
             compiled = self._compiled(statement.expr, check)
             if statement.kind == "roll":
                 try:
@@ -365,7 +405,10 @@ class Rules:
                 except RunebookError:
                     value = ctx.result(ctx.evaluate(compiled, env))
                 else:
-                    pool = PoolSource(spec, statement.name, statement.expr.span, check.source)
+                    pool = pools.get((index, spec))
+                    if pool is None:
+                        pool = pools[(index, spec)] = PoolSource(spec, statement.name, statement.expr.span,
+                                                                 check.source)
                     ctx.realize(pool)  # roll now: given dice are consumed in the order of the lines
                     value = pool
                 env.define(statement.name, value)
@@ -406,9 +449,10 @@ class Rules:
         bound = self.bind_inputs(spec, inputs)
         chosen = self.option_values(options)
         names: list[str] = [s.name for s in spec.decl.statements if s.kind == "result"]
+        pools: dict[tuple[int, Any], PoolSource] = {}
 
         def outcome(ctx: Context) -> tuple[Any, ...]:
-            results = self._run(ctx, spec, bound, chosen)
+            results = self._run(ctx, spec, bound, chosen, pools)
             return tuple(results.get(n) for n in names)
 
         together = joint(outcome, limits=self.limits)

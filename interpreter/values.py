@@ -227,6 +227,23 @@ class Level:
     def __str__(self) -> str:
         return self.name
 
+    def _rank_of(self, other: object) -> int:
+        if not isinstance(other, Level) or other.group != self.group:
+            raise TypeError(f"levels of '{self.group}' compare only with each other")
+        return other.rank
+
+    def __lt__(self, other: object) -> bool:
+        return self.rank < self._rank_of(other)
+
+    def __le__(self, other: object) -> bool:
+        return self.rank <= self._rank_of(other)
+
+    def __gt__(self, other: object) -> bool:
+        return self.rank > self._rank_of(other)
+
+    def __ge__(self, other: object) -> bool:
+        return self.rank >= self._rank_of(other)
+
     def moved(self, steps: int) -> Level:
         """The level ``steps`` places up (or down), held at the ends of the group."""
         rank = max(0, min(len(self.names) - 1, self.rank + steps))

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+from pathlib import Path
 
-from dsl.diagnostics import as_dict, render_github, render_text
+from dsl.diagnostics import Diagnostic, as_dict, render_github, render_text
 from dsl.loader import check_paths
 
 __all__ = ["register", "run"]
@@ -22,10 +24,41 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+_MECHANICS = re.compile(r"^(?:option|levels|table|function|check|example)[ \t]", re.MULTILINE)
+
+
+def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignore[type-arg]
+    """Problems in the mechanics of each ruleset folder among ``paths`` (names in checks,
+    option defaults, examples), which the front end alone cannot see."""
+    from dsl.loader import load_game
+    from interpreter.rules import Rules
+
+    folders: set[Path] = set()
+    for raw in paths:
+        path = Path(raw)
+        files = sorted(path.rglob("*.rules")) if path.is_dir() else [path] if path.is_file() else []
+        for file in files:
+            try:
+                text = file.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if _MECHANICS.search(text) and not text.lstrip().startswith("extends"):
+                folders.add(file.parent.resolve())
+    if any(d.severity == "error" and not d.code.startswith("E04") for d in already):
+        return []  # fix the content and syntax first; mechanics need a clean ruleset
+    found = []
+    for folder in sorted(folders):
+        loaded = load_game(str(folder))
+        if not isinstance(loaded, Diagnostic):
+            found.extend(Rules(loaded).diagnostics)
+    return found
+
+
 def run(args: argparse.Namespace) -> int:
     from interpreter.cli import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 
     report = check_paths(args.paths, args.game)
+    report.diagnostics.extend(_mechanics_problems(args.paths, report.diagnostics))
     errors = [d for d in report.diagnostics if d.severity == "error"]
     if args.format == "json":
         payload = {

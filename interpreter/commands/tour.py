@@ -1,19 +1,64 @@
-"""`runebook tour`: a guided run through every built-in game."""
+"""`runebook tour`: a guided run through every built-in game.
+
+For each game: what its content holds, then one of its checks (the first `example` the
+ruleset declares) resolved with a seeded roll, its trace, and the exact odds of its results.
+"""
 
 from __future__ import annotations
 
 import argparse
 from collections import Counter
 
+from dsl.diagnostics import Diagnostic, RunebookError, render_text
 from dsl.loader import builtin_games, load_game
-from dsl.diagnostics import Diagnostic
 
 __all__ = ["register", "run"]
+
+SEED = 2026
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("tour", help="a guided run through every built-in game")
+    parser.add_argument("--seed", type=int, default=SEED, help=f"seed for the example rolls (default {SEED})")
     parser.set_defaults(handler=run)
+
+
+def _content(folder_name: str, ruleset) -> None:  # type: ignore[no-untyped-def]
+    vocab = ruleset.vocabulary
+    print(f"   content: {len(ruleset.entries)} entries; {len(vocab.stats)} stats, "
+          f"{len(vocab.names)} other names, {len(vocab.kinds)} entry kinds")
+    kinds = Counter(e.kind or "?" for e in ruleset.entries)
+    for kind, count in kinds.most_common():
+        examples = [e.entry.name for e in ruleset.entries if (e.kind or "?") == kind][:3]
+        print(f"   {count:5d} {kind}: {', '.join(examples)}{', ...' if count > 3 else ''}")
+
+
+def _mechanics(game: str, seed: int) -> None:
+    from interpreter.render import distribution_text, trace_text
+    from interpreter.rules import load
+    from interpreter.values import format_value
+
+    rules = load(game)
+    checks = ", ".join(c.name for c in rules.checks.values()) or "none yet"
+    options = ", ".join(f"{o.name}={o.default.name}" for o in rules.options.values()) or "none"
+    print(f"   checks: {checks}")
+    print(f"   options (defaults): {options}")
+    if not rules.examples:
+        return
+    example = rules.examples[0]
+    given = ", ".join(f"{k}={format_value(v)}" for k, v in example.inputs.items())
+    print(f"\n   $ runebook resolve {game} \"{example.check}\" "
+          + " ".join(f"--with {k}={format_value(v)}" for k, v in example.inputs.items()) + f" --seed {seed}")
+    result = rules.resolve(example.check, seed=seed, **example.inputs)
+    for line in trace_text(result.trace):
+        print(f"   {line}")
+    for name, value in result.results.items():
+        print(f"   => {name}: {format_value(value)}")
+    odds = rules.odds(example.check, **example.inputs)
+    print(f"\n   Exact odds of {example.check}({given}):")
+    for name, dist in odds.results.items():
+        for line in distribution_text(name, dist).rstrip("\n").splitlines():
+            print(f"   {line}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -21,20 +66,25 @@ def run(args: argparse.Namespace) -> int:
 
     failed = False
     games = builtin_games()
-    print(f"Runebook ships {len(games)} games as data. Each is checked, then summarised.\n")
+    print(f"Runebook ships {len(games)} games as data; one generic interpreter runs them all.\n")
     for folder in games.values():
         ruleset = load_game(str(folder))
         if isinstance(ruleset, Diagnostic):
             failed = True
             continue
         errors = [d for d in ruleset.diagnostics if d.severity == "error"]
-        failed |= bool(errors)
-        print(f"== {folder.name} ({len(ruleset.files)} files) " + ("ok" if not errors else f"{len(errors)} errors"))
-        vocab = ruleset.vocabulary
-        print(f"   {len(vocab.stats)} stats, {len(vocab.names)} other names, {len(vocab.kinds)} entry kinds")
-        kinds = Counter(e.kind or "?" for e in ruleset.entries)
-        for kind, count in kinds.most_common():
-            examples = [e.entry.name for e in ruleset.entries if (e.kind or "?") == kind][:3]
-            print(f"   {count:4d} {kind}: {', '.join(examples)}{', ...' if count > 3 else ''}")
+        print(f"== {folder.name}: {len(ruleset.files)} files, " + ("checks clean" if not errors
+                                                                   else f"{len(errors)} errors"))
+        if errors:
+            failed = True
+            continue
+        _content(folder.name, ruleset)
+        try:
+            _mechanics(folder.name, args.seed)
+        except RunebookError as error:
+            failed = True
+            for diagnostic in error.diagnostics:
+                print(render_text(diagnostic))
         print()
+    print("Next: runebook check PATH | runebook roll EXPR | runebook odds GAME CHECK --with NAME=VALUE")
     return EXIT_ERRORS if failed else EXIT_OK

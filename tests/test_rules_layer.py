@@ -1,0 +1,123 @@
+"""The rules layer on a small made-up game: options, levels, tables, functions, checks."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from dsl.diagnostics import RunebookError
+
+GAME = """\
+option crit_rule: sixes | none = sixes
+levels Quality: poor < fair < good
+
+table Band
+  0: miss
+  1-2: graze
+  3+: hit
+
+function double(x) = x * 2
+
+check Attack (pool = 2, target: number = 4)
+  roll dice = pool d6
+  let hits = count(dice >= target)
+  result band = Band[hits]
+  result crit = crit_rule == sixes and any(dice == 6)
+  result score = double(hits)
+  result quality = good if hits >= 2 else fair if hits == 1 else poor
+
+example Attack (pool = 3)
+"""
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> str:
+    (tmp_path / "game.rules").write_text(GAME)
+    return str(tmp_path)
+
+
+def test_resolve_with_given_dice(game: str) -> None:
+    result = interpreter.load(game).resolve("attack", dice=[6, 2], pool=2)
+    assert {k: str(v) for k, v in result.results.items()} == {
+        "band": "graze", "crit": "True", "score": "2", "quality": "fair"}
+    assert [d.face for d in result.trace.dice()] == [6, 2]
+
+
+def test_option_changes_the_result(game: str) -> None:
+    rules = interpreter.load(game)
+    assert rules.resolve("attack", dice=[6, 6], options={"crit_rule": "none"}).results["crit"] is False
+
+
+def test_levels_compare_by_order(game: str) -> None:
+    rules = interpreter.load(game)
+    good = rules.resolve("attack", dice=[5, 6]).results["quality"]
+    poor = rules.resolve("attack", dice=[1, 1]).results["quality"]
+    assert good > poor and str(good) == "good"
+
+
+def test_odds_match_an_independent_enumeration(game: str) -> None:
+    odds = interpreter.load(game).odds("attack", pool=3, target=5)
+    expected: dict[str, Fraction] = {}
+    for faces in product(range(1, 7), repeat=3):
+        hits = sum(f >= 5 for f in faces)
+        band = "miss" if hits == 0 else "graze" if hits <= 2 else "hit"
+        expected[band] = expected.get(band, Fraction(0)) + Fraction(1, 216)
+    assert {str(k): v for k, v in odds.results["band"].items()} == expected
+    assert odds.residual == 0
+
+
+def test_seeded_resolutions_are_reproducible(game: str) -> None:
+    rules = interpreter.load(game)
+    first = rules.resolve("attack", seed=7, pool=4)
+    second = rules.resolve("attack", seed=7, pool=4)
+    assert first.results == second.results and first.to_dict()["dice"] == second.to_dict()["dice"]
+
+
+@pytest.mark.parametrize(
+    "kwargs, code",
+    [
+        ({"check": "atack"}, "E0601"),
+        ({"check": "attack", "pool": "many"}, "E0603"),
+        ({"check": "attack", "target": "3M"}, "E0603"),
+        ({"check": "attack", "power": "3"}, "E0604"),
+        ({"check": "attack", "options": {"crit_rule": "always"}}, "E0606"),
+        ({"check": "attack", "options": {"crit": "none"}}, "E0605"),
+        ({"check": "attack", "dice": [6]}, "E0501"),
+        ({"check": "attack", "dice": [6, 7]}, "E0503"),
+        ({"check": "attack", "dice": [6, 1, 2]}, "E0502"),
+    ],
+)
+def test_bad_inputs_are_diagnostics(game: str, kwargs: dict, code: str) -> None:  # type: ignore[type-arg]
+    check = kwargs.pop("check")
+    with pytest.raises(RunebookError) as error:
+        interpreter.load(game).resolve(check, **kwargs)
+    assert code in [d.code for d in error.value.diagnostics]
+
+
+def test_missing_input_has_no_default(tmp_path: Path) -> None:
+    (tmp_path / "g.rules").write_text("check Test (threshold)\n  roll d = 1d6\n  result ok = d >= threshold\n")
+    with pytest.raises(RunebookError) as error:
+        interpreter.load(str(tmp_path)).resolve("test", dice=[3])
+    assert [d.code for d in error.value.diagnostics] == ["E0602"]
+
+
+def test_cli_resolve_and_odds(game: str, cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("resolve", game, "attack", "--with", "pool=2", "--dice", "6,2", "--json")
+    assert run.code == 0, run.stderr
+    assert '"band": "graze"' in run.stdout
+    odds = cli("odds", game, "attack", "--with", "pool=1", "--json")
+    assert odds.code == 0, odds.stderr
+    assert '"miss": "1/2"' in odds.stdout and '"residual": "0"' in odds.stdout
+    bad = cli("resolve", game, "atack")
+    assert bad.code == 1 and "did you mean 'Attack'?" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_check_command_reports_mechanics_problems(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "g.rules").write_text("check Test (target)\n  roll d = 1d6\n  result ok = d >= targt\n")
+    run = cli("check", str(tmp_path))
+    assert run.code == 1
+    assert "E0207 unknown name 'targt'" in run.stderr and "did you mean 'target'?" in run.stderr
