@@ -581,7 +581,18 @@ def _b_step(ctx: Context, args: list[Any], site: Any) -> Any:
     return level.moved(int(steps))
 
 
+def _b_rating_value(ctx: Context, args: list[Any], site: Any) -> Any:
+    rating, size = args[0], number(args[1], ctx)
+    _check_number("rating_value", size, site)
+    if isinstance(rating, Rating):
+        return normalize(rating.base + size * (1 if rating.count is None else rating.count))
+    return _check_number("rating_value", number(rating, ctx), site)
+
+
 _register("rank", _b_rank, 1, 1, "the position of a level in its group, from 0")
+_register("rating_value", _b_rating_value, 2, 2,
+          "rating_value(r, size): a rating as one number, its symbol worth size each time it is "
+          "counted (7M2 with size 20 is 47; 7M counts once); a number is itself")
 _register("step", _b_step, 2, 2, "step(level, n): the level n places higher (lower if n < 0), held at the ends")
 _register("min", _b_min, 1, None, "the smallest of its arguments")
 _register("max", _b_max, 1, None, "the largest of its arguments")

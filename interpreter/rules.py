@@ -34,6 +34,9 @@ from interpreter.values import Derived, Function, Level, Rating, Table, json_val
 
 __all__ = ["CheckOdds", "CheckResult", "Rules", "load"]
 
+#: Names a check may use for the entities taking part (`--as`, `--against`).
+ROLES = ("actor", "target")
+
 #: Input types a check may declare (`ability: rating`), besides the name of a levels group.
 INPUT_TYPES = ("number", "rating", "text")
 
@@ -252,7 +255,7 @@ class Rules:
     def _check_names(self, check: Check, sink: DiagnosticSink) -> None:
         """Every name a check uses is an input, an earlier line, or defined by the game."""
         known = {fold(n) for n in self.globals.names()} | {fold(n) for n in self.options_names()}
-        known |= {fold(p.name) for p in check.decl.params} | {"true", "false", "none"}
+        known |= {fold(p.name) for p in check.decl.params} | {"true", "false", "none"} | set(ROLES)
         local = [p.name for p in check.decl.params]
         for param in check.decl.params:
             if param.type and param.type not in INPUT_TYPES and fold(param.type) not in known:
@@ -297,6 +300,12 @@ class Rules:
                                                    else f"{self.name} declares no checks"))])
         return found
 
+    def entity(self, path: str) -> Any:
+        """Load a character, NPC or obstacle file against this game's stats."""
+        from interpreter.entities import load_entity
+
+        return load_entity(path, self.ruleset.vocabulary)
+
     def option_values(self, chosen: Mapping[str, str] | None) -> dict[str, Level]:
         """Every option at its default, except those ``chosen`` (name → choice)."""
         values = {o.name: o.default for o in self.options.values()}
@@ -317,8 +326,9 @@ class Rules:
             raise RunebookError(problems)
         return values
 
-    def bind_inputs(self, check: Check, given: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate the inputs against the check's parameters; defaults fill the rest."""
+    def bind_inputs(self, check: Check, given: Mapping[str, Any], actor: Any = None) -> dict[str, Any]:
+        """Validate the inputs against the check's parameters; the actor's stats of the same
+        name, then the defaults, fill the rest."""
         problems: list[Diagnostic] = []
         values: dict[str, Any] = {}
         for name, value in given.items():
@@ -335,6 +345,12 @@ class Rules:
         for param in check.decl.params:
             if param.name in values:
                 continue
+            if actor is not None:
+                try:
+                    values[param.name] = actor.lookup(param.name)
+                    continue
+                except KeyError:
+                    pass
             if param.default is None:
                 problems.append(Diagnostic.make("E0602", None, None, name=param.name, check=check.name,
                                                 help=f"give it with --with {param.name}=VALUE"))
@@ -382,14 +398,15 @@ class Rules:
         return f" (a number, or a number with {' or '.join(symbols)})" if symbols else ""
 
     def _run(self, ctx: Context, check: Check, inputs: Mapping[str, Any],
-             options: Mapping[str, Level], pools: dict[tuple[int, Any], PoolSource] | None = None) -> dict[str, Any]:
+             options: Mapping[str, Level], pools: dict[tuple[int, Any], PoolSource] | None = None,
+             roles: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Run a check's lines in order against one context: the single code path.
 
         ``pools`` keeps each declared pool's identity across the worlds of an exact-odds
         enumeration (which re-runs the check once per world).
         """
         pools = {} if pools is None else pools
-        scope = MapEnv(dict(options), parent=self.globals)
+        scope = MapEnv({**dict(options), **dict(roles or {})}, parent=self.globals)
         for param in check.decl.params:
             if param.name in inputs:
                 scope.define(param.name, inputs[param.name])
@@ -427,10 +444,15 @@ class Rules:
 
     def resolve(self, check: str, *, options: Mapping[str, str] | None = None, seed: int | None = None,
                 dice: Sequence[int] | None = None, rng: random.Random | None = None,
-                **inputs: Any) -> CheckResult:
-        """Resolve a check once: with a seeded RNG, or with the faces a player rolled."""
+                as_: Any = None, against: Any = None, **inputs: Any) -> CheckResult:
+        """Resolve a check once: with a seeded RNG, or with the faces a player rolled.
+
+        ``as_`` and ``against`` are entities (:meth:`entity`), like ``--as`` and
+        ``--against``; in the check they are ``actor`` and ``target``.
+        """
         spec = self.check(check)
-        bound = self.bind_inputs(spec, inputs)
+        bound = self.bind_inputs(spec, inputs, as_)
+        roles = {k: v for k, v in (("actor", as_), ("target", against)) if v is not None}
         chosen = self.option_values(options)
         if dice is not None:
             text = ",".join(map(str, dice))
@@ -438,21 +460,23 @@ class Rules:
         else:
             oracle = RandomOracle(rng if rng is not None else random.Random(seed))
         ctx = Context(oracle=oracle, limits=self.limits, trace=Trace())
-        results = self._run(ctx, spec, bound, chosen)
+        results = self._run(ctx, spec, bound, chosen, roles=roles)
         ctx.finish()
         assert ctx.trace is not None
         return CheckResult(spec.name, results, ctx.trace, bound, {k: v.name for k, v in chosen.items()})
 
-    def odds(self, check: str, *, options: Mapping[str, str] | None = None, **inputs: Any) -> CheckOdds:
+    def odds(self, check: str, *, options: Mapping[str, str] | None = None, as_: Any = None,
+             against: Any = None, **inputs: Any) -> CheckOdds:
         """The exact distribution of every named result of a check."""
         spec = self.check(check)
-        bound = self.bind_inputs(spec, inputs)
+        bound = self.bind_inputs(spec, inputs, as_)
+        roles = {k: v for k, v in (("actor", as_), ("target", against)) if v is not None}
         chosen = self.option_values(options)
         names: list[str] = [s.name for s in spec.decl.statements if s.kind == "result"]
         pools: dict[tuple[int, Any], PoolSource] = {}
 
         def outcome(ctx: Context) -> tuple[Any, ...]:
-            results = self._run(ctx, spec, bound, chosen, pools)
+            results = self._run(ctx, spec, bound, chosen, pools, roles)
             return tuple(results.get(n) for n in names)
 
         together = joint(outcome, limits=self.limits)

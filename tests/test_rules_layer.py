@@ -121,3 +121,44 @@ def test_check_command_reports_mechanics_problems(tmp_path: Path, cli) -> None: 
     run = cli("check", str(tmp_path))
     assert run.code == 1
     assert "E0207 unknown name 'targt'" in run.stderr and "did you mean 'target'?" in run.stderr
+
+
+DUEL = """\
+stats Skill, Guard
+
+check Strike (Skill)
+  roll die = 1d10
+  result hit = die + Skill >= target's Guard
+"""
+
+
+@pytest.fixture
+def duel(tmp_path: Path) -> Path:
+    (tmp_path / "duel.rules").write_text(DUEL)
+    (tmp_path / "hero.yaml").write_text("name: Hero\nstats:\n  Skill: 3\n  Guard: 5\n")
+    (tmp_path / "ogre.yaml").write_text("name: Ogre\nstats:\n  Guard: 9\n")
+    return tmp_path
+
+
+def test_entities_fill_inputs_and_are_read_as_target(duel: Path) -> None:
+    rules = interpreter.load(str(duel))
+    hero, ogre = rules.entity(str(duel / "hero.yaml")), rules.entity(str(duel / "ogre.yaml"))
+    assert rules.resolve("strike", dice=[6], as_=hero, against=ogre).results["hit"] is True
+    assert rules.resolve("strike", dice=[5], as_=hero, against=ogre).results["hit"] is False
+    odds = rules.odds("strike", as_=hero, against=ogre)
+    assert odds.results["hit"][True] == Fraction(5, 10)
+
+
+def test_entity_file_problems_point_at_yaml_lines(duel: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    (duel / "bad.yaml").write_text("name: Bad\nstats:\n  Skil: 3\n  Guard: lots\n")
+    run = cli("resolve", str(duel), "strike", "--as", str(duel / "bad.yaml"), "--against",
+              str(duel / "ogre.yaml"), "--dice", "5")
+    assert run.code == 1 and "Traceback" not in run.stderr
+    assert "bad.yaml:3:3: E0701 unknown stat 'Skil'" in run.stderr and "did you mean 'Skill'?" in run.stderr
+    assert "bad.yaml:4:10: E0702 'Guard' expects a number or a rating such as 7M2, got 'lots'" in run.stderr
+
+
+def test_malformed_yaml_is_a_diagnostic(duel: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    (duel / "broken.yaml").write_text("name: [unclosed\nstats: {}\n")
+    run = cli("resolve", str(duel), "strike", "--as", str(duel / "broken.yaml"), "--dice", "5")
+    assert run.code == 1 and "E0704" in run.stderr and "Traceback" not in run.stderr

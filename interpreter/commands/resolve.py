@@ -28,6 +28,26 @@ def add_check_inputs(parser: argparse.ArgumentParser) -> None:
                         help="an input of the check, e.g. --with pool=5 or --with ability=7M")
     parser.add_argument("--option", dest="options", action="append", metavar="NAME=VALUE",
                         help="a house rule, e.g. --option enhancement_gate=meets_difficulty")
+    parser.add_argument("--as", dest="actor", metavar="CHAR.yaml",
+                        help="the acting character ('actor' in the check; its stats fill missing inputs)")
+    parser.add_argument("--against", dest="target", metavar="CHAR.yaml",
+                        help="the character or obstacle acted upon ('target' in the check)")
+
+
+def _roles(rules: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """Entities named on the command line; all their problems reported together."""
+    roles: dict[str, Any] = {}
+    problems = []
+    for role, keyword in (("actor", "as_"), ("target", "against")):
+        path = getattr(args, role, None)
+        if path:
+            try:
+                roles[keyword] = rules.entity(path)
+            except RunebookError as error:
+                problems.extend(error.diagnostics)
+    if problems:
+        raise RunebookError(problems)
+    return roles
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,7 +80,7 @@ def run_resolve(args: argparse.Namespace) -> int:
 
     rules = _load(args)
     result = rules.resolve(args.check, options=_pairs(args.options, "--option"), seed=args.seed,
-                           dice=args.dice, **_pairs(args.inputs, "--with"))
+                           dice=args.dice, **_roles(rules, args), **_pairs(args.inputs, "--with"))
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
         return 0
@@ -78,7 +98,8 @@ def run_check_odds(args: argparse.Namespace, game: str, check: str) -> int:
     from interpreter.rules import load
 
     rules = load(game)
-    odds = rules.odds(check, options=_pairs(args.options, "--option"), **_pairs(args.inputs, "--with"))
+    odds = rules.odds(check, options=_pairs(args.options, "--option"), **_roles(rules, args),
+                      **_pairs(args.inputs, "--with"))
     if args.json:
         print(json.dumps(odds.to_dict(), indent=2, ensure_ascii=False))
         return 0

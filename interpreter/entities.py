@@ -1,0 +1,137 @@
+"""Entities (characters, NPCs, obstacles) from YAML, validated against a ruleset.
+
+A file looks like::
+
+    name: Itzel
+    stats:
+      Aim: 2
+      Strength: 3
+      Defense: 12
+
+It is read with ``yaml.safe_load``'s loader (composed first, so that every diagnostic can
+point at the file, line and column). ``stats`` must name stats the ruleset declares and
+hold numbers or ratings (``7M2``); anything else in the file is kept as data. In a check,
+the entity given with ``--as`` is ``actor`` and the one given with ``--against`` is
+``target``: ``target's Defense`` reads the target's stat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import yaml
+
+from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from dsl.parser import parse_expression
+from dsl.source import Source, Span
+from dsl.vocabulary import Vocabulary, fold
+from interpreter.values import Rating
+
+__all__ = ["Entity", "load_entity"]
+
+
+@attrs.frozen
+class Entity:
+    """A character, NPC or obstacle: its name, stats and the rest of its data."""
+
+    name: str
+    stats: dict[str, Any]
+    data: dict[str, Any] = attrs.field(factory=dict, repr=False)
+    path: str = ""
+
+    def lookup(self, name: str) -> Any:
+        key = fold(name)
+        for stat, value in self.stats.items():
+            if fold(stat) == key:
+                return value
+        if key == "name":
+            return self.name
+        raise KeyError(name)
+
+    def names(self) -> Iterable[str]:
+        return list(self.stats)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _span(node: yaml.Node) -> Span:
+    start, end = node.start_mark, node.end_mark
+    end_column = end.column + 1 if end.line == start.line else start.column + 2
+    return Span(start.line + 1, start.column + 1, start.line + 1, max(end_column, start.column + 2))
+
+
+def _stat_value(node: yaml.Node, source: Source) -> tuple[Any, Diagnostic | None]:
+    """A stat is a number or a rating literal such as 7M2."""
+    if isinstance(node, yaml.ScalarNode):
+        text = str(node.value).strip()
+        try:
+            expr = parse_expression(text, Source(source.name, text)) if text else None
+        except RunebookError:
+            expr = None
+        from dsl import expr_ast as ex
+
+        if isinstance(expr, ex.Number):
+            return expr.value, None
+        if isinstance(expr, ex.Unary) and isinstance(expr.operand, ex.Number):
+            return (-expr.operand.value if expr.op == "-" else expr.operand.value), None
+        if isinstance(expr, ex.Rating):
+            return Rating(expr.base, expr.symbol, expr.count), None
+        shown = text or "nothing"
+    else:
+        shown = "a list" if isinstance(node, yaml.SequenceNode) else "a mapping"
+    return None, shown  # type: ignore[return-value]
+
+
+def load_entity(path: str | Path, vocabulary: Vocabulary) -> Entity:
+    """Read and validate an entity file; every problem is reported at once."""
+    shown = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RunebookError([Diagnostic.make("E0001", None, None, path=shown,
+                                             reason=getattr(error, "strerror", None) or str(error))]) from None
+    source = Source(shown, text)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        span = Span.point(mark.line + 1, mark.column + 1) if mark else None
+        raise RunebookError([Diagnostic.make("E0704", source, span,
+                                             message=getattr(error, "problem", None) or str(error))]) from None
+    problems: list[Diagnostic] = []
+    if not isinstance(root, yaml.MappingNode) or not isinstance(data, dict):
+        raise RunebookError([Diagnostic.make("E0702", source, _span(root) if root else None, name=shown,
+                                             expected="a mapping with 'name' and 'stats'", found="something else")])
+    keys = {str(k.value): (k, v) for k, v in root.value}
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        problems.append(Diagnostic.make("E0703", source, _span(keys["name"][1]) if "name" in keys else Span.point(1, 1),
+                                        name="name", help="add a line 'name: ...'"))
+    stats: dict[str, Any] = {}
+    if "stats" in keys:
+        stats_node = keys["stats"][1]
+        if not isinstance(stats_node, yaml.MappingNode):
+            problems.append(Diagnostic.make("E0702", source, _span(stats_node), name="stats",
+                                            expected="a mapping of stat names to values", found="something else"))
+        else:
+            known = list(vocabulary.stats.values())
+            for key_node, value_node in stats_node.value:
+                stat = str(key_node.value)
+                if fold(stat) not in vocabulary.stats:
+                    problems.append(Diagnostic.make("E0701", source, _span(key_node), name=stat,
+                                                    help=did_you_mean(stat, known)))
+                    continue
+                value, bad = _stat_value(value_node, source)
+                if bad is not None:
+                    problems.append(Diagnostic.make("E0702", source, _span(value_node), name=stat,
+                                                    expected="a number or a rating such as 7M2", found=f"'{bad}'"))
+                    continue
+                stats[vocabulary.stats[fold(stat)]] = value
+    if problems:
+        raise RunebookError(problems)
+    return Entity(str(name), stats, data, shown)
