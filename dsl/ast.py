@@ -34,6 +34,7 @@ __all__ = [
     "NamesDecl",
     "Part",
     "Phrase",
+    "ProcedureDecl",
     "Property",
     "RulesFile",
     "StatsDecl",
@@ -405,15 +406,27 @@ class FunctionDecl:
 
 @attrs.frozen
 class Statement:
-    """A line of a check: ``roll``/``let``/``result NAME = expression``."""
+    """A line of a check or procedure.
+
+    ``roll``/``let``/``result``/``set NAME = expression``; ``step NAME``; ``goto NAME
+    [if expression]``; ``end [if expression]``; ``choose NAME: a | b``.
+    """
 
     kind: str
     name: str
-    expr: Expr
+    expr: Expr | None = None
+    choices: tuple[str, ...] = ()
     span: Span | None = _span
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.name} = {self.expr}"
+        if self.kind in ("roll", "let", "result", "set"):
+            return f"{self.kind} {self.name} = {self.expr}"
+        if self.kind == "step":
+            return f"step {self.name}"
+        if self.kind == "choose":
+            return f"choose {self.name}: {' | '.join(self.choices)}"
+        head = "end" if self.kind == "end" else f"goto {self.name}"
+        return head + (f" if {self.expr}" if self.expr is not None else "")
 
 
 @attrs.frozen
@@ -431,6 +444,20 @@ class CheckDecl:
 
 
 @attrs.frozen
+class ProcedureDecl:
+    """``procedure NAME (inputs)``: steps, choice points and state changes."""
+
+    name: Expr
+    params: tuple[Param, ...]
+    statements: tuple[Statement, ...]
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        head = f"procedure {self.name} ({', '.join(map(str, self.params))})"
+        return "\n".join([head] + [f"{INDENT}{line}" for line in self.statements])
+
+
+@attrs.frozen
 class ExampleDecl:
     """``example CHECK (name = value, ...)``: a use of a check the tour shows."""
 
@@ -444,7 +471,7 @@ class ExampleDecl:
 
 Block = (
     Entry | ExtendsDecl | StatsDecl | NamesDecl | KindDecl
-    | OptionDecl | LevelsDecl | TableDecl | FunctionDecl | CheckDecl | ExampleDecl
+    | OptionDecl | LevelsDecl | TableDecl | FunctionDecl | CheckDecl | ExampleDecl | ProcedureDecl
 )
 
 

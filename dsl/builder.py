@@ -107,7 +107,7 @@ def _strip_value(parts: list) -> ast.Value | None:
 
 
 #: Words that open a declaration block (see grammar/rules.lark).
-DECLARATION_KEYWORDS = ("extends", "stats", "names", "kind", "option", "levels", "table", "function", "check", "example")
+DECLARATION_KEYWORDS = ("extends", "stats", "names", "kind", "option", "levels", "table", "function", "check", "example", "procedure")
 
 
 _KEYWORD_NEEDS = {
@@ -121,6 +121,7 @@ _KEYWORD_NEEDS = {
     "function": "a name, parameters and a body: 'function NAME(x) = x + 1'",
     "check": "a name and its inputs: 'check NAME (pool, difficulty = 1)'",
     "example": "a check and its inputs: 'example NAME (pool = 5)'",
+    "procedure": "a name and its inputs: 'procedure NAME (a, b)'",
 }
 
 
@@ -324,6 +325,27 @@ class RulesBuilder(Transformer):
 
     def _statement(self, kind: str, meta: Meta, children: list) -> ast.Statement:
         return ast.Statement(kind, str(children[0]), children[1], span=span_of(meta))
+
+    def set_line(self, meta: Meta, children: list) -> ast.Statement:
+        return self._statement("set", meta, children)
+
+    def step_line(self, meta: Meta, children: list) -> ast.Statement:
+        return ast.Statement("step", str(children[0]), span=span_of(meta))
+
+    def goto_line(self, meta: Meta, children: list) -> ast.Statement:
+        return ast.Statement("goto", str(children[0]), children[1], span=span_of(meta))
+
+    def end_line(self, meta: Meta, children: list) -> ast.Statement:
+        return ast.Statement("end", "", children[0], span=span_of(meta))
+
+    def choose_line(self, meta: Meta, children: list) -> ast.Statement:
+        name, *choices = children
+        return ast.Statement("choose", str(name), None, tuple(str(c) for c in choices), span=span_of(meta))
+
+    def procedure_decl(self, meta: Meta, children: list) -> ast.ProcedureDecl:
+        name, params, *lines = children
+        statements = tuple(line for line in lines if isinstance(line, ast.Statement))
+        return ast.ProcedureDecl(name, params or (), statements, span=span_of(meta))
 
     def roll_line(self, meta: Meta, children: list) -> ast.Statement:
         return self._statement("roll", meta, children)

@@ -105,6 +105,11 @@ MESSAGES: dict[str, str] = {
     "E0605": "unknown option '{name}'",
     "E0606": "option '{name}' cannot be '{value}'; allowed: {allowed}",
     "E0607": "{message}",
+    "E0608": "unknown procedure or check '{name}'",
+    "E0609": "no step '{name}' to go to",
+    "E0610": "the choices ran out at choice '{name}' (answer {count})",
+    "E0611": "'{answer}' is not offered at choice '{name}'; choose one of: {allowed}",
+    "E0612": "the procedure ran more than {limit} lines; is a 'goto' looping forever?",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",
     "E0702": "'{name}' expects {expected}, got {found}",

@@ -1150,6 +1150,11 @@ class Compiler:
             except KeyError:
                 hint = did_you_mean(name, list(BUILTINS) + [n for n in env.names()])
                 raise _error("E0412", site, name=name, help=hint) from None
+            invoke = getattr(func, "invoke", None)
+            if invoke is not None and not isinstance(func, Function):
+                # Something the host defines as callable (a rules layer's check): it runs
+                # with this context, so its dice and trace join this evaluation's.
+                return invoke(ctx, [ctx.result(a(ctx, env)) for a in args], site)
             if not isinstance(func, Function):
                 raise _error("E0405", site, op="(...)", kind=kind_of(func), help=f"'{name}' is not a function")
             if len(args) != len(func.params):

@@ -29,6 +29,8 @@ class Limits:
     #: Steps of the exact-odds computation: pool states combined, and worlds evaluated
     #: (a world counts as one step; a few seconds of work at most).
     max_work: int = 5_000_000
+    #: Lines a procedure may run (loops included) before it is stopped.
+    max_steps: int = 10_000
 
 
 DEFAULT_LIMITS = Limits()

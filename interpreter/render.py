@@ -68,6 +68,10 @@ def trace_text(trace: Trace) -> list[str]:
         if isinstance(event, RollEvent):
             faces = " ".join(_die_text(d, used) for d in event.dice) or "no dice"
             lines.append(f"  {_short(event.text)}: {faces} = {format_value(event.value)}")
+        elif isinstance(event, StepEvent) and event.kind == "step":
+            lines.append(f"  -- step {event.text}")
+        elif isinstance(event, StepEvent) and event.kind == "choice":
+            lines.append(f"  >> choose {event.text}: {format_value(event.value)}")
         elif isinstance(event, StepEvent):
             value = event.value
             shown = "[" + ", ".join(map(format_value, value)) + "]" if isinstance(value, tuple) else \

@@ -137,7 +137,10 @@ class Rules:
         self.options: dict[str, Option] = {}
         self.checks: dict[str, Check] = {}
         self.examples: list[Example] = []
+        self.procedures: dict[str, Procedure] = {}
         self.globals = MapEnv()
+        # Options and entities of the run a context belongs to, for checks called from it.
+        self._active: dict[int, tuple[Mapping[str, Level], Mapping[str, Any] | None]] = {}
         sink = DiagnosticSink()
         self._build(sink)
         self.diagnostics: tuple[Diagnostic, ...] = tuple(sink.items)
@@ -193,7 +196,18 @@ class Rules:
                                                        self.globals, source))
             elif isinstance(block, ast.CheckDecl):
                 if claim(str(block.name), source, block.name.span):
-                    self.checks[fold(str(block.name))] = Check(block, source)
+                    check = self.checks[fold(str(block.name))] = Check(block, source)
+                    self.globals.define(check.name, CheckCall(self, check))
+            elif isinstance(block, ast.ProcedureDecl):
+                if claim(str(block.name), source, block.name.span):
+                    self.procedures[fold(str(block.name))] = Procedure(block, source)
+                for statement in block.statements:
+                    if statement.kind == "choose":
+                        # A choice's options are levels of the choice, so rules can compare with them.
+                        for rank, option in enumerate(statement.choices):
+                            if fold(option) not in defined:
+                                defined[fold(option)] = (source, statement.span)
+                                self.globals.define(option, Level(statement.name, option, rank, statement.choices))
             elif isinstance(block, ast.TableDecl):
                 claim(str(block.name), source, block.name.span)
         # Tables last: a row naming nothing else defines a level of the table's own group.
@@ -202,6 +216,8 @@ class Rules:
                 self._table(block, source, defined)
         for check in self.checks.values():
             self._check_names(check, sink)
+        for procedure in self.procedures.values():
+            self._check_procedure(procedure, sink)
         for source, block in blocks:
             if isinstance(block, ast.ExampleDecl):
                 self._example(block, source, sink)
@@ -267,6 +283,22 @@ class Rules:
             self._names_in(statement.expr, known, check.source, sink, local)
             known.add(fold(statement.name))
             local.append(statement.name)
+
+    def _check_procedure(self, procedure: Procedure, sink: DiagnosticSink) -> None:
+        """Names as in checks; since `goto` can jump back, every name the procedure binds
+        counts as known everywhere in it. Every `goto` must name a step."""
+        decl = procedure.decl
+        known = {fold(n) for n in self.globals.names()} | {fold(n) for n in self.options_names()}
+        known |= {fold(p.name) for p in decl.params} | {"true", "false", "none"} | set(ROLES)
+        local = [p.name for p in decl.params] + [s.name for s in decl.statements if s.kind != "step"]
+        known |= {fold(n) for n in local}
+        steps = [s.name for s in decl.statements if s.kind == "step"]
+        for statement in decl.statements:
+            if statement.expr is not None:
+                self._names_in(statement.expr, known, procedure.source, sink, local)
+            if statement.kind == "goto" and fold(statement.name) not in {fold(n) for n in steps}:
+                sink.items.append(Diagnostic.make("E0609", procedure.source, statement.span, name=statement.name,
+                                                  help=did_you_mean(statement.name, steps)))
 
     def _names_in(self, expr: ex.Expr, known: set[str], source: Source, sink: DiagnosticSink,
                   local: list[str]) -> None:
@@ -397,6 +429,44 @@ class Rules:
         symbols = self._rating_symbols()
         return f" (a number, or a number with {' or '.join(symbols)})" if symbols else ""
 
+    def _scope(self, ctx: Context, params: Sequence[ast.Param], inputs: Mapping[str, Any],
+               options: Mapping[str, Level], roles: Mapping[str, Any] | None, source: Source) -> MapEnv:
+        scope = MapEnv({**dict(options), **dict(roles or {})}, parent=self.globals)
+        for param in params:
+            if param.name in inputs:
+                scope.define(param.name, inputs[param.name])
+            elif param.default is not None:
+                scope.define(param.name, ctx.result(ctx.evaluate(self.compiled(param.default, source), scope)))
+        return scope
+
+    def run_statement(self, ctx: Context, statement: ast.Statement, source: Source, env: MapEnv,
+                      index: int = 0, pools: dict[tuple[int, Any], PoolSource] | None = None) -> Any:
+        """Run one ``roll``/``let``/``set``/``result`` line; returns the value it binds."""
+        assert statement.expr is not None
+        compiled = self.compiled(statement.expr, source)
+        if statement.kind == "roll":
+            try:
+                spec = pool_spec(compiled, env, limits=self.limits)
+            except RunebookError:
+                value = ctx.result(ctx.evaluate(compiled, env))
+            else:
+                pool = pools.get((index, spec)) if pools is not None else None
+                if pool is None:
+                    pool = PoolSource(spec, statement.name, statement.expr.span, source)
+                    if pools is not None:
+                        pools[(index, spec)] = pool
+                ctx.realize(pool)  # roll now: given dice are consumed in the order of the lines
+                value = pool
+            env.define(statement.name, value)
+            return value
+        value = ctx.evaluate(compiled, env)
+        if statement.kind in ("result", "set"):
+            value = ctx.result(value)
+        if statement.kind == "result" and ctx.trace is not None:
+            ctx.trace.append(StepEvent("result", statement.name, json_value(value), statement.span))
+        env.define(statement.name, value)
+        return value
+
     def _run(self, ctx: Context, check: Check, inputs: Mapping[str, Any],
              options: Mapping[str, Level], pools: dict[tuple[int, Any], PoolSource] | None = None,
              roles: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -406,41 +476,25 @@ class Rules:
         enumeration (which re-runs the check once per world).
         """
         pools = {} if pools is None else pools
-        scope = MapEnv({**dict(options), **dict(roles or {})}, parent=self.globals)
-        for param in check.decl.params:
-            if param.name in inputs:
-                scope.define(param.name, inputs[param.name])
-            elif param.default is not None:
-                scope.define(param.name, ctx.result(ctx.evaluate(self._compiled(param.default, check), scope)))
-        env = MapEnv({}, parent=scope)
-        results: dict[str, Any] = {}
-        for index, statement in enumerate(check.decl.statements):
-            compiled = self._compiled(statement.expr, check)
-            if statement.kind == "roll":
-                try:
-                    spec = pool_spec(compiled, env, limits=self.limits)
-                except RunebookError:
-                    value = ctx.result(ctx.evaluate(compiled, env))
-                else:
-                    pool = pools.get((index, spec))
-                    if pool is None:
-                        pool = pools[(index, spec)] = PoolSource(spec, statement.name, statement.expr.span,
-                                                                 check.source)
-                    ctx.realize(pool)  # roll now: given dice are consumed in the order of the lines
-                    value = pool
-                env.define(statement.name, value)
-                continue
-            value = ctx.evaluate(compiled, env)
-            if statement.kind == "result":
-                value = ctx.result(value)
-                results[statement.name] = value
-                if ctx.trace is not None:
-                    ctx.trace.append(StepEvent("result", statement.name, json_value(value), statement.span))
-            env.define(statement.name, value)
-        return results
+        previous = self._active.get(id(ctx))
+        self._active[id(ctx)] = (options, roles)
+        try:
+            env = MapEnv({}, parent=self._scope(ctx, check.decl.params, inputs, options, roles, check.source))
+            results: dict[str, Any] = {}
+            for index, statement in enumerate(check.decl.statements):
+                value = self.run_statement(ctx, statement, check.source, env, index, pools)
+                if statement.kind == "result":
+                    results[statement.name] = value
+            return results
+        finally:
+            if previous is None:
+                self._active.pop(id(ctx), None)
+            else:
+                self._active[id(ctx)] = previous
 
-    def _compiled(self, expr: ex.Expr, check: Check) -> Any:
-        return compile_expression(expr, check.source, limits=self.limits)
+    def compiled(self, expr: ex.Expr, source: Source) -> Any:
+        return compile_expression(expr, source, limits=self.limits)
+
 
     def resolve(self, check: str, *, options: Mapping[str, str] | None = None, seed: int | None = None,
                 dice: Sequence[int] | None = None, rng: random.Random | None = None,
@@ -465,6 +519,50 @@ class Rules:
         assert ctx.trace is not None
         return CheckResult(spec.name, results, ctx.trace, bound, {k: v.name for k, v in chosen.items()})
 
+    def procedure(self, name: str) -> Procedure | None:
+        return self.procedures.get(fold(name))
+
+    def run(self, name: str, *, options: Mapping[str, str] | None = None, seed: int | None = None,
+            dice: Sequence[int] | None = None, rng: random.Random | None = None, driver: Any = None,
+            as_: Any = None, against: Any = None, **inputs: Any) -> Any:
+        """Run a procedure (or a check) to its end, asking ``driver`` at each choice point.
+
+        Returns a :class:`~interpreter.procedures.RunResult`.
+        """
+        from interpreter.procedures import RunResult, ScriptedDriver, run_lines
+
+        procedure = self.procedure(name)
+        if procedure is None:
+            if fold(name) in self.checks:
+                result = self.resolve(name, options=options, seed=seed, dice=dice, rng=rng, as_=as_,
+                                      against=against, **inputs)
+                return RunResult(result.check, result.results, _state(result.inputs, as_, against), result.trace)
+            names = [p.name for p in self.procedures.values()] + [c.name for c in self.checks.values()]
+            raise RunebookError([Diagnostic.make("E0608", None, None, name=name, help=did_you_mean(name, names))])
+        decl = procedure.decl
+        fake = Check(ast.CheckDecl(decl.name, decl.params, ()), procedure.source)
+        bound = self.bind_inputs(fake, inputs, as_)
+        chosen = self.option_values(options)
+        driver = driver if driver is not None else ScriptedDriver([])
+        if dice is not None:
+            oracle: Any = GivenOracle(list(dice), Source("--dice", ",".join(map(str, dice))))
+        else:
+            oracle = RandomOracle(rng if rng is not None else random.Random(seed))
+        roles = {k: v for k, v in (("actor", as_), ("target", against)) if v is not None}
+        ctx = Context(oracle=oracle, limits=self.limits, trace=Trace())
+        self._active[id(ctx)] = (chosen, roles)
+        try:
+            env = MapEnv({}, parent=self._scope(ctx, decl.params, bound, chosen, roles, procedure.source))
+            results, choices = run_lines(self, procedure.name, decl.statements, procedure.source, ctx, env, driver)
+            ctx.finish()
+            driver.finish()
+        finally:
+            self._active.pop(id(ctx), None)
+        assert ctx.trace is not None
+        state = _state({**bound, **{k: v for k, v in env.mapping.items()
+                                    if not isinstance(v, PoolSource)}}, as_, against)
+        return RunResult(procedure.name, results, state, ctx.trace, tuple(choices))
+
     def odds(self, check: str, *, options: Mapping[str, str] | None = None, as_: Any = None,
              against: Any = None, **inputs: Any) -> CheckOdds:
         """The exact distribution of every named result of a check."""
@@ -486,6 +584,44 @@ class Rules:
                 marginals[name][value] = marginals[name].get(value, Fraction(0)) + p
         results = {n: Distribution(m, together.residual, together.note) for n, m in marginals.items()}
         return CheckOdds(spec.name, results, together, bound, {k: v.name for k, v in chosen.items()})
+
+
+@attrs.frozen
+class Procedure:
+    """A declared procedure and the file it came from."""
+
+    decl: ast.ProcedureDecl
+    source: Source = attrs.field(eq=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        return str(self.decl.name)
+
+
+@attrs.frozen(eq=False)
+class CheckCall:
+    """A check used like a function inside rules (``contest(ability, resistance)``): it
+    runs with the caller's context, options and entities, and gives a record of results."""
+
+    rules: Rules
+    check: Check
+
+    @property
+    def name(self) -> str:
+        return self.check.name
+
+    def invoke(self, ctx: Context, args: list[Any], site: Any) -> dict[str, Any]:
+        params = self.check.decl.params
+        if len(args) > len(params):
+            raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name=self.check.name,
+                                                 expected=len(params), got=len(args))])
+        options, roles = self.rules._active.get(id(ctx), (self.rules.option_values(None), None))
+        inputs = {p.name: a for p, a in zip(params, args)}
+        missing = [p.name for p in params[len(args):] if p.default is None]
+        if missing:
+            raise RunebookError([Diagnostic.make("E0602", site[0], site[1], name=missing[0],
+                                                 check=self.check.name)])
+        return self.rules._run(ctx, self.check, inputs, options, None, roles)
 
 
 def _calls(expr: ex.Expr) -> list[ex.Call]:
@@ -517,6 +653,15 @@ def _literal(expr: ex.Expr, env: MapEnv) -> Any:
         return expr.value
     raise RunebookError([Diagnostic.make("E0008", None, None, what="input value", value=str(expr),
                                          help="give a number, a rating such as 7M2, or a name")])
+
+
+def _state(values: Mapping[str, Any], actor: Any, target: Any) -> dict[str, Any]:
+    """What a run leaves behind: its values, and each entity taking part."""
+    state: dict[str, Any] = {k: v for k, v in values.items() if not isinstance(v, PoolSource | CheckCall)}
+    for role, entity in (("actor", actor), ("target", target)):
+        if entity is not None:
+            state[role] = {"name": entity.name, "stats": dict(entity.stats)}
+    return state
 
 
 def _shown(value: Any) -> str:

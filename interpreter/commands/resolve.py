@@ -66,6 +66,51 @@ def register(sub: argparse._SubParsersAction) -> None:
     source.add_argument("--dice", type=_faces, metavar="F,F,...", help="faces you rolled, e.g. 8,6,1")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(handler=run_resolve)
+    register_run(sub)
+
+
+def register_run(sub: argparse._SubParsersAction) -> None:
+    from interpreter.commands.dice import _faces
+
+    parser = sub.add_parser(
+        "run", help="run a procedure (or a check) of a game",
+        description="Run a procedure to its end. Choice points are answered from --choices FILE.yaml "
+                    "(a list of answers in order), or asked at the terminal when stdin is one.",
+    )
+    parser.add_argument("game", metavar="GAME", help="a built-in game or a folder of .rules files")
+    parser.add_argument("name", metavar="NAME", help="a procedure or a check")
+    add_check_inputs(parser)
+    parser.add_argument("--choices", metavar="FILE.yaml", help="answers to the choice points, in order")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
+    source.add_argument("--dice", type=_faces, metavar="F,F,...", help="faces you rolled, in the order used")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(handler=run_procedure)
+
+
+def run_procedure(args: argparse.Namespace) -> int:
+    from interpreter.procedures import PromptDriver, ScriptedDriver, load_choices
+    from interpreter.render import trace_text
+    from interpreter.values import format_value
+
+    rules = _load(args)
+    if args.choices:
+        driver: Any = load_choices(args.choices)
+    elif sys.stdin is not None and sys.stdin.isatty():
+        driver = PromptDriver()
+    else:
+        driver = ScriptedDriver([])
+    result = rules.run(args.name, options=_pairs(args.options, "--option"), seed=args.seed, dice=args.dice,
+                       driver=driver, **_roles(rules, args), **_pairs(args.inputs, "--with"))
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        return 0
+    print(f"{rules.name}: {result.name}")
+    for line in trace_text(result.trace):
+        print(line)
+    for name, value in result.results.items():
+        print(f"{name}: {format_value(value)}")
+    return 0
 
 
 def _load(args: argparse.Namespace) -> Any:

@@ -1,0 +1,224 @@
+"""Procedures: explicit state machines with named choice points.
+
+A procedure's lines run in order under a program counter. ``step NAME`` marks a place,
+``goto NAME [if condition]`` jumps to it, ``end [if condition]`` stops, ``set`` changes a
+value, ``choose NAME: a | b`` asks the **driver**, and checks are called like functions.
+Every line run, every choice and every die is recorded in the trace; the number of lines
+a run may take is bounded (``Limits.max_steps``), so a loop can never hang.
+
+Drivers answer choice points and are interchangeable, so the same procedure gives the
+same result whichever answers it:
+
+- :class:`ScriptedDriver`: answers given in order (from a YAML file or a list);
+- :class:`PromptDriver`: asks at the terminal;
+- :class:`CallbackDriver`: a Python function, for embedders.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import attrs
+import yaml
+
+from dsl import ast
+from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from dsl.source import Source, Span
+from dsl.vocabulary import fold
+from interpreter.evaluate import Context, MapEnv
+from interpreter.trace import StepEvent, Trace
+from interpreter.values import Level, json_value
+
+__all__ = [
+    "CallbackDriver",
+    "ChoicePoint",
+    "Driver",
+    "PromptDriver",
+    "RunResult",
+    "ScriptedDriver",
+    "load_choices",
+]
+
+
+@attrs.frozen
+class ChoicePoint:
+    """A decision the procedure needs: its name, the options offered, the state so far."""
+
+    procedure: str
+    name: str
+    options: tuple[str, ...]
+    state: Mapping[str, Any] = attrs.field(repr=False)
+    span: Span | None = None
+    source: Source | None = attrs.field(default=None, repr=False)
+
+
+class Driver:
+    """Answers choice points (override :meth:`choose`)."""
+
+    def choose(self, point: ChoicePoint) -> str:
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        """Called when the procedure ends; may report unused answers."""
+
+
+class ScriptedDriver(Driver):
+    """Answers given up front, consumed in the order the choices come."""
+
+    def __init__(self, answers: Sequence[str], source: Source | None = None) -> None:
+        self.answers = [str(a) for a in answers]
+        self.position = 0
+        self.source = source
+
+    def choose(self, point: ChoicePoint) -> str:
+        if self.position >= len(self.answers):
+            raise RunebookError([Diagnostic.make(
+                "E0610", point.source, point.span, name=point.name, count=self.position + 1,
+                help=f"add an answer ({' | '.join(point.options)}) to the choices"
+                + (f" in {self.source.name}" if self.source else ""))])
+        answer = self.answers[self.position]
+        self.position += 1
+        return answer
+
+
+class PromptDriver(Driver):
+    """Asks at the terminal; accepts an option's name or its number."""
+
+    def __init__(self, read: Callable[[str], str] | None = None, out: IO[str] | None = None) -> None:
+        self.out = out or sys.stderr
+        self.read = read or self._read_line
+
+    def _read_line(self, prompt: str) -> str:
+        # The prompt goes where the questions go (stderr): stdout carries only results.
+        print(prompt, end="", file=self.out, flush=True)
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line
+
+    def choose(self, point: ChoicePoint) -> str:
+        listed = "  ".join(f"[{i}] {o}" for i, o in enumerate(point.options, 1))
+        while True:
+            print(f"{point.procedure}: choose {point.name}: {listed}", file=self.out)
+            try:
+                answer = self.read("> ").strip()
+            except EOFError:
+                raise RunebookError([Diagnostic.make("E0610", point.source, point.span, name=point.name,
+                                                     count=1, help="no answer was given at the prompt")]) from None
+            if answer.isdigit() and 1 <= int(answer) <= len(point.options):
+                return point.options[int(answer) - 1]
+            if any(fold(answer) == fold(o) for o in point.options):
+                return answer
+            hint = did_you_mean(answer, point.options)
+            print(f"'{answer}' is not offered{'; ' + hint if hint else ''}", file=self.out)
+
+
+class CallbackDriver(Driver):
+    """Answers from a Python function ``(ChoicePoint) -> str``."""
+
+    def __init__(self, callback: Callable[[ChoicePoint], str]) -> None:
+        self.callback = callback
+
+    def choose(self, point: ChoicePoint) -> str:
+        return self.callback(point)
+
+
+def load_choices(path: str | Path) -> ScriptedDriver:
+    """A choices file: a YAML list of answers in order (``- bold``), or a mapping
+    ``choices: [...]``. Read with ``yaml.safe_load``."""
+    shown = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RunebookError([Diagnostic.make("E0001", None, None, path=shown,
+                                             reason=getattr(error, "strerror", None) or str(error))]) from None
+    source = Source(shown, text)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        span = Span.point(mark.line + 1, mark.column + 1) if mark else None
+        raise RunebookError([Diagnostic.make("E0704", source, span,
+                                             message=getattr(error, "problem", None) or str(error))]) from None
+    if isinstance(data, dict) and "choices" in data:
+        data = data["choices"]
+    if not isinstance(data, list) or not all(isinstance(a, (str, int, float, bool)) for a in data):
+        raise RunebookError([Diagnostic.make("E0702", source, Span.point(1, 1), name="choices",
+                                             expected="a list of answers such as '- bold'", found="something else")])
+    return ScriptedDriver([str(a) for a in data], source)
+
+
+@attrs.frozen
+class RunResult:
+    """A finished run: its results, the state it ended in and everything that happened."""
+
+    name: str
+    results: dict[str, Any]
+    state: dict[str, Any]
+    trace: Trace = attrs.field(repr=False)
+    choices: tuple[tuple[str, str], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "results": {k: json_value(v) for k, v in self.results.items()},
+            "state": {k: json_value(v) for k, v in self.state.items()},
+            "choices": [{"choice": c, "answer": a} for c, a in self.choices],
+            "dice": [d.face for d in self.trace.dice()],
+            "trace": self.trace.to_list(),
+        }
+
+
+def run_lines(rules: Any, name: str, statements: Sequence[ast.Statement], source: Source, ctx: Context,
+              env: MapEnv, driver: Driver) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """Run a procedure's lines against one context; returns (results, choices made)."""
+    labels = {fold(s.name): i for i, s in enumerate(statements) if s.kind == "step"}
+    results: dict[str, Any] = {}
+    choices: list[tuple[str, str]] = []
+    pc = 0
+    ran = 0
+    while pc < len(statements):
+        statement = statements[pc]
+        ran += 1
+        if ran > rules.limits.max_steps:
+            raise RunebookError([Diagnostic.make("E0612", source, statement.span, limit=rules.limits.max_steps)])
+        pc += 1
+        kind = statement.kind
+        if kind == "step":
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("step", statement.name, None, statement.span))
+            continue
+        if kind in ("goto", "end"):
+            go = statement.expr is None or bool(ctx.result(ctx.evaluate(rules.compiled(statement.expr, source), env)))
+            if not go:
+                continue
+            if kind == "end":
+                break
+            target = labels.get(fold(statement.name))
+            if target is None:
+                raise RunebookError([Diagnostic.make("E0609", source, statement.span, name=statement.name,
+                                                     help=did_you_mean(statement.name, [s.name for s in statements
+                                                                                        if s.kind == "step"]))])
+            pc = target
+            continue
+        if kind == "choose":
+            point = ChoicePoint(name, statement.name, statement.choices, dict(env.mapping), statement.span, source)
+            answer = driver.choose(point)
+            match = [c for c in statement.choices if fold(c) == fold(str(answer))]
+            if not match:
+                raise RunebookError([Diagnostic.make("E0611", source, statement.span, answer=answer,
+                                                     name=statement.name, allowed=", ".join(statement.choices),
+                                                     help=did_you_mean(str(answer), statement.choices))])
+            rank = statement.choices.index(match[0])
+            env.define(statement.name, Level(statement.name, match[0], rank, statement.choices))
+            choices.append((statement.name, match[0]))
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("choice", statement.name, match[0], statement.span))
+            continue
+        value = rules.run_statement(ctx, statement, source, env, index=pc - 1)
+        if kind == "result":
+            results[statement.name] = value
+    return results, choices
