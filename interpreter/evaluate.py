@@ -201,7 +201,7 @@ class Context:
         self.trace = trace
         self.counter = [0]
         self.depth = 0
-        self.realized: dict[int, PoolView] = {}
+        self.realized: dict[int, tuple[PoolSource, PoolView]] = {}
         self.active: set[str] = set()
 
     def finish(self) -> None:
@@ -221,14 +221,15 @@ class Context:
 
     def realize(self, source: PoolSource) -> PoolView:
         """Roll a declared pool now (once per context), or make it lazy when computing odds."""
-        view = self.realized.get(id(source))
-        if view is not None:
-            return view
+        known = self.realized.get(id(source))
+        if known is not None and known[0] is source:
+            return known[1]
         if self.world is not None:
             view = PoolView(self.world.pool_source(source))
         else:
             view = self._roll(source.spec, source.span, source.source, source.name or source.spec.text)
-        self.realized[id(source)] = view
+        # Keep the source alive with its view: a freed source's id could be reused by a new one.
+        self.realized[id(source)] = (source, view)
         return view
 
     def new_pool(self, spec: PoolSpec, site: Any, span: Span | None, source: Source | None) -> PoolView:
