@@ -14,10 +14,12 @@ from dsl.source import Span
 __all__ = [
     "Block",
     "CheckDecl",
+    "ConditionDecl",
     "FunctionDecl",
     "LevelsDecl",
     "OptionDecl",
     "Param",
+    "ResourceDecl",
     "RowKey",
     "Statement",
     "TableDecl",
@@ -416,11 +418,19 @@ class Statement:
     name: str
     expr: Expr | None = None
     choices: tuple[str, ...] = ()
+    on: str | None = None
     span: Span | None = _span
 
     def __str__(self) -> str:
-        if self.kind in ("roll", "let", "result", "set"):
+        on = f" on {self.on}" if self.on else ""
+        if self.kind in ("roll", "let", "result", "set", "modifier"):
             return f"{self.kind} {self.name} = {self.expr}"
+        if self.kind in ("spend", "gain"):
+            return f"{self.kind} {self.name} {self.expr}{on}"
+        if self.kind in ("apply", "remove"):
+            return f"{self.kind} {self.name}{on}"
+        if self.kind == "reset":
+            return f"reset {self.name}"
         if self.kind == "step":
             return f"step {self.name}"
         if self.kind == "choose":
@@ -458,6 +468,32 @@ class ProcedureDecl:
 
 
 @attrs.frozen
+class ResourceDecl:
+    """``resource NAME (cap = ..., start = ..., reset = EVENT)``."""
+
+    name: Expr
+    params: tuple[Param, ...]
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return f"resource {self.name} ({', '.join(map(str, self.params))})"
+
+
+@attrs.frozen
+class ConditionDecl:
+    """``condition NAME (type = ..., lasts = ...)`` with ``modifier STAT = expression`` lines."""
+
+    name: Expr
+    params: tuple[Param, ...]
+    modifiers: tuple[Statement, ...]
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        head = f"condition {self.name} ({', '.join(map(str, self.params))})"
+        return "\n".join([head] + [f"{INDENT}{m}" for m in self.modifiers])
+
+
+@attrs.frozen
 class ExampleDecl:
     """``example CHECK (name = value, ...)``: a use of a check the tour shows."""
 
@@ -472,6 +508,7 @@ class ExampleDecl:
 Block = (
     Entry | ExtendsDecl | StatsDecl | NamesDecl | KindDecl
     | OptionDecl | LevelsDecl | TableDecl | FunctionDecl | CheckDecl | ExampleDecl | ProcedureDecl
+    | ResourceDecl | ConditionDecl
 )
 
 

@@ -107,7 +107,8 @@ def _strip_value(parts: list) -> ast.Value | None:
 
 
 #: Words that open a declaration block (see grammar/rules.lark).
-DECLARATION_KEYWORDS = ("extends", "stats", "names", "kind", "option", "levels", "table", "function", "check", "example", "procedure")
+DECLARATION_KEYWORDS = ("extends", "stats", "names", "kind", "option", "levels", "table", "function", "check", "example", "procedure",
+                        "resource", "condition")
 
 
 _KEYWORD_NEEDS = {
@@ -122,6 +123,8 @@ _KEYWORD_NEEDS = {
     "check": "a name and its inputs: 'check NAME (pool, difficulty = 1)'",
     "example": "a check and its inputs: 'example NAME (pool = 5)'",
     "procedure": "a name and its inputs: 'procedure NAME (a, b)'",
+    "resource": "a name and its settings: 'resource NAME (cap = 6)'",
+    "condition": "a name and its settings: 'condition NAME (type = mental)'",
 }
 
 
@@ -341,6 +344,41 @@ class RulesBuilder(Transformer):
     def choose_line(self, meta: Meta, children: list) -> ast.Statement:
         name, *choices = children
         return ast.Statement("choose", str(name), None, tuple(str(c) for c in choices), span=span_of(meta))
+
+    def _amount(self, kind: str, meta: Meta, children: list) -> ast.Statement:
+        name, amount, on = children
+        return ast.Statement(kind, str(name), amount, on=str(on) if on is not None else None, span=span_of(meta))
+
+    def spend_line(self, meta: Meta, children: list) -> ast.Statement:
+        return self._amount("spend", meta, children)
+
+    def gain_line(self, meta: Meta, children: list) -> ast.Statement:
+        return self._amount("gain", meta, children)
+
+    def _state_line(self, kind: str, meta: Meta, children: list) -> ast.Statement:
+        name, on = children
+        return ast.Statement(kind, name.text, on=str(on) if on is not None else None, span=span_of(meta))
+
+    def apply_line(self, meta: Meta, children: list) -> ast.Statement:
+        return self._state_line("apply", meta, children)
+
+    def remove_line(self, meta: Meta, children: list) -> ast.Statement:
+        return self._state_line("remove", meta, children)
+
+    def reset_line(self, meta: Meta, children: list) -> ast.Statement:
+        return ast.Statement("reset", str(children[0]), span=span_of(meta))
+
+    def resource_decl(self, meta: Meta, children: list) -> ast.ResourceDecl:
+        name, params = children
+        return ast.ResourceDecl(name, params or (), span=span_of(meta))
+
+    def condition_decl(self, meta: Meta, children: list) -> ast.ConditionDecl:
+        name, params, *rest = children
+        rest = [c for c in rest if not isinstance(c, Token)]
+        modifiers = tuple(
+            ast.Statement("modifier", rest[i].text, rest[i + 1], span=rest[i].span) for i in range(0, len(rest), 2)
+        )
+        return ast.ConditionDecl(name, params or (), modifiers, span=span_of(meta))
 
     def procedure_decl(self, meta: Meta, children: list) -> ast.ProcedureDecl:
         name, params, *lines = children

@@ -115,6 +115,9 @@ MESSAGES: dict[str, str] = {
     "E0702": "'{name}' expects {expected}, got {found}",
     "E0703": "missing required value '{name}'",
     "E0704": "YAML error: {message}",
+    "E0705": "unknown {what} '{name}'",
+    "E0706": "{name} cannot pay {amount} {resource}: it has {held}",
+    "E0707": "no {role} takes part: give one with {flag}",
     # E09xx: limits
     "E0901": "limit exceeded: {what} (the limit is {limit})",
 }

@@ -41,6 +41,17 @@ class Entity:
     stats: dict[str, Any]
     data: dict[str, Any] = attrs.field(factory=dict, repr=False)
     path: str = ""
+    #: Current points of each resource, and the conditions the entity is under (in order).
+    resources: dict[str, Any] = attrs.field(factory=dict)
+    conditions: list[str] = attrs.field(factory=list)
+
+    def copy(self) -> Entity:
+        """A copy whose resources and conditions can change without touching this one."""
+        return attrs.evolve(self, resources=dict(self.resources), conditions=list(self.conditions))
+
+    def state(self) -> dict[str, Any]:
+        return {"name": self.name, "stats": dict(self.stats), "resources": dict(self.resources),
+                "conditions": list(self.conditions)}
 
     def lookup(self, name: str) -> Any:
         key = fold(name)
@@ -86,8 +97,13 @@ def _stat_value(node: yaml.Node, source: Source) -> tuple[Any, Diagnostic | None
     return None, shown  # type: ignore[return-value]
 
 
-def load_entity(path: str | Path, vocabulary: Vocabulary) -> Entity:
-    """Read and validate an entity file; every problem is reported at once."""
+def load_entity(path: str | Path, vocabulary: Vocabulary, resources: Iterable[str] = (),
+                conditions: Iterable[str] = ()) -> Entity:
+    """Read and validate an entity file; every problem is reported at once.
+
+    ``resources`` and ``conditions`` are the names the game declares; the file may give
+    ``resources: {NAME: points}`` and ``conditions: [NAME, ...]`` with those names.
+    """
     shown = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -132,6 +148,41 @@ def load_entity(path: str | Path, vocabulary: Vocabulary) -> Entity:
                                                     expected="a number or a rating such as 7M2", found=f"'{bad}'"))
                     continue
                 stats[vocabulary.stats[fold(stat)]] = value
+    held: dict[str, Any] = {}
+    declared = {fold(r): r for r in resources}
+    if "resources" in keys:
+        node = keys["resources"][1]
+        if not isinstance(node, yaml.MappingNode):
+            problems.append(Diagnostic.make("E0702", source, _span(node), name="resources",
+                                            expected="a mapping of resource names to points", found="something else"))
+        else:
+            for key_node, value_node in node.value:
+                resource = str(key_node.value)
+                if fold(resource) not in declared:
+                    problems.append(Diagnostic.make("E0705", source, _span(key_node), what="resource", name=resource,
+                                                    help=did_you_mean(resource, list(declared.values()))))
+                    continue
+                value, bad = _stat_value(value_node, source)
+                if bad is not None or not isinstance(value, int):
+                    problems.append(Diagnostic.make("E0702", source, _span(value_node), name=resource,
+                                                    expected="a whole number of points", found=f"'{bad or value}'"))
+                    continue
+                held[declared[fold(resource)]] = value
+    under: list[str] = []
+    known_conditions = {fold(c): c for c in conditions}
+    if "conditions" in keys:
+        node = keys["conditions"][1]
+        if not isinstance(node, yaml.SequenceNode):
+            problems.append(Diagnostic.make("E0702", source, _span(node), name="conditions",
+                                            expected="a list of condition names", found="something else"))
+        else:
+            for item in node.value:
+                condition = str(getattr(item, "value", ""))
+                if fold(condition) not in known_conditions:
+                    problems.append(Diagnostic.make("E0705", source, _span(item), what="condition", name=condition,
+                                                    help=did_you_mean(condition, list(known_conditions.values()))))
+                elif known_conditions[fold(condition)] not in under:
+                    under.append(known_conditions[fold(condition)])
     if problems:
         raise RunebookError(problems)
-    return Entity(str(name), stats, data, shown)
+    return Entity(str(name), stats, data, shown, held, under)

@@ -218,6 +218,9 @@ def run_lines(rules: Any, name: str, statements: Sequence[ast.Statement], source
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("choice", statement.name, match[0], statement.span))
             continue
+        if kind in ("spend", "gain", "apply", "remove", "reset"):
+            rules.change_state(ctx, statement, source, env)
+            continue
         value = rules.run_statement(ctx, statement, source, env, index=pc - 1)
         if kind == "result":
             results[statement.name] = value

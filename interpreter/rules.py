@@ -138,6 +138,8 @@ class Rules:
         self.checks: dict[str, Check] = {}
         self.examples: list[Example] = []
         self.procedures: dict[str, Procedure] = {}
+        self.resources: dict[str, Resource] = {}
+        self.conditions: dict[str, Condition] = {}
         self.globals = MapEnv()
         # Options and entities of the run a context belongs to, for checks called from it.
         self._active: dict[int, tuple[Mapping[str, Level], Mapping[str, Any] | None]] = {}
@@ -164,8 +166,21 @@ class Rules:
             defined[key] = (source, span)
             return True
 
+        for host in HOST_FUNCTIONS:
+            claim(host, Source("<runebook>", ""), None)
+            self.globals.define(host, StateQuery(self, host))
         for source, block in blocks:
-            if isinstance(block, ast.LevelsDecl):
+            if isinstance(block, ast.ResourceDecl):
+                if claim(str(block.name), source, block.name.span):
+                    self.resources[fold(str(block.name))] = Resource(str(block.name), _settings(block.params), source)
+                    # The name stands for the resource itself: resource(actor, CP).
+                    self.globals.define(str(block.name), Level("resource", str(block.name), 0, (str(block.name),)))
+            elif isinstance(block, ast.ConditionDecl):
+                if claim(str(block.name), source, block.name.span):
+                    self.conditions[fold(str(block.name))] = Condition(
+                        str(block.name), _settings(block.params), block.modifiers, source)
+                    self.globals.define(str(block.name), Level("condition", str(block.name), 0, (str(block.name),)))
+            elif isinstance(block, ast.LevelsDecl):
                 names = tuple(p.text for p in block.levels)
                 claim(block.name.text, source, block.name.span)
                 for rank, phrase in enumerate(block.levels):
@@ -272,6 +287,7 @@ class Rules:
         """Every name a check uses is an input, an earlier line, or defined by the game."""
         known = {fold(n) for n in self.globals.names()} | {fold(n) for n in self.options_names()}
         known |= {fold(p.name) for p in check.decl.params} | {"true", "false", "none"} | set(ROLES)
+        known |= set(self.ruleset.vocabulary.stats)
         local = [p.name for p in check.decl.params]
         for param in check.decl.params:
             if param.type and param.type not in INPUT_TYPES and fold(param.type) not in known:
@@ -290,12 +306,26 @@ class Rules:
         decl = procedure.decl
         known = {fold(n) for n in self.globals.names()} | {fold(n) for n in self.options_names()}
         known |= {fold(p.name) for p in decl.params} | {"true", "false", "none"} | set(ROLES)
-        local = [p.name for p in decl.params] + [s.name for s in decl.statements if s.kind != "step"]
+        known |= set(self.ruleset.vocabulary.stats)
+        local = [p.name for p in decl.params] + [s.name for s in decl.statements
+                                                 if s.kind in ("roll", "let", "set", "result", "choose")]
         known |= {fold(n) for n in local}
         steps = [s.name for s in decl.statements if s.kind == "step"]
         for statement in decl.statements:
             if statement.expr is not None:
                 self._names_in(statement.expr, known, procedure.source, sink, local)
+            table = {"spend": ("resource", self.resources), "gain": ("resource", self.resources),
+                     "apply": ("condition", self.conditions), "remove": ("condition", self.conditions)}
+            if statement.kind in table:
+                what, declared = table[statement.kind]
+                if fold(statement.name) not in declared:
+                    sink.items.append(Diagnostic.make("E0705", procedure.source, statement.span, what=what,
+                                                      name=statement.name,
+                                                      help=did_you_mean(statement.name,
+                                                                        [d.name for d in declared.values()])))
+            if statement.on is not None and statement.on not in ROLES:
+                sink.items.append(Diagnostic.make("E0207", procedure.source, statement.span, name=statement.on,
+                                                  help=did_you_mean(statement.on, ROLES)))
             if statement.kind == "goto" and fold(statement.name) not in {fold(n) for n in steps}:
                 sink.items.append(Diagnostic.make("E0609", procedure.source, statement.span, name=statement.name,
                                                   help=did_you_mean(statement.name, steps)))
@@ -333,10 +363,103 @@ class Rules:
         return found
 
     def entity(self, path: str) -> Any:
-        """Load a character, NPC or obstacle file against this game's stats."""
+        """Load a character, NPC or obstacle file against this game's stats, resources and
+        conditions; resources it does not list start at their declared start."""
         from interpreter.entities import load_entity
 
-        return load_entity(path, self.ruleset.vocabulary)
+        entity = load_entity(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
+                             [c.name for c in self.conditions.values()])
+        for resource in self.resources.values():
+            if resource.name not in entity.resources:
+                start = resource.settings.get("start") or resource.settings.get("cap")
+                entity.resources[resource.name] = self._owner_value(start, entity, resource.source) if start else 0
+        return entity
+
+    def _owner_value(self, expr: ex.Expr, owner: Any, source: Source) -> Any:
+        """A setting such as a cap, computed from its owner's stats."""
+        ctx = Context(limits=self.limits)
+        env = MapEnv(dict(owner.stats) if owner is not None else {}, parent=self.globals)
+        return ctx.result(ctx.evaluate(self.compiled(expr, source), env))
+
+    def change_state(self, ctx: Context, statement: ast.Statement, source: Source, env: MapEnv) -> None:
+        """Run a `spend`, `gain`, `apply`, `remove` or `reset` line against the entities taking part."""
+        _options, roles = self._active.get(id(ctx), ({}, None))
+        roles = roles or {}
+        if statement.kind == "reset":
+            for entity in roles.values():
+                for resource in self.resources.values():
+                    reset = resource.settings.get("reset")
+                    if isinstance(reset, ex.Name) and fold(reset.text) == fold(statement.name):
+                        start = resource.settings.get("start") or resource.settings.get("cap")
+                        entity.resources[resource.name] = self._owner_value(start, entity, resource.source)
+                for name in list(entity.conditions):
+                    lasts = self.conditions[fold(name)].settings.get("lasts")
+                    if isinstance(lasts, ex.Name) and fold(lasts.text) == fold(statement.name):
+                        entity.conditions.remove(name)
+            self._note(ctx, f"reset {statement.name}", None, statement)
+            return
+        role = statement.on or "actor"
+        entity = roles.get(role)
+        if entity is None:
+            raise RunebookError([Diagnostic.make("E0707", source, statement.span, role=role,
+                                                 flag="--as" if role == "actor" else "--against")])
+        if statement.kind in ("spend", "gain"):
+            resource = self.resources[fold(statement.name)]
+            assert statement.expr is not None
+            amount = ctx.result(ctx.evaluate(self.compiled(statement.expr, source), env))
+            held = entity.resources.get(resource.name, 0)
+            if statement.kind == "spend":
+                if held < amount:
+                    raise RunebookError([Diagnostic.make("E0706", source, statement.span, name=entity.name,
+                                                         amount=amount, resource=resource.name, held=held)])
+                entity.resources[resource.name] = held - amount
+            else:
+                cap = resource.settings.get("cap")
+                top = self._owner_value(cap, entity, resource.source) if cap is not None else None
+                entity.resources[resource.name] = held + amount if top is None else min(top, held + amount)
+            self._note(ctx, f"{statement.kind} {resource.name} {amount} ({entity.name})",
+                       entity.resources[resource.name], statement)
+            return
+        condition = self.conditions[fold(statement.name)]
+        if statement.kind == "apply" and condition.name not in entity.conditions:
+            entity.conditions.append(condition.name)  # the same condition twice is still one
+        elif statement.kind == "remove" and condition.name in entity.conditions:
+            entity.conditions.remove(condition.name)
+        self._note(ctx, f"{statement.kind} {condition.name} ({entity.name})", list(entity.conditions), statement)
+
+    def _note(self, ctx: Context, text: str, value: Any, statement: ast.Statement) -> None:
+        if ctx.trace is not None:
+            ctx.trace.append(StepEvent("state", text, json_value(value), statement.span))
+
+    def modifier(self, ctx: Context, entity: Any, stat: str) -> Any:
+        """The total modifier an entity's conditions give a stat, by `option stacking`
+        (sum by default; `highest`; `extremes`: highest bonus plus lowest penalty;
+        `by_type`: the highest of each condition type, summed)."""
+        found: list[tuple[str, Any]] = []
+        for name in entity.conditions:
+            condition = self.conditions[fold(name)]
+            for line in condition.modifiers:
+                if fold(line.name) == fold(stat):
+                    assert line.expr is not None
+                    env = MapEnv(dict(entity.stats), parent=self.globals)
+                    value = ctx.result(ctx.evaluate(self.compiled(line.expr, condition.source), env))
+                    kind = condition.settings.get("type")
+                    found.append((kind.text if isinstance(kind, ex.Name) else condition.name, value))
+        option = self.options.get(fold("stacking"))
+        policy = fold(self._active.get(id(ctx), ({}, None))[0].get(option.name).name) if option else "sum"
+        values = [v for _, v in found]
+        if not values:
+            return 0
+        if policy == "highest":
+            return max(values)
+        if policy == "extremes":
+            return max([v for v in values if v > 0], default=0) + min([v for v in values if v < 0], default=0)
+        if policy == "bytype":
+            by_type: dict[str, Any] = {}
+            for kind, value in found:
+                by_type[kind] = max(by_type.get(kind, value), value)
+            return sum(by_type.values())
+        return sum(values)
 
     def option_values(self, chosen: Mapping[str, str] | None) -> dict[str, Level]:
         """Every option at its default, except those ``chosen`` (name → choice)."""
@@ -431,7 +554,10 @@ class Rules:
 
     def _scope(self, ctx: Context, params: Sequence[ast.Param], inputs: Mapping[str, Any],
                options: Mapping[str, Level], roles: Mapping[str, Any] | None, source: Source) -> MapEnv:
-        scope = MapEnv({**dict(options), **dict(roles or {})}, parent=self.globals)
+        # A bare stat name is the actor's stat, as in content brackets ([Attack + Strength]).
+        actor = (roles or {}).get("actor")
+        stats = MapEnv(dict(actor.stats) if actor is not None else {}, parent=self.globals)
+        scope = MapEnv({**dict(options), **dict(roles or {})}, parent=stats)
         for param in params:
             if param.name in inputs:
                 scope.define(param.name, inputs[param.name])
@@ -548,7 +674,8 @@ class Rules:
             oracle: Any = GivenOracle(list(dice), Source("--dice", ",".join(map(str, dice))))
         else:
             oracle = RandomOracle(rng if rng is not None else random.Random(seed))
-        roles = {k: v for k, v in (("actor", as_), ("target", against)) if v is not None}
+        # The run changes copies: a run that fails leaves every entity as it was.
+        roles = {k: v.copy() for k, v in (("actor", as_), ("target", against)) if v is not None}
         ctx = Context(oracle=oracle, limits=self.limits, trace=Trace())
         self._active[id(ctx)] = (chosen, roles)
         try:
@@ -560,7 +687,7 @@ class Rules:
             self._active.pop(id(ctx), None)
         assert ctx.trace is not None
         state = _state({**bound, **{k: v for k, v in env.mapping.items()
-                                    if not isinstance(v, PoolSource)}}, as_, against)
+                                    if not isinstance(v, PoolSource)}}, roles.get("actor"), roles.get("target"))
         return RunResult(procedure.name, results, state, ctx.trace, tuple(choices))
 
     def odds(self, check: str, *, options: Mapping[str, str] | None = None, as_: Any = None,
@@ -584,6 +711,55 @@ class Rules:
                 marginals[name][value] = marginals[name].get(value, Fraction(0)) + p
         results = {n: Distribution(m, together.residual, together.note) for n, m in marginals.items()}
         return CheckOdds(spec.name, results, together, bound, {k: v.name for k, v in chosen.items()})
+
+
+#: Functions the rules layer gives every game: an entity's state, read in expressions.
+HOST_FUNCTIONS = ("modifier", "resource", "has")
+
+
+@attrs.frozen
+class Resource:
+    """A declared resource: ``cap``, ``start`` and ``reset`` settings (expressions)."""
+
+    name: str
+    settings: dict[str, Any]
+    source: Source = attrs.field(eq=False, repr=False)
+
+
+@attrs.frozen
+class Condition:
+    """A declared condition: its settings (``type``, ``lasts``) and stat modifiers."""
+
+    name: str
+    settings: dict[str, Any]
+    modifiers: tuple[ast.Statement, ...]
+    source: Source = attrs.field(eq=False, repr=False)
+
+
+def _settings(params: Sequence[ast.Param]) -> dict[str, Any]:
+    return {p.name: p.default for p in params}
+
+
+@attrs.frozen(eq=False)
+class StateQuery:
+    """``modifier(entity, Stat)``, ``resource(entity, NAME)``, ``has(entity, CONDITION)``."""
+
+    rules: Rules
+    name: str
+
+    def invoke(self, ctx: Context, args: list[Any], site: Any) -> Any:
+        if len(args) != 2:
+            raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name=self.name, expected=2, got=len(args))])
+        entity, what = args
+        if not hasattr(entity, "conditions"):
+            raise RunebookError([Diagnostic.make("E0405", site[0], site[1], op=self.name,
+                                                 kind="something that is not a character")])
+        key = what.name if isinstance(what, Level) else str(what)
+        if self.name == "modifier":
+            return self.rules.modifier(ctx, entity, key)
+        if self.name == "resource":
+            return entity.resources.get(key, 0)
+        return any(fold(c) == fold(key) for c in entity.conditions)
 
 
 @attrs.frozen
@@ -660,7 +836,7 @@ def _state(values: Mapping[str, Any], actor: Any, target: Any) -> dict[str, Any]
     state: dict[str, Any] = {k: v for k, v in values.items() if not isinstance(v, PoolSource | CheckCall)}
     for role, entity in (("actor", actor), ("target", target)):
         if entity is not None:
-            state[role] = {"name": entity.name, "stats": dict(entity.stats)}
+            state[role] = entity.state()
     return state
 
 
