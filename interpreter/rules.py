@@ -173,7 +173,7 @@ class Rules:
             if isinstance(block, ast.ResourceDecl):
                 if claim(str(block.name), source, block.name.span):
                     self.resources[fold(str(block.name))] = Resource(str(block.name), _settings(block.params), source)
-                    # The name stands for the resource itself: resource(actor, CP).
+                    # The name stands for the resource itself: resource(actor, Points).
                     self.globals.define(str(block.name), Level("resource", str(block.name), 0, (str(block.name),)))
             elif isinstance(block, ast.ConditionDecl):
                 if claim(str(block.name), source, block.name.span):
