@@ -15,6 +15,7 @@ __all__ = [
     "Block",
     "CheckDecl",
     "ConditionDecl",
+    "DeriveDecl",
     "FunctionDecl",
     "LevelsDecl",
     "OptionDecl",
@@ -468,6 +469,18 @@ class ProcedureDecl:
 
 
 @attrs.frozen
+class DeriveDecl:
+    """``derive NAME = expression``: a value computed from an entity's stats."""
+
+    name: Expr
+    expr: Expr
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return f"derive {self.name} = {self.expr}"
+
+
+@attrs.frozen
 class ResourceDecl:
     """``resource NAME (cap = ..., start = ..., reset = EVENT)``."""
 
@@ -508,7 +521,7 @@ class ExampleDecl:
 Block = (
     Entry | ExtendsDecl | StatsDecl | NamesDecl | KindDecl
     | OptionDecl | LevelsDecl | TableDecl | FunctionDecl | CheckDecl | ExampleDecl | ProcedureDecl
-    | ResourceDecl | ConditionDecl
+    | ResourceDecl | ConditionDecl | DeriveDecl
 )
 
 

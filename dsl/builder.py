@@ -108,7 +108,7 @@ def _strip_value(parts: list) -> ast.Value | None:
 
 #: Words that open a declaration block (see grammar/rules.lark).
 DECLARATION_KEYWORDS = ("extends", "stats", "names", "kind", "option", "levels", "table", "function", "check", "example", "procedure",
-                        "resource", "condition")
+                        "resource", "condition", "derive")
 
 
 _KEYWORD_NEEDS = {
@@ -124,6 +124,7 @@ _KEYWORD_NEEDS = {
     "example": "a check and its inputs: 'example NAME (pool = 5)'",
     "procedure": "a name and its inputs: 'procedure NAME (a, b)'",
     "resource": "a name and its settings: 'resource NAME (cap = 6)'",
+    "derive": "a name and a formula: 'derive NAME = Speed + Will'",
     "condition": "a name and its settings: 'condition NAME (type = mental)'",
 }
 
@@ -367,6 +368,9 @@ class RulesBuilder(Transformer):
 
     def reset_line(self, meta: Meta, children: list) -> ast.Statement:
         return ast.Statement("reset", str(children[0]), span=span_of(meta))
+
+    def derive_decl(self, meta: Meta, children: list) -> ast.DeriveDecl:
+        return ast.DeriveDecl(children[0], children[1], span=span_of(meta))
 
     def resource_decl(self, meta: Meta, children: list) -> ast.ResourceDecl:
         name, params = children

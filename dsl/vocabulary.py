@@ -158,7 +158,12 @@ def build_vocabulary(files: Iterable[tuple[Source, ast.RulesFile]], sink: Diagno
     seen_kinds: dict[str, ast.Phrase] = {}
     for source, rules in files:
         for block in rules.blocks:
-            if isinstance(block, (ast.StatsDecl, ast.NamesDecl)):
+            if isinstance(block, ast.DeriveDecl):
+                # A derived value reads like a stat wherever content names one.
+                phrase = ast.Phrase(str(block.name), span=block.name.span)
+                if not _check_duplicate(seen_names, phrase, sink, {}, source):
+                    vocab.stats[fold(phrase.text)] = phrase.text
+            elif isinstance(block, (ast.StatsDecl, ast.NamesDecl)):
                 target = vocab.stats if isinstance(block, ast.StatsDecl) else vocab.names
                 for phrase in block.names:
                     if not _check_duplicate(seen_names, phrase, sink, {}, source):

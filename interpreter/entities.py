@@ -44,6 +44,8 @@ class Entity:
     #: Current points of each resource, and the conditions the entity is under (in order).
     resources: dict[str, Any] = attrs.field(factory=dict)
     conditions: list[str] = attrs.field(factory=list)
+    #: Values the game derives from stats (``derive``), computed when looked up.
+    derived: dict[str, Any] = attrs.field(factory=dict, repr=False)
 
     def copy(self) -> Entity:
         """A copy whose resources and conditions can change without touching this one."""
@@ -58,12 +60,15 @@ class Entity:
         for stat, value in self.stats.items():
             if fold(stat) == key:
                 return value
+        for derived, value in self.derived.items():
+            if fold(derived) == key:
+                return value
         if key == "name":
             return self.name
         raise KeyError(name)
 
     def names(self) -> Iterable[str]:
-        return list(self.stats)
+        return list(self.stats) + list(self.derived)
 
     def __str__(self) -> str:
         return self.name

@@ -139,6 +139,7 @@ class Rules:
         self.examples: list[Example] = []
         self.procedures: dict[str, Procedure] = {}
         self.resources: dict[str, Resource] = {}
+        self.derived: dict[str, tuple[str, ex.Expr, Source]] = {}
         self.conditions: dict[str, Condition] = {}
         self.globals = MapEnv()
         # Options and entities of the run a context belongs to, for checks called from it.
@@ -180,6 +181,8 @@ class Rules:
                     self.conditions[fold(str(block.name))] = Condition(
                         str(block.name), _settings(block.params), block.modifiers, source)
                     self.globals.define(str(block.name), Level("condition", str(block.name), 0, (str(block.name),)))
+            elif isinstance(block, ast.DeriveDecl):
+                self.derived[fold(str(block.name))] = (str(block.name), block.expr, source)
             elif isinstance(block, ast.LevelsDecl):
                 names = tuple(p.text for p in block.levels)
                 claim(block.name.text, source, block.name.span)
@@ -369,6 +372,11 @@ class Rules:
 
         entity = load_entity(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
                              [c.name for c in self.conditions.values()])
+        own = MapEnv(dict(entity.stats), parent=self.globals)
+        for name, expr, source in self.derived.values():
+            if fold(name) not in {fold(s) for s in entity.stats}:  # a stat the file gives wins
+                entity.derived[name] = Derived(name, expr, own, source)
+                own.define(name, entity.derived[name])
         for resource in self.resources.values():
             if resource.name not in entity.resources:
                 start = resource.settings.get("start") or resource.settings.get("cap")
@@ -556,7 +564,8 @@ class Rules:
                options: Mapping[str, Level], roles: Mapping[str, Any] | None, source: Source) -> MapEnv:
         # A bare stat name is the actor's stat, as in content brackets ([Attack + Strength]).
         actor = (roles or {}).get("actor")
-        stats = MapEnv(dict(actor.stats) if actor is not None else {}, parent=self.globals)
+        stats = MapEnv({**dict(actor.stats), **dict(actor.derived)} if actor is not None else {},
+                       parent=self.globals)
         scope = MapEnv({**dict(options), **dict(roles or {})}, parent=stats)
         for param in params:
             if param.name in inputs:

@@ -85,3 +85,16 @@ def test_check_reports_unknown_resources_in_procedures(tmp_path: Path, cli) -> N
     (tmp_path / "g.rules").write_text("resource CP (cap = 3)\n\nprocedure P ()\n  spend CPP 1\n")
     run = cli("check", str(tmp_path))
     assert run.code == 1 and "E0705 unknown resource 'CPP'" in run.stderr and "did you mean 'CP'?" in run.stderr
+
+
+def test_derived_values_are_computed_from_each_entity(tmp_path: Path) -> None:
+    (tmp_path / "g.rules").write_text(
+        "stats Speed, Will\nderive Initiative = Speed + Will\n\n"
+        "check Race ()\n  roll die = 1d6\n  result first = die + Initiative > target's Initiative\n"
+    )
+    (tmp_path / "a.yaml").write_text("name: A\nstats:\n  Speed: 2\n  Will: 1\n")
+    (tmp_path / "b.yaml").write_text("name: B\nstats:\n  Speed: 4\n  Will: 3\n")
+    rules = interpreter.load(str(tmp_path))
+    a, b = rules.entity(str(tmp_path / "a.yaml")), rules.entity(str(tmp_path / "b.yaml"))
+    assert rules.resolve("race", dice=[5], as_=a, against=b).results == {"first": True}   # 5+3 > 7
+    assert rules.resolve("race", dice=[4], as_=a, against=b).results == {"first": False}  # 4+3 > 7 is false
