@@ -29,6 +29,7 @@ from dsl.parser import parse_expression
 from dsl.source import Source, Span
 from dsl.vocabulary import Vocabulary, fold
 from interpreter.values import Rating
+from interpreter.yamlfile import read_yaml
 
 __all__ = ["Entity", "load_entity"]
 
@@ -110,20 +111,7 @@ def load_entity(path: str | Path, vocabulary: Vocabulary, resources: Iterable[st
     ``resources: {NAME: points}`` and ``conditions: [NAME, ...]`` with those names.
     """
     shown = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise RunebookError([Diagnostic.make("E0001", None, None, path=shown,
-                                             reason=getattr(error, "strerror", None) or str(error))]) from None
-    source = Source(shown, text)
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        span = Span.point(mark.line + 1, mark.column + 1) if mark else None
-        raise RunebookError([Diagnostic.make("E0704", source, span,
-                                             message=getattr(error, "problem", None) or str(error))]) from None
+    source, root, data = read_yaml(path)
     problems: list[Diagnostic] = []
     if not isinstance(root, yaml.MappingNode) or not isinstance(data, dict):
         raise RunebookError([Diagnostic.make("E0702", source, _span(root) if root else None, name=shown,

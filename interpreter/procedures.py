@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import IO, Any
 
 import attrs
-import yaml
 
 from dsl import ast
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
@@ -31,6 +30,7 @@ from dsl.vocabulary import fold
 from interpreter.evaluate import Context, MapEnv
 from interpreter.trace import StepEvent, Trace
 from interpreter.values import Level, json_value
+from interpreter.yamlfile import read_yaml
 
 __all__ = [
     "CallbackDriver",
@@ -129,20 +129,7 @@ class CallbackDriver(Driver):
 def load_choices(path: str | Path) -> ScriptedDriver:
     """A choices file: a YAML list of answers in order (``- bold``), or a mapping
     ``choices: [...]``. Read with ``yaml.safe_load``."""
-    shown = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise RunebookError([Diagnostic.make("E0001", None, None, path=shown,
-                                             reason=getattr(error, "strerror", None) or str(error))]) from None
-    source = Source(shown, text)
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        span = Span.point(mark.line + 1, mark.column + 1) if mark else None
-        raise RunebookError([Diagnostic.make("E0704", source, span,
-                                             message=getattr(error, "problem", None) or str(error))]) from None
+    source, _root, data = read_yaml(path)
     if isinstance(data, dict) and "choices" in data:
         data = data["choices"]
     if not isinstance(data, list) or not all(isinstance(a, (str, int, float, bool)) for a in data):

@@ -10,6 +10,7 @@ can never disagree about what the rules say.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -115,11 +116,18 @@ class CheckOdds:
             "inputs": {k: json_value(v) for k, v in self.inputs.items()},
             "options": dict(self.options),
             "results": {
-                name: {str(json_value(k)): _fraction(p) for k, p in dist.items()}
+                name: {_key(k): _fraction(p) for k, p in dist.items()}
                 for name, dist in self.results.items()
             },
             "residual": _fraction(self.residual),
         }
+
+
+def _key(value: Any) -> str:
+    """An outcome as a JSON object key: as JSON would write it (`true`, `null`, `7`, `Low`)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return str(json_value(value))
 
 
 def _fraction(value: Fraction) -> str:
@@ -140,6 +148,7 @@ class Rules:
         self.procedures: dict[str, Procedure] = {}
         self.resources: dict[str, Resource] = {}
         self.derived: dict[str, tuple[str, ex.Expr, Source]] = {}
+        self._compiled_cache: dict[int, tuple[ex.Expr, Any]] = {}
         self.conditions: dict[str, Condition] = {}
         self.globals = MapEnv()
         # Options and entities of the run a context belongs to, for checks called from it.
@@ -494,6 +503,7 @@ class Rules:
         name, then the defaults, fill the rest."""
         problems: list[Diagnostic] = []
         values: dict[str, Any] = {}
+        offered: set[str] = set()
         for name, value in given.items():
             param = check.param(name)
             if param is None:
@@ -502,11 +512,12 @@ class Rules:
                     help=did_you_mean(name, [p.name for p in check.decl.params])
                     or f"inputs: {', '.join(p.name for p in check.decl.params)}"))
                 continue
+            offered.add(param.name)
             converted = self._convert(param, value, check, problems)
             if converted is not None:
                 values[param.name] = converted
         for param in check.decl.params:
-            if param.name in values:
+            if param.name in values or param.name in offered:
                 continue
             if actor is not None:
                 try:
@@ -628,7 +639,13 @@ class Rules:
                 self._active[id(ctx)] = previous
 
     def compiled(self, expr: ex.Expr, source: Source) -> Any:
-        return compile_expression(expr, source, limits=self.limits)
+        # Rules keep their AST alive, so a node's id is a stable key; exact odds re-run a
+        # check once per outcome and must not recompile it each time.
+        key = id(expr)
+        found = self._compiled_cache.get(key)
+        if found is None or found[0] is not expr:
+            found = self._compiled_cache[key] = (expr, compile_expression(expr, source, limits=self.limits))
+        return found[1]
 
 
     def resolve(self, check: str, *, options: Mapping[str, str] | None = None, seed: int | None = None,

@@ -8,7 +8,6 @@ every face of the dice the votes give, built from the book's table, not from the
 from __future__ import annotations
 
 import math
-import random
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -17,7 +16,7 @@ from typing import Any
 import pytest
 
 from interpreter.rules import load
-from interpreter.values import Bound
+from checks_helpers import chi_square_agrees
 
 GAME = "mezzo"
 LADDER = [4, 6, 8, 10, 12]
@@ -42,7 +41,8 @@ def dice_for(votes: int, restraints: int = 0, shorter: bool = False) -> list[int
     return [min(s, LADDER[4 - restraints]) for s in sides]
 
 
-def labels(result: Any, check_pool: str = "action_dice") -> list[str]:
+def labels(result: Any) -> list[str]:
+    """The dice a resolution rolled, in order."""
     return [d.label for d in result.trace.dice()]
 
 
@@ -210,24 +210,6 @@ def test_tiebreaker_odds_are_exact(rules) -> None:  # type: ignore[no-untyped-de
 # ---------------------------------------------------------------- rolls agree with odds
 
 
-def chi_square_agrees(rules, check: str, name: str, runs: int, seed: int, **inputs: Any) -> None:  # type: ignore[no-untyped-def]
-    """Seeded rolls of a check against its exact odds (bins under 5 expected are merged)."""
-    dist = rules.odds(check, **inputs).results[name]
-    rng = random.Random(seed)
-    seen = Counter(rules.resolve(check, rng=rng, **inputs).results[name] for _ in range(runs))
-    for value in seen:
-        assert value in dist.keys() or any(isinstance(k, Bound) and value >= k.low for k in dist.keys()), value
-    big = {k: p * runs for k, p in dist.items() if p * runs >= 5 and not isinstance(k, Bound)}
-    rest_expected = runs - sum(big.values())
-    rest_seen = runs - sum(seen[k] for k in big)
-    chi2 = sum((seen[k] - e) ** 2 / e for k, e in big.items())
-    bins = len(big)
-    if rest_expected >= 1:
-        chi2 += (rest_seen - rest_expected) ** 2 / rest_expected
-        bins += 1
-    df = max(bins - 1, 1)
-    critical = df * (1 - 2 / (9 * df) + 3.29 * math.sqrt(2 / (9 * df))) ** 3  # p = 0.0005
-    assert float(chi2) < critical, (name, float(chi2), critical, seen)
 
 
 def test_action_check_rolls_agree_with_odds(rules) -> None:  # type: ignore[no-untyped-def]

@@ -8,8 +8,6 @@ again here from the spec, over all 400 pairs of d20 faces.
 
 from __future__ import annotations
 
-import math
-import random
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -17,8 +15,10 @@ from typing import Any
 
 import pytest
 
+import interpreter
+from dsl.diagnostics import RunebookError
 from interpreter.rules import load
-from interpreter.values import Bound
+from checks_helpers import chi_square_agrees
 
 GAME = "questworlds"
 RESULTS = ["fumble", "failure", "success", "critical"]
@@ -36,6 +36,22 @@ def named(results: dict[str, Any]) -> dict[str, Any]:
 
 def contest(rules, faces: tuple[int, int], ability: Any, resistance: Any, **kw: Any) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     return named(rules.resolve("contest", dice=list(faces), ability=ability, resistance=resistance, **kw).results)
+
+
+# ---------------------------------------------------------------- the generic builtin it uses
+
+
+@pytest.mark.parametrize(("expr", "total"), [("rating_value(7M2, 20)", 47), ("rating_value(7M, 20)", 27),
+                                             ("rating_value(14, 20)", 14), ("rating_value(3D, 6)", 9),
+                                             ("rating_value(12W3, 10) - 1", 41)])
+def test_rating_value_builtin(expr: str, total: int) -> None:
+    assert interpreter.roll(expr).total == total
+
+
+def test_rating_value_rejects_text() -> None:
+    with pytest.raises(RunebookError) as caught:
+        interpreter.roll('rating_value("7M", 20)')
+    assert [d.code for d in caught.value.diagnostics] == ["E0405"]
 
 
 # ---------------------------------------------------------------- worked examples: ratings
@@ -256,24 +272,6 @@ def test_contest_odds_are_exact(rules, inputs: dict[str, Any], options: dict[str
 # ---------------------------------------------------------------- rolls agree with odds
 
 
-def chi_square_agrees(rules, check: str, name: str, runs: int, seed: int, **inputs: Any) -> None:  # type: ignore[no-untyped-def]
-    """Seeded rolls of a check against its exact odds (bins under 5 expected are merged)."""
-    dist = rules.odds(check, **inputs).results[name]
-    rng = random.Random(seed)
-    seen = Counter(rules.resolve(check, rng=rng, **inputs).results[name] for _ in range(runs))
-    for value in seen:
-        assert value in dist.keys() or any(isinstance(k, Bound) and value >= k.low for k in dist.keys()), value
-    big = {k: p * runs for k, p in dist.items() if p * runs >= 5 and not isinstance(k, Bound)}
-    rest_expected = runs - sum(big.values())
-    rest_seen = runs - sum(seen[k] for k in big)
-    chi2 = sum((seen[k] - e) ** 2 / e for k, e in big.items())
-    bins = len(big)
-    if rest_expected >= 1:
-        chi2 += (rest_seen - rest_expected) ** 2 / rest_expected
-        bins += 1
-    df = max(bins - 1, 1)
-    critical = df * (1 - 2 / (9 * df) + 3.29 * math.sqrt(2 / (9 * df))) ** 3  # p = 0.0005
-    assert float(chi2) < critical, (name, float(chi2), critical, seen)
 
 
 def test_rolls_agree_with_odds(rules) -> None:  # type: ignore[no-untyped-def]

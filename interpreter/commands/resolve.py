@@ -50,9 +50,16 @@ def _roles(rules: Any, args: argparse.Namespace) -> dict[str, Any]:
     return roles
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def _add_dice_and_output(parser: argparse.ArgumentParser) -> None:
     from interpreter.commands.dice import _faces
 
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
+    source.add_argument("--dice", type=_faces, metavar="F,F,...", help="faces you rolled, in the order used")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "resolve", help="resolve a check of a game",
         description="Resolve a check once, with a seeded roll (--seed) or the dice you rolled "
@@ -61,17 +68,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("game", metavar="GAME", help="a built-in game or a folder of .rules files")
     parser.add_argument("check", metavar="CHECK", help="the check's name, e.g. 'skill check'")
     add_check_inputs(parser)
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
-    source.add_argument("--dice", type=_faces, metavar="F,F,...", help="faces you rolled, e.g. 8,6,1")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    _add_dice_and_output(parser)
     parser.set_defaults(handler=run_resolve)
     register_run(sub)
 
 
 def register_run(sub: argparse._SubParsersAction) -> None:
-    from interpreter.commands.dice import _faces
-
     parser = sub.add_parser(
         "run", help="run a procedure (or a check) of a game",
         description="Run a procedure to its end. Choice points are answered from --choices FILE.yaml "
@@ -81,10 +83,7 @@ def register_run(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("name", metavar="NAME", help="a procedure or a check")
     add_check_inputs(parser)
     parser.add_argument("--choices", metavar="FILE.yaml", help="answers to the choice points, in order")
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
-    source.add_argument("--dice", type=_faces, metavar="F,F,...", help="faces you rolled, in the order used")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    _add_dice_and_output(parser)
     parser.set_defaults(handler=run_procedure)
 
 
