@@ -20,7 +20,7 @@ from lark.lark import PostLex
 
 from dsl import ast
 from dsl.builder import RulesBuilder, make_builder
-from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError
+from dsl.diagnostics import Diagnostic, DiagnosticSink
 from dsl.expr_ast import Expr
 from dsl.source import Source, Span
 from grammar import GRAMMAR_DIR

@@ -36,6 +36,7 @@ def _content(folder_name: str, ruleset) -> None:  # type: ignore[no-untyped-def]
 def _mechanics(game: str, seed: int) -> None:
     from interpreter.render import distribution_text, trace_text
     from interpreter.rules import load
+    from interpreter.trace import RollEvent, Trace
     from interpreter.values import format_value
 
     rules = load(game)
@@ -50,13 +51,17 @@ def _mechanics(game: str, seed: int) -> None:
     print(f"\n   $ runebook resolve {game} \"{example.check}\" "
           + " ".join(f"--with {k}={format_value(v)}" for k, v in example.inputs.items()) + f" --seed {seed}")
     result = rules.resolve(example.check, seed=seed, **example.inputs)
-    for line in trace_text(result.trace):
+    # The tour shows the dice and the results; `resolve` prints every step.
+    brief = Trace(e for e in result.trace if isinstance(e, RollEvent))
+    for line in trace_text(brief):
         print(f"   {line}")
     for name, value in result.results.items():
         print(f"   => {name}: {format_value(value)}")
     odds = rules.odds(example.check, **example.inputs)
     print(f"\n   Exact odds of {example.check}({given}):")
     for name, dist in odds.results.items():
+        if len(dist) == 1 and not dist.residual:
+            continue  # fixed by the inputs: nothing to chart
         for line in distribution_text(name, dist).rstrip("\n").splitlines():
             print(f"   {line}")
 
