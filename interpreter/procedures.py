@@ -176,7 +176,7 @@ def run_lines(rules: Any, name: str, statements: Sequence[ast.Statement], source
         kind = statement.kind
         if kind == "step":
             if ctx.trace is not None:
-                ctx.trace.append(StepEvent("step", statement.name, None, statement.span))
+                ctx.trace.append(StepEvent("step", statement.name, None, statement.span, source.name))
             continue
         if kind in ("goto", "end"):
             go = statement.expr is None or bool(ctx.result(ctx.evaluate(rules.compiled(statement.expr, source), env)))
@@ -203,7 +203,7 @@ def run_lines(rules: Any, name: str, statements: Sequence[ast.Statement], source
             env.define(statement.name, Level(statement.name, match[0], rank, statement.choices))
             choices.append((statement.name, match[0]))
             if ctx.trace is not None:
-                ctx.trace.append(StepEvent("choice", statement.name, match[0], statement.span))
+                ctx.trace.append(StepEvent("choice", statement.name, match[0], statement.span, source.name))
             continue
         if kind in ("spend", "gain", "apply", "remove", "reset"):
             rules.change_state(ctx, statement, source, env)

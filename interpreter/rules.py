@@ -413,7 +413,7 @@ class Rules:
                     lasts = self.conditions[fold(name)].settings.get("lasts")
                     if isinstance(lasts, ex.Name) and fold(lasts.text) == fold(statement.name):
                         entity.conditions.remove(name)
-            self._note(ctx, f"reset {statement.name}", None, statement)
+            self._note(ctx, f"reset {statement.name}", None, statement, source)
             return
         role = statement.on or "actor"
         entity = roles.get(role)
@@ -435,18 +435,19 @@ class Rules:
                 top = self._owner_value(cap, entity, resource.source) if cap is not None else None
                 entity.resources[resource.name] = held + amount if top is None else min(top, held + amount)
             self._note(ctx, f"{statement.kind} {resource.name} {amount} ({entity.name})",
-                       entity.resources[resource.name], statement)
+                       entity.resources[resource.name], statement, source)
             return
         condition = self.conditions[fold(statement.name)]
         if statement.kind == "apply" and condition.name not in entity.conditions:
             entity.conditions.append(condition.name)  # the same condition twice is still one
         elif statement.kind == "remove" and condition.name in entity.conditions:
             entity.conditions.remove(condition.name)
-        self._note(ctx, f"{statement.kind} {condition.name} ({entity.name})", list(entity.conditions), statement)
+        self._note(ctx, f"{statement.kind} {condition.name} ({entity.name})", list(entity.conditions), statement,
+                   source)
 
-    def _note(self, ctx: Context, text: str, value: Any, statement: ast.Statement) -> None:
+    def _note(self, ctx: Context, text: str, value: Any, statement: ast.Statement, source: Source) -> None:
         if ctx.trace is not None:
-            ctx.trace.append(StepEvent("state", text, json_value(value), statement.span))
+            ctx.trace.append(StepEvent("state", text, json_value(value), statement.span, source.name))
 
     def modifier(self, ctx: Context, entity: Any, stat: str) -> Any:
         """The total modifier an entity's conditions give a stat, by `option stacking`
@@ -609,7 +610,7 @@ class Rules:
         if statement.kind in ("result", "set"):
             value = ctx.result(value)
         if statement.kind == "result" and ctx.trace is not None:
-            ctx.trace.append(StepEvent("result", statement.name, json_value(value), statement.span))
+            ctx.trace.append(StepEvent("result", statement.name, json_value(value), statement.span, source.name))
         env.define(statement.name, value)
         return value
 

@@ -100,16 +100,22 @@ class StepEvent:
     """An operation (``op``), builtin or function ``call``, ``name`` lookup, table
     ``lookup`` or ``condition``: the text it came from and its value."""
 
-    __slots__ = ("kind", "span", "text", "value")
+    __slots__ = ("file", "kind", "span", "text", "value")
 
-    def __init__(self, kind: str, text: str, value: Any, span: Span | None = None) -> None:
+    def __init__(self, kind: str, text: str, value: Any, span: Span | None = None, file: str | None = None) -> None:
         self.kind = kind
         self.text = text
         self.value = value
         self.span = span
+        self.file = file  # the rules file of a line a check or procedure ran
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "expr": self.text, "value": json_value(self.value)}
+        out = {"kind": self.kind, "expr": self.text, "value": json_value(self.value)}
+        if self.span is not None:
+            out["line"], out["column"] = self.span.line, self.span.column
+        if self.file is not None:
+            out["file"] = self.file
+        return out
 
 
 class Trace(list):  # type: ignore[type-arg]

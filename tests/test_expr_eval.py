@@ -178,7 +178,7 @@ def test_trace_records_dice_fates_operations_and_names() -> None:
     dice = result.trace[0].dice
     assert [(d.face, d.fate) for d in dice] == [(6, "kept"), (2, "kept"), (5, "kept"), (1, "dropped")]
     assert result.trace[1].text == "Bonus" and result.trace[1].value == 2
-    assert result.to_dict()["trace"][2] == {"kind": "op", "expr": "4d6kh3 + Bonus", "value": 15}
+    assert result.to_dict()["trace"][2] == {"kind": "op", "expr": "4d6kh3 + Bonus", "value": 15, "line": 1, "column": 1}
 
 
 def test_trace_order_is_the_order_faces_are_consumed() -> None:
