@@ -62,6 +62,34 @@ def test_w03b_the_allys_aid_check(rules) -> None:  # type: ignore[no-untyped-def
     assert named(result.results) == {"successes": 3, "grade": "High"}
 
 
+def test_w03b_aid_lifts_the_bluff_to_medium(rules) -> None:
+    """The ally's grade 3 becomes +3 on one of the bluffer's dice: 4, 5 and 10 with +4 against
+    11 were Low; on the best die (the 5: 9 becomes 12) the grade is Medium."""
+    result = rules.resolve("skill check", dice=[4, 5, 10], modifier=4, threshold=11, aid=3)
+    assert named(result.results) == {"successes": 2, "grade": "Medium"}
+    alone = rules.resolve("skill check", dice=[4, 5, 10], modifier=4, threshold=11)
+    assert named(alone.results) == {"successes": 1, "grade": "Low"}
+
+
+def test_aid_goes_to_one_die_only(rules) -> None:
+    # +5 would lift both the 4 and the 5 past 11, but an ally's bonus goes on one die.
+    result = rules.resolve("skill check", dice=[4, 5, 10], modifier=4, threshold=11, aid=5)
+    assert result.results["successes"] == 2
+
+
+def test_aid_odds_match_an_enumeration(rules) -> None:
+    from fractions import Fraction
+    from itertools import product
+
+    expected: dict[int, Fraction] = {}
+    for faces in product(range(1, 11), repeat=3):
+        base = sum(f + 2 >= 10 for f in faces)
+        best = max(base - (f + 2 >= 10) + (f + 2 + 3 >= 10) for f in faces)
+        expected[best] = expected.get(best, Fraction(0)) + Fraction(1, 1000)
+    odds = rules.odds("skill check", modifier=2, threshold=10, aid=3)
+    assert dict(odds.results["successes"]) == expected
+
+
 def test_w04_berserker_charge_high(rules) -> None:  # type: ignore[no-untyped-def]
     """Constructed dice for the Berserker Charge: 6, 7, 9 with +6 against Defense 12: High."""
     result = rules.resolve("skill check", dice=[6, 7, 9], modifier=6, threshold=12)
