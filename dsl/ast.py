@@ -432,6 +432,8 @@ class Statement:
             return f"{self.kind} {self.name}{on}"
         if self.kind == "reset":
             return f"reset {self.name}"
+        if self.kind == "require":
+            return f"require {self.expr}"
         if self.kind == "step":
             return f"step {self.name}"
         if self.kind == "choose":

@@ -366,6 +366,9 @@ class RulesBuilder(Transformer):
     def remove_line(self, meta: Meta, children: list) -> ast.Statement:
         return self._state_line("remove", meta, children)
 
+    def require_line(self, meta: Meta, children: list) -> ast.Statement:
+        return ast.Statement("require", "", children[0], span=span_of(meta))
+
     def reset_line(self, meta: Meta, children: list) -> ast.Statement:
         return ast.Statement("reset", str(children[0]), span=span_of(meta))
 

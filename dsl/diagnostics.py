@@ -109,6 +109,7 @@ MESSAGES: dict[str, str] = {
     "E0609": "no step '{name}' to go to",
     "E0610": "the choices ran out at choice '{name}' (answer {count})",
     "E0611": "'{answer}' is not offered at choice '{name}'; choose one of: {allowed}",
+    "E0613": "'{check}' requires {condition}",
     "E0612": "the procedure ran more than {limit} lines; is a 'goto' looping forever?",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",

@@ -1261,6 +1261,10 @@ def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:
     derived values are computed."""
     if isinstance(value, PoolSource):
         return ctx.realize(value)
+    resolve = getattr(value, "resolve_in", None)
+    if resolve is not None:
+        # A value the host computes per evaluation (a rules layer's option setting).
+        return resolve(ctx)
     if isinstance(value, Derived):
         if value.name in ctx.active:
             raise _error("E0416", site, name=value.name)

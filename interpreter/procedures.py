@@ -208,7 +208,7 @@ def run_lines(rules: Any, name: str, statements: Sequence[ast.Statement], source
         if kind in ("spend", "gain", "apply", "remove", "reset"):
             rules.change_state(ctx, statement, source, env)
             continue
-        value = rules.run_statement(ctx, statement, source, env, index=pc - 1)
+        value = rules.run_statement(ctx, statement, source, env, index=pc - 1, owner=name)
         if kind == "result":
             results[statement.name] = value
     return results, choices

@@ -216,6 +216,8 @@ class Rules:
                     else:
                         default = match[0]
                 self.options[fold(block.name.text)] = Option(block.name.text, choices, default)
+                # Seen from functions and derived values: the setting of the run in progress.
+                self.globals.define(block.name.text, OptionSetting(self, block.name.text, default))
             elif isinstance(block, ast.FunctionDecl):
                 name = str(block.name)
                 if claim(name, source, block.name.span):
@@ -587,10 +589,16 @@ class Rules:
         return scope
 
     def run_statement(self, ctx: Context, statement: ast.Statement, source: Source, env: MapEnv,
-                      index: int = 0, pools: dict[tuple[int, Any], PoolSource] | None = None) -> Any:
-        """Run one ``roll``/``let``/``set``/``result`` line; returns the value it binds."""
+                      index: int = 0, pools: dict[tuple[int, Any], PoolSource] | None = None,
+                      owner: str = "") -> Any:
+        """Run one ``roll``/``let``/``set``/``result``/``require`` line; returns the value it binds."""
         assert statement.expr is not None
         compiled = self.compiled(statement.expr, source)
+        if statement.kind == "require":
+            if not ctx.result(ctx.evaluate(compiled, env)):
+                raise RunebookError([Diagnostic.make("E0613", source, statement.expr.span, check=owner,
+                                                     condition=str(statement.expr))])
+            return None
         if statement.kind == "roll":
             try:
                 spec = pool_spec(compiled, env, limits=self.limits)
@@ -629,7 +637,7 @@ class Rules:
             env = MapEnv({}, parent=self._scope(ctx, check.decl.params, inputs, options, roles, check.source))
             results: dict[str, Any] = {}
             for index, statement in enumerate(check.decl.statements):
-                value = self.run_statement(ctx, statement, check.source, env, index, pools)
+                value = self.run_statement(ctx, statement, check.source, env, index, pools, check.name)
                 if statement.kind == "result":
                     results[statement.name] = value
             return results
@@ -765,6 +773,19 @@ class Condition:
 
 def _settings(params: Sequence[ast.Param]) -> dict[str, Any]:
     return {p.name: p.default for p in params}
+
+
+@attrs.frozen(eq=False)
+class OptionSetting:
+    """An option as functions see it: the setting of the run in progress (else the default)."""
+
+    rules: Rules
+    name: str
+    default: Level
+
+    def resolve_in(self, ctx: Context) -> Level:
+        options = self.rules._active.get(id(ctx), ({}, None))[0]
+        return options.get(self.name, self.default)
 
 
 @attrs.frozen(eq=False)

@@ -224,3 +224,11 @@ def test_action_rolls_agree_with_odds(rules) -> None:  # type: ignore[no-untyped
 
 def test_contested_rolls_agree_with_odds(rules) -> None:  # type: ignore[no-untyped-def]
     chi_square_agrees(rules, "contested action", "margin", 1000, 5, pool=3, defender_pool=2)
+
+
+def test_w05_difficulty_below_one_is_refused(rules) -> None:  # type: ignore[no-untyped-def]
+    from dsl.diagnostics import RunebookError
+
+    with pytest.raises(RunebookError) as error:
+        rules.resolve("action", pool=3, difficulty=0, dice=[8, 8, 8])
+    assert [d.code for d in error.value.diagnostics] == ["E0613"]

@@ -162,3 +162,27 @@ def test_malformed_yaml_is_a_diagnostic(duel: Path, cli) -> None:  # type: ignor
     (duel / "broken.yaml").write_text("name: [unclosed\nstats: {}\n")
     run = cli("resolve", str(duel), "strike", "--as", str(duel / "broken.yaml"), "--dice", "5")
     assert run.code == 1 and "E0704" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_functions_see_the_options_of_the_run(tmp_path: Path) -> None:
+    (tmp_path / "g.rules").write_text(
+        "option rounding: down | up = down\n\n"
+        "function half(x) = ceil(x / 2) if rounding == up else floor(x / 2)\n\n"
+        "check Halve (n)\n  roll d = 1d6\n  result h = half(n + d)\n"
+    )
+    rules = interpreter.load(str(tmp_path))
+    assert rules.resolve("halve", n=2, dice=[1]).results == {"h": 1}
+    assert rules.resolve("halve", n=2, dice=[1], options={"rounding": "up"}).results == {"h": 2}
+    assert rules.odds("halve", n=0, options={"rounding": "up"}).results["h"] == {1: Fraction(1, 3), 2: Fraction(1, 3),
+                                                                                   3: Fraction(1, 3)}
+
+
+def test_require_refuses_inputs_with_the_rule_line(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "g.rules").write_text(
+        "check Task (pool, difficulty = 1)\n  require difficulty >= 1\n  roll dice = pool d10\n"
+        "  result ok = count(dice >= 8) >= difficulty\n"
+    )
+    run = cli("resolve", str(tmp_path), "task", "--with", "pool=3", "--with", "difficulty=0", "--dice", "1,2,3")
+    assert run.code == 1 and "Traceback" not in run.stderr
+    assert "g.rules:2:11: E0613 'Task' requires difficulty >= 1" in run.stderr
+    assert cli("resolve", str(tmp_path), "task", "--with", "pool=1", "--dice", "9").code == 0
