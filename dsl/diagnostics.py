@@ -110,6 +110,7 @@ MESSAGES: dict[str, str] = {
     "E0610": "the choices ran out at choice '{name}' (answer {count})",
     "E0611": "'{answer}' is not offered at choice '{name}'; choose one of: {allowed}",
     "E0613": "'{check}' requires {condition}",
+    "E0614": "this procedure may never end: some of its states cannot reach an end",
     "E0612": "the procedure ran more than {limit} lines; is a 'goto' looping forever?",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",

@@ -162,13 +162,24 @@ class RunResult:
 def run_lines(rules: Any, name: str, statements: Sequence[ast.Statement], source: Source, ctx: Context,
               env: MapEnv, driver: Driver) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """Run a procedure's lines against one context; returns (results, choices made)."""
-    labels = {fold(s.name): i for i, s in enumerate(statements) if s.kind == "step"}
     results: dict[str, Any] = {}
     choices: list[tuple[str, str]] = []
-    pc = 0
+    run_segment(rules, name, statements, source, ctx, env, driver, 0, results, choices, stop_at_step=False)
+    return results, choices
+
+
+def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], source: Source, ctx: Context,
+                env: MapEnv, driver: Driver, start: int, results: dict[str, Any],
+                choices: list[tuple[str, str]], *, stop_at_step: bool) -> int | None:
+    """Run lines from ``start``. With ``stop_at_step``, stop on reaching a `step` line other
+    than the first one run, and return its index; return None when the procedure ends."""
+    labels = {fold(s.name): i for i, s in enumerate(statements) if s.kind == "step"}
+    pc = start
     ran = 0
     while pc < len(statements):
         statement = statements[pc]
+        if stop_at_step and statement.kind == "step" and ran > 0:
+            return pc
         ran += 1
         if ran > rules.limits.max_steps:
             raise RunebookError([Diagnostic.make("E0612", source, statement.span, limit=rules.limits.max_steps)])
@@ -183,7 +194,7 @@ def run_lines(rules: Any, name: str, statements: Sequence[ast.Statement], source
             if not go:
                 continue
             if kind == "end":
-                break
+                return None
             target = labels.get(fold(statement.name))
             if target is None:
                 raise RunebookError([Diagnostic.make("E0609", source, statement.span, name=statement.name,
@@ -211,4 +222,4 @@ def run_lines(rules: Any, name: str, statements: Sequence[ast.Statement], source
         value = rules.run_statement(ctx, statement, source, env, index=pc - 1, owner=name)
         if kind == "result":
             results[statement.name] = value
-    return results, choices
+    return None

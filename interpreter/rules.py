@@ -149,6 +149,10 @@ class Rules:
         self.resources: dict[str, Resource] = {}
         self.derived: dict[str, tuple[str, ex.Expr, Source]] = {}
         self._compiled_cache: dict[int, tuple[ex.Expr, Any]] = {}
+        # While exact odds are computed, every world must see the same pool objects: pools
+        # are named by their place in the run (the n-th roll and its spec).
+        self._registry: dict[tuple[Any, ...], PoolSource] | None = None
+        self._rolls: dict[int, int] = {}
         self.conditions: dict[str, Condition] = {}
         self.globals = MapEnv()
         # Options and entities of the run a context belongs to, for checks called from it.
@@ -168,6 +172,11 @@ class Rules:
 
         def claim(name: str, source: Source, span: Span | None) -> bool:
             key = fold(name)
+            if name.casefold() in BUILTINS and span is not None:
+                sink.items.append(Diagnostic.make("E0306", source, span,
+                                                  message=f"'{name}' is the name of a builtin function",
+                                                  help="choose another name"))
+                return False
             if key in defined:
                 first = defined[key][1]
                 sink.items.append(Diagnostic.make("E0302", source, span, name=name,
@@ -589,8 +598,7 @@ class Rules:
         return scope
 
     def run_statement(self, ctx: Context, statement: ast.Statement, source: Source, env: MapEnv,
-                      index: int = 0, pools: dict[tuple[int, Any], PoolSource] | None = None,
-                      owner: str = "") -> Any:
+                      index: int = 0, owner: str = "") -> Any:
         """Run one ``roll``/``let``/``set``/``result``/``require`` line; returns the value it binds."""
         assert statement.expr is not None
         compiled = self.compiled(statement.expr, source)
@@ -605,11 +613,16 @@ class Rules:
             except RunebookError:
                 value = ctx.result(ctx.evaluate(compiled, env))
             else:
-                pool = pools.get((index, spec)) if pools is not None else None
+                pool = None
+                if self._registry is not None:
+                    nth = self._rolls.get(id(ctx), 0)
+                    self._rolls[id(ctx)] = nth + 1
+                    key = (nth, index, spec)
+                    pool = self._registry.get(key)
                 if pool is None:
                     pool = PoolSource(spec, statement.name, statement.expr.span, source)
-                    if pools is not None:
-                        pools[(index, spec)] = pool
+                    if self._registry is not None:
+                        self._registry[key] = pool
                 ctx.realize(pool)  # roll now: given dice are consumed in the order of the lines
                 value = pool
             env.define(statement.name, value)
@@ -623,21 +636,15 @@ class Rules:
         return value
 
     def _run(self, ctx: Context, check: Check, inputs: Mapping[str, Any],
-             options: Mapping[str, Level], pools: dict[tuple[int, Any], PoolSource] | None = None,
-             roles: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Run a check's lines in order against one context: the single code path.
-
-        ``pools`` keeps each declared pool's identity across the worlds of an exact-odds
-        enumeration (which re-runs the check once per world).
-        """
-        pools = {} if pools is None else pools
+             options: Mapping[str, Level], roles: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Run a check's lines in order against one context: the single code path."""
         previous = self._active.get(id(ctx))
         self._active[id(ctx)] = (options, roles)
         try:
             env = MapEnv({}, parent=self._scope(ctx, check.decl.params, inputs, options, roles, check.source))
             results: dict[str, Any] = {}
             for index, statement in enumerate(check.decl.statements):
-                value = self.run_statement(ctx, statement, check.source, env, index, pools, check.name)
+                value = self.run_statement(ctx, statement, check.source, env, index, check.name)
                 if statement.kind == "result":
                     results[statement.name] = value
             return results
@@ -646,6 +653,23 @@ class Rules:
                 self._active.pop(id(ctx), None)
             else:
                 self._active[id(ctx)] = previous
+
+    def enumerate(self, fn: Any) -> Distribution:
+        """``joint(fn)`` with pools named by their place in the run (see ``_registry``)."""
+        outer = self._registry
+        self._registry = {}
+        try:
+            return joint(fn, limits=self.limits)
+        finally:
+            self._registry = outer
+
+    def in_world(self, ctx: Context, fn: Any) -> Any:
+        """Run ``fn`` as one world of an enumeration: its rolls are counted from zero."""
+        self._rolls[id(ctx)] = 0
+        try:
+            return fn()
+        finally:
+            self._rolls.pop(id(ctx), None)
 
     def compiled(self, expr: ex.Expr, source: Source) -> Any:
         # Rules keep their AST alive, so a node's id is a stable key; exact odds re-run a
@@ -675,7 +699,7 @@ class Rules:
         else:
             oracle = RandomOracle(rng if rng is not None else random.Random(seed))
         ctx = Context(oracle=oracle, limits=self.limits, trace=Trace())
-        results = self._run(ctx, spec, bound, chosen, roles=roles)
+        results = self._run(ctx, spec, bound, chosen, roles)
         ctx.finish()
         assert ctx.trace is not None
         return CheckResult(spec.name, results, ctx.trace, bound, {k: v.name for k, v in chosen.items()})
@@ -726,20 +750,28 @@ class Rules:
         return RunResult(procedure.name, results, state, ctx.trace, tuple(choices))
 
     def odds(self, check: str, *, options: Mapping[str, str] | None = None, as_: Any = None,
-             against: Any = None, **inputs: Any) -> CheckOdds:
-        """The exact distribution of every named result of a check."""
+             against: Any = None, answers: Mapping[str, str] | None = None, **inputs: Any) -> Any:
+        """The exact distribution of every named result of a check — or of a procedure,
+        solved as a Markov chain (:mod:`interpreter.chains`; ``answers`` fixes its choices)."""
+        procedure = self.procedure(check)
+        if procedure is not None:
+            from interpreter.chains import procedure_odds
+
+            decl = procedure.decl
+            bound = self.bind_inputs(Check(ast.CheckDecl(decl.name, decl.params, ()), procedure.source), inputs, as_)
+            roles = {k: v for k, v in (("actor", as_), ("target", against)) if v is not None}
+            return procedure_odds(self, procedure, bound, self.option_values(options), roles, answers)
         spec = self.check(check)
         bound = self.bind_inputs(spec, inputs, as_)
         roles = {k: v for k, v in (("actor", as_), ("target", against)) if v is not None}
         chosen = self.option_values(options)
         names: list[str] = [s.name for s in spec.decl.statements if s.kind == "result"]
-        pools: dict[tuple[int, Any], PoolSource] = {}
 
         def outcome(ctx: Context) -> tuple[Any, ...]:
-            results = self._run(ctx, spec, bound, chosen, pools, roles)
+            results = self.in_world(ctx, lambda: self._run(ctx, spec, bound, chosen, roles))
             return tuple(results.get(n) for n in names)
 
-        together = joint(outcome, limits=self.limits)
+        together = self.enumerate(outcome)
         marginals: dict[str, dict[Any, Fraction]] = {n: {} for n in names}
         for values, p in together.items():
             for name, value in zip(names, values):
@@ -845,7 +877,7 @@ class CheckCall:
         if missing:
             raise RunebookError([Diagnostic.make("E0602", site[0], site[1], name=missing[0],
                                                  check=self.check.name)])
-        return self.rules._run(ctx, self.check, inputs, options, None, roles)
+        return self.rules._run(ctx, self.check, inputs, options, roles)
 
 
 def _calls(expr: ex.Expr) -> list[ex.Call]:

@@ -41,6 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     from interpreter.commands.resolve import add_check_inputs
 
     add_check_inputs(odds)
+    odds.add_argument("--answer", dest="answers", action="append", metavar="NAME=VALUE",
+                      help="for a procedure: the answer to a choice point (otherwise its first option)")
     odds.add_argument("--json", action="store_true", help="machine-readable output")
     odds.set_defaults(handler=run_odds)
 

@@ -143,11 +143,12 @@ def run_check_odds(args: argparse.Namespace, game: str, check: str) -> int:
 
     rules = load(game)
     odds = rules.odds(check, options=_pairs(args.options, "--option"), **_roles(rules, args),
-                      **_pairs(args.inputs, "--with"))
+                      answers=_pairs(getattr(args, "answers", None), "--answer"), **_pairs(args.inputs, "--with"))
     if args.json:
         print(json.dumps(odds.to_dict(), indent=2, ensure_ascii=False))
         return 0
+    title = getattr(odds, "check", None) or odds.name
     for name, dist in odds.results.items():
-        sys.stdout.write(distribution_text(f"{odds.check}: {name}", dist))
+        sys.stdout.write(distribution_text(f"{title}: {name}", dist))
         print()
     return 0
