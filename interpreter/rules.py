@@ -170,9 +170,9 @@ class Rules:
         blocks = self._declarations()
         defined: dict[str, tuple[Source, Span | None]] = {}
 
-        def claim(name: str, source: Source, span: Span | None) -> bool:
+        def claim(name: str, source: Source, span: Span | None, callable_: bool = False) -> bool:
             key = fold(name)
-            if name.casefold() in BUILTINS and span is not None:
+            if callable_ and name.casefold() in BUILTINS and span is not None:
                 sink.items.append(Diagnostic.make("E0306", source, span,
                                                   message=f"'{name}' is the name of a builtin function",
                                                   help="choose another name"))
@@ -229,11 +229,11 @@ class Rules:
                 self.globals.define(block.name.text, OptionSetting(self, block.name.text, default))
             elif isinstance(block, ast.FunctionDecl):
                 name = str(block.name)
-                if claim(name, source, block.name.span):
+                if claim(name, source, block.name.span, callable_=True):
                     self.globals.define(name, Function(name, tuple(p.name for p in block.params), block.body,
                                                        self.globals, source))
             elif isinstance(block, ast.CheckDecl):
-                if claim(str(block.name), source, block.name.span):
+                if claim(str(block.name), source, block.name.span, callable_=True):
                     check = self.checks[fold(str(block.name))] = Check(block, source)
                     self.globals.define(check.name, CheckCall(self, check))
             elif isinstance(block, ast.ProcedureDecl):
