@@ -944,6 +944,8 @@ class Compiler:
         def index(ctx: Context, env: Any) -> Any:
             table = obj(ctx, env)
             k = number(key(ctx, env), ctx)
+            if isinstance(k, Level):
+                k = k.name  # a level looks up the row of its name
             if isinstance(table, Table):
                 try:
                     value = table.lookup(k)

@@ -312,8 +312,10 @@ class Rules:
         known |= {fold(p.name) for p in check.decl.params} | {"true", "false", "none"} | set(ROLES)
         known |= set(self.ruleset.vocabulary.stats)
         local = [p.name for p in check.decl.params]
+        groups = {fold(self.globals.lookup(n).group) for n in self.globals.names()
+                  if isinstance(self.globals.lookup(n), Level)}
         for param in check.decl.params:
-            if param.type and param.type not in INPUT_TYPES and fold(param.type) not in known:
+            if param.type and param.type not in INPUT_TYPES and fold(param.type) not in known | groups:
                 sink.items.append(Diagnostic.make("E0301", check.source, param.span, name=param.type,
                                                   help=did_you_mean(param.type, INPUT_TYPES)))
             if param.default is not None:

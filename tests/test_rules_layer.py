@@ -186,3 +186,12 @@ def test_require_refuses_inputs_with_the_rule_line(tmp_path: Path, cli) -> None:
     assert run.code == 1 and "Traceback" not in run.stderr
     assert "g.rules:2:11: E0613 'Task' requires difficulty >= 1" in run.stderr
     assert cli("resolve", str(tmp_path), "task", "--with", "pool=1", "--dice", "9").code == 0
+
+
+def test_a_level_looks_up_the_row_of_its_name(tmp_path: Path) -> None:
+    (tmp_path / "g.rules").write_text(
+        "levels Degree: marginal < minor < major\n\ntable Points\n  marginal: 1\n  minor: 2\n  major: 3\n\n"
+        "check Score (d: Degree)\n  roll x = 1d4\n  result points = Points[d] + x\n"
+    )
+    rules = interpreter.load(str(tmp_path))
+    assert rules.resolve("score", d="minor", dice=[1]).results == {"points": 3}
