@@ -29,7 +29,8 @@ from interpreter.dice import PoolSource
 from interpreter.distribution import Distribution
 from interpreter.evaluate import Context, MapEnv
 from interpreter.procedures import ChoicePoint, Driver, run_segment
-from interpreter.values import Bound, Level, json_value
+from interpreter.rules import CheckOdds
+from interpreter.values import Bound, Level
 
 __all__ = ["FixedDriver", "ProcedureOdds", "procedure_odds"]
 
@@ -50,31 +51,18 @@ class FixedDriver(Driver):
 
 
 @attrs.frozen
-class ProcedureOdds:
-    """The exact distribution of each result of a procedure, and of all of them together."""
+class ProcedureOdds(CheckOdds):
+    """The exact distribution of each result of a procedure, and how many states it has."""
 
-    name: str
-    results: dict[str, Distribution]
-    joint: Distribution = attrs.field(repr=False)
     states: int = 0
-    inputs: dict[str, Any] = attrs.Factory(dict)
-    options: dict[str, str] = attrs.Factory(dict)
 
     @property
-    def residual(self) -> Fraction:
-        return self.joint.residual
+    def name(self) -> str:
+        return self.check
 
     def to_dict(self) -> dict[str, Any]:
-        from interpreter.rules import _fraction, _key
-
-        return {
-            "procedure": self.name,
-            "inputs": {k: json_value(v) for k, v in self.inputs.items()},
-            "options": dict(self.options),
-            "states": self.states,
-            "results": {name: {_key(k): _fraction(p) for k, p in dist.items()} for name, dist in self.results.items()},
-            "residual": _fraction(self.residual),
-        }
+        payload = super().to_dict()
+        return {"procedure": payload.pop("check"), "states": self.states, **payload}
 
 
 def _plain(value: Any) -> bool:
@@ -150,8 +138,8 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
         for name, value in zip(result_names, values):
             marginals[name][value] = marginals[name].get(value, Fraction(0)) + p
     results = {n: Distribution(m, unknown) for n, m in marginals.items()}
-    return ProcedureOdds(procedure.name, results, together, len(transitions), dict(inputs),
-                         {k: v.name for k, v in options.items()})
+    return ProcedureOdds(procedure.name, results, together, dict(inputs), {k: v.name for k, v in options.items()},
+                         states=len(transitions))
 
 
 def _is_state(key: Any) -> bool:

@@ -147,8 +147,7 @@ def run_check_odds(args: argparse.Namespace, game: str, check: str) -> int:
     if args.json:
         print(json.dumps(odds.to_dict(), indent=2, ensure_ascii=False))
         return 0
-    title = getattr(odds, "check", None) or odds.name
     for name, dist in odds.results.items():
-        sys.stdout.write(distribution_text(f"{title}: {name}", dist))
+        sys.stdout.write(distribution_text(f"{odds.check}: {name}", dist))
         print()
     return 0
