@@ -31,6 +31,9 @@ class CheckedEntry:
     kind: str | None
     source: Source = attrs.field(eq=False, repr=False)
 
+    def __str__(self) -> str:
+        return self.entry.name
+
 
 def expression_names(expr: ex.Expr) -> Iterator[ex.Name | ex.Possessive]:
     """Every name an expression looks up (function names excluded)."""

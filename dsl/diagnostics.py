@@ -105,7 +105,7 @@ MESSAGES: dict[str, str] = {
     "E0605": "unknown option '{name}'",
     "E0606": "option '{name}' cannot be '{value}'; allowed: {allowed}",
     "E0607": "{message}",
-    "E0608": "unknown procedure or check '{name}'",
+    "E0608": "nothing to run called '{name}' (no procedure, check or usable entry)",
     "E0609": "no step '{name}' to go to",
     "E0610": "the choices ran out at choice '{name}' (answer {count})",
     "E0611": "'{answer}' is not offered at choice '{name}'; choose one of: {allowed}",

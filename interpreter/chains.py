@@ -96,6 +96,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
             try:
                 scope = rules._scope(ctx, decl.params, inputs, options, entities, source)
                 env = MapEnv(dict(held), parent=scope)
+                rules.entry_views(scope, env)
                 following = rules.in_world(ctx, lambda: run_segment(
                     rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True))
             finally:

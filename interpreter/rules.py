@@ -315,7 +315,8 @@ class Rules:
         groups = {fold(self.globals.lookup(n).group) for n in self.globals.names()
                   if isinstance(self.globals.lookup(n), Level)}
         for param in check.decl.params:
-            if param.type and param.type not in INPUT_TYPES and fold(param.type) not in known | groups:
+            kinds = set(self.ruleset.vocabulary.kinds)
+            if param.type and param.type not in INPUT_TYPES and fold(param.type) not in known | groups | kinds:
                 sink.items.append(Diagnostic.make("E0301", check.source, param.span, name=param.type,
                                                   help=did_you_mean(param.type, INPUT_TYPES)))
             if param.default is not None:
@@ -563,6 +564,15 @@ class Rules:
             ok = type(value) is int or (isinstance(value, Rating) and self._rating_symbol_ok(value))
         elif kind == "text":
             ok = isinstance(value, str)
+        elif kind is not None and fold(kind) in self.ruleset.vocabulary.kinds:
+            entry = self.ruleset.entry(str(value))
+            if entry is None or fold(entry.kind or "") != fold(kind):
+                names = [e.entry.name for e in self.ruleset.entries if fold(e.kind or "") == fold(kind)]
+                problems.append(Diagnostic.make("E0213", None, None, name=str(value),
+                                                help=did_you_mean(str(value), names)
+                                                or f"no {kind} of that name in {self.name}"))
+                return None
+            return entry
         elif kind is not None:
             ok = isinstance(value, Level) and fold(value.group) == fold(kind)
         if not ok:
@@ -598,6 +608,16 @@ class Rules:
             elif param.default is not None:
                 scope.define(param.name, ctx.result(ctx.evaluate(self.compiled(param.default, source), scope)))
         return scope
+
+    def entry_views(self, scope: MapEnv, env: MapEnv) -> None:
+        """Entries given as inputs become views whose lines evaluate in ``env``."""
+        from dsl.checker import CheckedEntry
+        from interpreter.entries import EntryView
+
+        for name, value in list(scope.mapping.items()):
+            if isinstance(value, CheckedEntry):
+                kind = self.ruleset.vocabulary.kinds.get(fold(value.kind or ""))
+                scope.define(name, EntryView(value.entry, kind, env, value.source))
 
     def run_statement(self, ctx: Context, statement: ast.Statement, source: Source, env: MapEnv,
                       index: int = 0, owner: str = "") -> Any:
@@ -643,7 +663,9 @@ class Rules:
         previous = self._active.get(id(ctx))
         self._active[id(ctx)] = (options, roles)
         try:
-            env = MapEnv({}, parent=self._scope(ctx, check.decl.params, inputs, options, roles, check.source))
+            scope = self._scope(ctx, check.decl.params, inputs, options, roles, check.source)
+            env = MapEnv({}, parent=scope)
+            self.entry_views(scope, env)
             results: dict[str, Any] = {}
             for index, statement in enumerate(check.decl.statements):
                 value = self.run_statement(ctx, statement, check.source, env, index, check.name)
@@ -709,6 +731,17 @@ class Rules:
     def procedure(self, name: str) -> Procedure | None:
         return self.procedures.get(fold(name))
 
+    def _user_of(self, entry_name: str) -> tuple[Procedure, str] | None:
+        """The procedure that uses an entry of this kind (its first input of that kind)."""
+        entry = self.ruleset.entry(entry_name)
+        if entry is None or entry.kind is None:
+            return None
+        for procedure in self.procedures.values():
+            for param in procedure.decl.params:
+                if param.type and fold(param.type) == fold(entry.kind):
+                    return procedure, param.name
+        return None
+
     def run(self, name: str, *, options: Mapping[str, str] | None = None, seed: int | None = None,
             dice: Sequence[int] | None = None, rng: random.Random | None = None, driver: Any = None,
             as_: Any = None, against: Any = None, **inputs: Any) -> Any:
@@ -719,12 +752,19 @@ class Rules:
         from interpreter.procedures import RunResult, ScriptedDriver, run_lines
 
         procedure = self.procedure(name)
+        if procedure is None and fold(name) not in self.checks:
+            used = self._user_of(name)
+            if used is not None:
+                procedure, param = used
+                inputs = {param: name, **inputs}
         if procedure is None:
             if fold(name) in self.checks:
                 result = self.resolve(name, options=options, seed=seed, dice=dice, rng=rng, as_=as_,
                                       against=against, **inputs)
                 return RunResult(result.check, result.results, _state(result.inputs, as_, against), result.trace)
+            usable = {fold(p.type) for proc in self.procedures.values() for p in proc.decl.params if p.type}
             names = [p.name for p in self.procedures.values()] + [c.name for c in self.checks.values()]
+            names += [e.entry.name for e in self.ruleset.entries if fold(e.kind or "") in usable]
             raise RunebookError([Diagnostic.make("E0608", None, None, name=name, help=did_you_mean(name, names))])
         decl = procedure.decl
         fake = Check(ast.CheckDecl(decl.name, decl.params, ()), procedure.source)
@@ -740,7 +780,9 @@ class Rules:
         ctx = Context(oracle=oracle, limits=self.limits, trace=Trace())
         self._active[id(ctx)] = (chosen, roles)
         try:
-            env = MapEnv({}, parent=self._scope(ctx, decl.params, bound, chosen, roles, procedure.source))
+            scope = self._scope(ctx, decl.params, bound, chosen, roles, procedure.source)
+            env = MapEnv({}, parent=scope)
+            self.entry_views(scope, env)
             results, choices = run_lines(self, procedure.name, decl.statements, procedure.source, ctx, env, driver)
             ctx.finish()
             driver.finish()
@@ -756,6 +798,11 @@ class Rules:
         """The exact distribution of every named result of a check — or of a procedure,
         solved as a Markov chain (:mod:`interpreter.chains`; ``answers`` fixes its choices)."""
         procedure = self.procedure(check)
+        if procedure is None and fold(check) not in self.checks:
+            used = self._user_of(check)
+            if used is not None:
+                procedure, param = used
+                inputs = {param: check, **inputs}
         if procedure is not None:
             from interpreter.chains import procedure_odds
 
@@ -783,7 +830,7 @@ class Rules:
 
 
 #: Functions the rules layer gives every game: an entity's state, read in expressions.
-HOST_FUNCTIONS = ("modifier", "resource", "has")
+HOST_FUNCTIONS = ("modifier", "resource", "has", "line", "owns")
 
 
 @attrs.frozen
@@ -830,6 +877,8 @@ class StateQuery:
     name: str
 
     def invoke(self, ctx: Context, args: list[Any], site: Any) -> Any:
+        if self.name == "line":
+            return self._line(ctx, args, site)  # type: ignore[attr-defined]
         if len(args) != 2:
             raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name=self.name, expected=2, got=len(args))])
         entity, what = args
@@ -837,11 +886,30 @@ class StateQuery:
             raise RunebookError([Diagnostic.make("E0405", site[0], site[1], op=self.name,
                                                  kind="something that is not a character")])
         key = what.name if isinstance(what, Level) else str(what)
+        if self.name == "owns":
+            # An entity lists the entries it has (powers, traits, items...) in its file.
+            lists = [v for v in entity.data.values() if isinstance(v, list)]
+            return any(fold(str(item)) == fold(key) for items in lists for item in items)
         if self.name == "modifier":
             return self.rules.modifier(ctx, entity, key)
         if self.name == "resource":
             return entity.resources.get(key, 0)
         return any(fold(c) == fold(key) for c in entity.conditions)
+
+
+def _line_query(query: StateQuery, ctx: Context, args: list[Any], site: Any) -> Any:
+    """``line(entry, "Label", grade)``: the graded line that applies (see interpreter.entries)."""
+    from interpreter.entries import EntryView, line_value
+    from interpreter.evaluate import resolve_value
+
+    if len(args) != 3 or not isinstance(args[0], EntryView):
+        raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name="line",
+                                             expected="an entry, a label and a grade", got=len(args))])
+    value = line_value(args[0], str(args[1].name if isinstance(args[1], Level) else args[1]), args[2], site)
+    return None if value is None else ctx.result(resolve_value(value, "line", ctx, site))
+
+
+StateQuery._line = _line_query  # type: ignore[attr-defined]
 
 
 @attrs.frozen
