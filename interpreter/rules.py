@@ -53,9 +53,9 @@ class Option:
 
 @attrs.frozen
 class Check:
-    """A declared check and the file it came from (for carets)."""
+    """A declared check (or procedure) and the file it came from (for carets)."""
 
-    decl: ast.CheckDecl
+    decl: ast.CheckDecl | ast.ProcedureDecl
     source: Source = attrs.field(eq=False, repr=False)
 
     @property
@@ -767,8 +767,7 @@ class Rules:
             names += [e.entry.name for e in self.ruleset.entries if fold(e.kind or "") in usable]
             raise RunebookError([Diagnostic.make("E0608", None, None, name=name, help=did_you_mean(name, names))])
         decl = procedure.decl
-        fake = Check(ast.CheckDecl(decl.name, decl.params, ()), procedure.source)
-        bound = self.bind_inputs(fake, inputs, as_)
+        bound = self.bind_inputs(procedure, inputs, as_)
         chosen = self.option_values(options)
         driver = driver if driver is not None else ScriptedDriver([])
         if dice is not None:
@@ -806,8 +805,7 @@ class Rules:
         if procedure is not None:
             from interpreter.chains import procedure_odds
 
-            decl = procedure.decl
-            bound = self.bind_inputs(Check(ast.CheckDecl(decl.name, decl.params, ()), procedure.source), inputs, as_)
+            bound = self.bind_inputs(procedure, inputs, as_)
             roles = {k: v for k, v in (("actor", as_), ("target", against)) if v is not None}
             return procedure_odds(self, procedure, bound, self.option_values(options), roles, answers)
         spec = self.check(check)
@@ -913,15 +911,8 @@ StateQuery._line = _line_query  # type: ignore[attr-defined]
 
 
 @attrs.frozen
-class Procedure:
+class Procedure(Check):
     """A declared procedure and the file it came from."""
-
-    decl: ast.ProcedureDecl
-    source: Source = attrs.field(eq=False, repr=False)
-
-    @property
-    def name(self) -> str:
-        return str(self.decl.name)
 
 
 @attrs.frozen(eq=False)

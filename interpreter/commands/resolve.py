@@ -89,8 +89,6 @@ def register_run(sub: argparse._SubParsersAction) -> None:
 
 def run_procedure(args: argparse.Namespace) -> int:
     from interpreter.procedures import PromptDriver, ScriptedDriver, load_choices
-    from interpreter.render import trace_text
-    from interpreter.values import format_value
 
     rules = _load(args)
     if args.choices:
@@ -101,15 +99,7 @@ def run_procedure(args: argparse.Namespace) -> int:
         driver = ScriptedDriver([])
     result = rules.run(args.name, options=_pairs(args.options, "--option"), seed=args.seed, dice=args.dice,
                        driver=driver, **_roles(rules, args), **_pairs(args.inputs, "--with"))
-    if args.json:
-        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
-        return 0
-    print(f"{rules.name}: {result.name}")
-    for line in trace_text(result.trace):
-        print(line)
-    for name, value in result.results.items():
-        print(f"{name}: {format_value(value)}")
-    return 0
+    return _show(args, result, f"{rules.name}: {result.name}")
 
 
 def _load(args: argparse.Namespace) -> Any:
@@ -119,17 +109,24 @@ def _load(args: argparse.Namespace) -> Any:
 
 
 def run_resolve(args: argparse.Namespace) -> int:
-    from interpreter.render import trace_text
     from interpreter.values import format_value
 
     rules = _load(args)
     result = rules.resolve(args.check, options=_pairs(args.options, "--option"), seed=args.seed,
                            dice=args.dice, **_roles(rules, args), **_pairs(args.inputs, "--with"))
+    given = ", ".join(f"{k}={format_value(v)}" for k, v in result.inputs.items())
+    return _show(args, result, f"{rules.name}: {result.check}({given})")
+
+
+def _show(args: argparse.Namespace, result: Any, title: str) -> int:
+    """A resolution or a run: JSON, or its title, trace and results for a person."""
+    from interpreter.render import trace_text
+    from interpreter.values import format_value
+
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
         return 0
-    given = ", ".join(f"{k}={format_value(v)}" for k, v in result.inputs.items())
-    print(f"{rules.name}: {result.check}({given})")
+    print(title)
     for line in trace_text(result.trace):
         print(line)
     for name, value in result.results.items():
