@@ -27,6 +27,7 @@ COMMANDS = (
     "interpreter.commands.check",
     "interpreter.commands.resolve",
     "interpreter.commands.dice",
+    "interpreter.commands.parse",
     "interpreter.commands.tour",
 )
 

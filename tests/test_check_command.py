@@ -79,3 +79,16 @@ def test_large_files_checked_in_parallel_report_what_serial_checking_reports(tmp
     assert parallel.entries == serial.entries == text.count("\nGenerated Power")
     assert [render_text(d) for d in parallel.diagnostics] == [render_text(d) for d in serial.diagnostics]
     assert sorted(d.code for d in serial.diagnostics) == ["E0203", "E0209"]
+
+
+def test_parse_shows_the_tree_and_the_canonical_form(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "p.rules"
+    path.write_text("extends mestezia\n\n**Quick Jab**\n*Cost:* [Weapon+1]  CP\nKeywords: *Melee Strike*\n")
+    tree = cli("parse", str(path))
+    assert tree.code == 0 and "Header\n" in tree.stdout and "op: '+'" in tree.stdout
+    canonical = cli("parse", "--canonical", str(path))
+    assert canonical.stdout == "extends mestezia\n\nQuick Jab\nCost: [Weapon + 1]  CP\nKeywords: *Melee Strike*\n"
+    broken = tmp_path / "b.rules"
+    broken.write_text("Jab\nCost: [Weapon + 1 CP\n")
+    run = cli("parse", str(broken))
+    assert run.code == 1 and "E0104 unclosed '['" in run.stderr
