@@ -156,6 +156,15 @@ def _load_folder(folder: Path) -> Ruleset:
 def _load_folder_now(folder: Path) -> Ruleset:
     sink = DiagnosticSink()
     parsed = [p for p in (_parse(path, sink) for path in _rules_files(folder)) if p is not None]
+    extended = {fold(e.game.text): e for e in (_extends(rules) for _, rules in parsed) if e is not None}
+    if len(extended) == 1:
+        # A homebrew folder: its files add to the game they extend.
+        (declaration,) = extended.values()
+        base = load_game(declaration.game.text)
+        if isinstance(base, Ruleset) and base.root != folder:
+            ruleset = _assemble(folder.name, folder, parsed, sink, base)
+            return attrs.evolve(ruleset, files=base.files + ruleset.files,
+                                entries=base.entries + ruleset.entries)
     return _assemble(folder.name, folder, parsed, sink)
 
 

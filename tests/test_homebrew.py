@@ -37,3 +37,16 @@ def test_game_option_replaces_the_extends_line(cli, tmp_path: Path) -> None:  # 
     assert cli("check", "--game", "Mestezia", str(tmp_path / "upgrade.rules")).code == 0
     without = cli("check", str(tmp_path / "upgrade.rules"))
     assert without.code == 1  # no vocabulary: the entry's kind is unknown
+
+
+def test_homebrew_mechanics_are_checked_and_run_on_top_of_the_game(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    rules = tmp_path / "lucky.rules"
+    rules.write_text("extends mestezia\n\ncheck Lucky Check (threshold)\n  roll dice = 3d10\n"
+                     "  result grade = Grade[count(dice >= treshold)]\n")
+    run = cli("check", str(rules))
+    assert run.code == 1 and "E0207 unknown name 'treshold'" in run.stderr and "did you mean 'threshold'?" in run.stderr
+    rules.write_text(rules.read_text().replace("treshold)", "threshold)"))
+    assert cli("check", str(rules)).code == 0
+    resolved = cli("resolve", str(tmp_path), "lucky check", "--with", "threshold=8", "--dice", "8,9,1", "--json")
+    assert resolved.code == 0, resolved.stderr
+    assert '"grade": "Medium"' in resolved.stdout  # Mestezia's Grade table, from the game it extends

@@ -29,11 +29,18 @@ _MECHANICS = re.compile(r"^(?:option|levels|table|function|check|example|procedu
 
 def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignore[type-arg]
     """Problems in the mechanics of each ruleset folder among ``paths`` (names in checks,
-    option defaults, examples), which the front end alone cannot see."""
-    from dsl.loader import load_game
+    option defaults, examples), and of homebrew files that add mechanics to a game, which
+    the front end alone cannot see."""
+    import attrs
+
+    from dsl.loader import _extends, _parse, load_game
+    from dsl.diagnostics import DiagnosticSink
     from interpreter.rules import Rules
 
+    if any(d.severity == "error" and not d.code.startswith("E04") for d in already):
+        return []  # fix the content and syntax first; mechanics need a clean ruleset
     folders: set[Path] = set()
+    found = []
     for raw in paths:
         path = Path(raw)
         files = sorted(path.rglob("*.rules")) if path.is_dir() else [path] if path.is_file() else []
@@ -42,11 +49,20 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
                 text = file.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
-            if _MECHANICS.search(text) and not text.lstrip().startswith("extends"):
+            if not _MECHANICS.search(text):
+                continue
+            if not text.lstrip().startswith("extends"):
                 folders.add(file.parent.resolve())
-    if any(d.severity == "error" and not d.code.startswith("E04") for d in already):
-        return []  # fix the content and syntax first; mechanics need a clean ruleset
-    found = []
+                continue
+            parsed = _parse(file, DiagnosticSink())
+            extends = _extends(parsed[1]) if parsed else None
+            base = load_game(extends.game.text) if extends else None
+            if parsed is None or base is None or isinstance(base, Diagnostic):
+                continue
+            # The game's files and this one, read as one ruleset; report this file's problems.
+            combined = attrs.evolve(base, files=base.files + (parsed,))
+            found.extend(d for d in Rules(combined).diagnostics if d.source is not None
+                         and d.source.name == parsed[0].name)
     for folder in sorted(folders):
         loaded = load_game(str(folder))
         if not isinstance(loaded, Diagnostic):
