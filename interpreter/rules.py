@@ -261,10 +261,11 @@ class Rules:
                 self._example(block, source, sink)
 
     def _example(self, block: ast.ExampleDecl, source: Source, sink: DiagnosticSink) -> None:
-        check = self.checks.get(fold(str(block.check)))
+        check = self.checks.get(fold(str(block.check))) or self.procedures.get(fold(str(block.check)))
         if check is None:
+            names = [c.name for c in self.checks.values()] + [p.name for p in self.procedures.values()]
             sink.items.append(Diagnostic.make("E0601", source, block.check.span, name=str(block.check),
-                                              help=did_you_mean(str(block.check), [c.name for c in self.checks.values()])))
+                                              help=did_you_mean(str(block.check), names)))
             return
         inputs: dict[str, Any] = {}
         for arg in block.args:

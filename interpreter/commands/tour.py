@@ -48,9 +48,17 @@ def _mechanics(game: str, seed: int) -> None:
         return
     example = rules.examples[0]
     given = ", ".join(f"{k}={format_value(v)}" for k, v in example.inputs.items())
-    print(f"\n   $ runebook resolve {game} \"{example.check}\" "
+    verb = "run" if rules.procedure(example.check) is not None else "resolve"
+    print(f"\n   $ runebook {verb} {game} \"{example.check}\" "
           + " ".join(f"--with {k}={format_value(v)}" for k, v in example.inputs.items()) + f" --seed {seed}")
-    result = rules.resolve(example.check, seed=seed, **example.inputs)
+    procedure = rules.procedure(example.check)
+    if procedure is not None:
+        from interpreter.chains import FixedDriver
+
+        # Choice points take their first option in the tour; `runebook run` asks.
+        result = rules.run(example.check, seed=seed, driver=FixedDriver(), **example.inputs)
+    else:
+        result = rules.resolve(example.check, seed=seed, **example.inputs)
     # The tour shows the dice and the results; `resolve` prints every step.
     brief = Trace(e for e in result.trace if isinstance(e, RollEvent))
     for line in trace_text(brief):
