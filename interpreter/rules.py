@@ -246,6 +246,18 @@ class Rules:
                             if fold(option) not in defined:
                                 defined[fold(option)] = (source, statement.span)
                                 self.globals.define(option, Level(statement.name, option, rank, statement.choices))
+                                continue
+                            try:
+                                taken = self.globals.lookup(option)
+                            except KeyError:
+                                taken = None
+                            if not (isinstance(taken, Level) and fold(taken.group) == fold(statement.name)):
+                                # Another choice (or a check, level...) has the name: comparing with it
+                                # would silently never match this choice's answer.
+                                sink.items.append(Diagnostic.make(
+                                    "E0306", source, statement.span,
+                                    message=f"choice option '{option}' is already the name of something else",
+                                    help=f"rename it (e.g. '{statement.name}_{option}') or use the same choice name"))
             elif isinstance(block, ast.TableDecl):
                 claim(str(block.name), source, block.name.span)
         # Tables last: a row naming nothing else defines a level of the table's own group.

@@ -97,3 +97,15 @@ def test_a_procedure_calls_a_check_and_reads_its_results(tmp_path: Path) -> None
     rules = interpreter.load(str(tmp_path))
     assert rules.run("two swings", dice=[5, 4]).results == {"both": True}
     assert rules.run("two swings", dice=[4, 6]).results == {"both": False}
+
+
+def test_a_choice_option_taken_by_another_choice_is_reported(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "g.rules").write_text(
+        "procedure A ()\n  choose stance: bold | careful\n  result x = stance == bold\n\n"
+        "procedure B ()\n  choose mood: bold | calm\n  result y = mood == bold\n\n"
+        "procedure C ()\n  choose stance: bold | careful\n  result z = stance == careful\n"
+    )
+    run = cli("check", str(tmp_path))
+    assert run.code == 1
+    assert "g.rules:6:10: E0306 choice option 'bold' is already the name of something else" in run.stderr
+    assert run.stderr.count("E0306") == 1  # the same choice name in two procedures is fine
