@@ -152,6 +152,8 @@ class Rules:
         # While exact odds are computed, every world must see the same pool objects: pools
         # are named by their place in the run (the n-th roll and its spec).
         self._registry: dict[tuple[Any, ...], PoolSource] | None = None
+        # Exact result distributions of checks called from procedures, per inputs.
+        self._call_cache: dict[tuple[Any, ...], Distribution] = {}
         self._rolls: dict[int, int] = {}
         self.conditions: dict[str, Condition] = {}
         self.globals = MapEnv()
@@ -951,7 +953,43 @@ class CheckCall:
         if missing:
             raise RunebookError([Diagnostic.make("E0602", site[0], site[1], name=missing[0],
                                                  check=self.check.name)])
+        if ctx.world is not None:
+            chosen = self._as_one_choice(ctx, inputs, options, roles)
+            if chosen is not None:
+                return chosen
         return self.rules._run(ctx, self.check, inputs, options, roles)
+
+    def _as_one_choice(self, ctx: Context, inputs: dict[str, Any], options: Mapping[str, Level],
+                       roles: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        """While computing odds: the check's results as one choice among their exact
+        distribution (computed once per inputs), instead of enumerating its dice in every
+        world of the caller. None when the inputs cannot be a cache key."""
+        from interpreter.values import Undetermined
+
+        names = [s.name for s in self.check.decl.statements if s.kind == "result"]
+        try:
+            key = (self.check.name, tuple(sorted(inputs.items())), tuple(sorted((k, v.name) for k, v in options.items())),
+                   tuple(sorted((role, tuple(sorted(e.stats.items())), tuple(sorted(e.resources.items())),
+                                 tuple(e.conditions)) for role, e in (roles or {}).items())))
+            hash(key)
+        except TypeError:
+            return None
+        cache = self.rules._call_cache
+        dist = cache.get(key)
+        if dist is None:
+            rules = self.rules
+
+            def outcome(inner: Context) -> tuple[Any, ...]:
+                results = rules.in_world(inner, lambda: rules._run(inner, self.check, inputs, options, roles))
+                return tuple(results.get(n) for n in names)
+
+            dist = cache[key] = rules.enumerate(outcome)
+        unknown = object()
+        branches = list(dist.items()) + ([(unknown, dist.residual)] if dist.residual else [])
+        picked = ctx.world.choose(branches)
+        if picked is unknown:
+            raise Undetermined
+        return dict(zip(names, picked))
 
 
 def _calls(expr: ex.Expr) -> list[ex.Call]:
