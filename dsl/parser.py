@@ -173,15 +173,6 @@ def _expected(names: set[str] | frozenset[str]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _found(token: Token) -> str:
-    if token.type in ("_NL", "NEWLINE", "_BLANK"):
-        return "end of line"
-    if token.type == "$END":
-        return "end of input"
-    text = str(token)
-    return f"'{text[:40]}'" if text.strip() else _describe(token.type)
-
-
 def _accepts(error: UnexpectedInput) -> set[str]:
     """The terminals the parser would take where it failed.
 

@@ -50,9 +50,6 @@ class KindSpec:
     def label(self, name: str) -> LabelSpec | None:
         return self.labels.get(fold(name))
 
-    def label_names(self) -> list[str]:
-        return list(dict.fromkeys(spec.name for spec in self.labels.values()))
-
 
 @attrs.frozen
 class Vocabulary:
