@@ -177,38 +177,61 @@ def _solve(transitions: dict[Any, dict[Any, Fraction]], source: Any, decl: Any) 
 
 def _linear(group: list[Any], inner: dict[Any, dict[Any, Fraction]],
             known: dict[Any, dict[Any, Fraction]]) -> dict[Any, dict[Any, Fraction]] | None:
-    """Solve x_s - sum_t p(s,t) x_t = known_s over a group, exactly (Gauss-Jordan)."""
+    """Solve x_s - sum_t p(s,t) x_t = known_s over a group, exactly.
+
+    Sparse Gauss-Jordan: a state leads to few others, so rows are dicts and only the rows
+    that hold a column are touched when it is eliminated.
+    """
     index = {s: i for i, s in enumerate(group)}
-    n = len(group)
-    rows = []
+    rows: dict[int, dict[int, Fraction]] = {}
+    rhs: dict[int, dict[Any, Fraction]] = {}
+    holders: dict[int, set[int]] = {i: set() for i in range(len(group))}
     for s in group:
-        row = [Fraction(0)] * n
-        row[index[s]] += 1
+        i = index[s]
+        row: dict[int, Fraction] = {i: Fraction(1)}
         for t, p in inner[s].items():
-            row[index[t]] -= p
-        rows.append((row, dict(known[s])))
-    for col in range(n):
-        pivot = next((r for r in range(col, n) if rows[r][0][col] != 0), None)
-        if pivot is None:
+            j = index[t]
+            row[j] = row.get(j, Fraction(0)) - p
+        rows[i] = {j: v for j, v in row.items() if v}
+        rhs[i] = dict(known[s])
+        for j in rows[i]:
+            holders[j].add(i)
+    for col in range(len(group)):
+        pivot = col if rows[col].get(col) else next((r for r in sorted(holders[col]) if r > col), None)
+        if pivot is None or not rows[pivot].get(col):
             return None  # some states can never leave: the procedure may not end
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        row, rhs = rows[col]
-        factor = row[col]
+        if pivot != col:
+            for r in (col, pivot):
+                for j in rows[r]:
+                    holders[j].discard(r)
+            rows[col], rows[pivot] = rows[pivot], rows[col]
+            rhs[col], rhs[pivot] = rhs[pivot], rhs[col]
+            for r in (col, pivot):
+                for j in rows[r]:
+                    holders[j].add(r)
+        factor = rows[col][col]
         if factor != 1:
-            row = [x / factor for x in row]
-            rhs = {k: v / factor for k, v in rhs.items()}
-            rows[col] = (row, rhs)
-        for r in range(n):
-            if r == col or rows[r][0][col] == 0:
+            rows[col] = {j: v / factor for j, v in rows[col].items()}
+            rhs[col] = {k: v / factor for k, v in rhs[col].items()}
+        pivot_row, pivot_rhs = rows[col], rhs[col]
+        for r in list(holders[col]):
+            if r == col:
                 continue
-            other, other_rhs = rows[r]
-            scale = other[col]
-            other = [a - scale * b for a, b in zip(other, row)]
-            merged = dict(other_rhs)
-            for k, v in rhs.items():
+            scale = rows[r][col]
+            target = rows[r]
+            for j, v in pivot_row.items():
+                value = target.get(j, Fraction(0)) - scale * v
+                if value:
+                    if j not in target:
+                        holders[j].add(r)
+                    target[j] = value
+                elif j in target:
+                    del target[j]
+                    holders[j].discard(r)
+            merged = rhs[r]
+            for k, v in pivot_rhs.items():
                 merged[k] = merged.get(k, Fraction(0)) - scale * v
-            rows[r] = (other, merged)
-    return {s: {k: v for k, v in rows[index[s]][1].items() if v} for s in group}
+    return {s: {k: v for k, v in rhs[index[s]].items() if v} for s in group}
 
 
 def _components(transitions: dict[Any, dict[Any, Fraction]]) -> list[list[Any]]:
