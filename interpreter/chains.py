@@ -6,9 +6,9 @@ lines up to the next ``step`` (or the end) are a **segment**; the exact joint di
 of where a segment leads is computed by the one evaluator
 (:func:`interpreter.distribution.joint`), so every roll inside it is exact. States are
 explored breadth-first from the start; then the chance of ending with each set of results
-is solved exactly, with fractions: strongly connected groups of states (a tie that repeats
-a round, a loop between steps) are solved as small linear systems, in the order that
-leaves every group's successors already known. Nothing is simulated.
+is solved exactly, with fractions: probability flows forward from the start, and strongly
+connected groups of states (a tie that repeats a round, a loop between steps) are solved as
+small sparse linear systems of expected visits, in topological order. Nothing is simulated.
 
 Choice points need answers for odds: a fixed answer per choice name (``answers``), else
 the first option. Values carried from one step to the next must be plain values (numbers,
@@ -129,8 +129,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
         if dist.residual:
             edges[_UNKNOWN] = edges.get(_UNKNOWN, Fraction(0)) + dist.residual
         transitions[state] = edges
-    absorbed = _solve(transitions, source, decl)
-    final = absorbed[start]
+    final = _solve(transitions, start, source, decl)
     unknown = final.pop(_UNKNOWN, Fraction(0))
     outcomes = {key[1]: p for key, p in final.items()}
     together = Distribution(outcomes, unknown)
@@ -147,59 +146,62 @@ def _is_state(key: Any) -> bool:
     return key != _UNKNOWN and key[0] != "end"
 
 
-def _solve(transitions: dict[Any, dict[Any, Fraction]], source: Any, decl: Any) -> dict[Any, dict[Any, Fraction]]:
-    """Absorption probabilities of every state, group by group (Tarjan's strongly connected
-    components come out successors first)."""
-    absorbed: dict[Any, dict[Any, Fraction]] = {}
-    for group in _components(transitions):
+def _solve(transitions: dict[Any, dict[Any, Fraction]], start: Any, source: Any, decl: Any) -> dict[Any, Fraction]:
+    """The probability of ending in each end (and of the unknown), exactly.
+
+    Probability flows forward from the start, one strongly connected group of states at a
+    time in topological order: within a group, the expected visits x of its states solve
+    x = inflow + x Q (Q: moves inside the group), one scalar per state; what leaves the
+    group flows on to the next groups and to the ends.
+    """
+    inflow: dict[Any, Fraction] = {start: Fraction(1)}
+    ends: dict[Any, Fraction] = {}
+    for group in reversed(_components(transitions)):
+        entering = {s: inflow.pop(s, Fraction(0)) for s in group}
+        if not any(entering.values()):
+            continue
         members = set(group)
-        # Known part: ends, and states in groups already solved.
-        known: dict[Any, dict[Any, Fraction]] = {}
-        inner: dict[Any, dict[Any, Fraction]] = {}
-        for state in group:
-            rhs: dict[Any, Fraction] = {}
-            loops: dict[Any, Fraction] = {}
+        visits = _visits(group, transitions, entering, members)
+        if visits is None:
+            raise RunebookError([Diagnostic.make("E0614", source, decl.name.span)])
+        for state, times in visits.items():
+            if not times:
+                continue
             for target, p in transitions[state].items():
                 if target in members:
-                    loops[target] = loops.get(target, Fraction(0)) + p
-                elif _is_state(target):
-                    for end, q in absorbed[target].items():
-                        rhs[end] = rhs.get(end, Fraction(0)) + p * q
-                else:
-                    rhs[target] = rhs.get(target, Fraction(0)) + p
-            known[state], inner[state] = rhs, loops
-        solution = _linear(group, inner, known)
-        if solution is None:
-            raise RunebookError([Diagnostic.make("E0614", source, decl.name.span)])
-        absorbed.update(solution)
-    return absorbed
+                    continue
+                bucket = inflow if _is_state(target) else ends
+                bucket[target] = bucket.get(target, Fraction(0)) + times * p
+    return ends
 
 
-def _linear(group: list[Any], inner: dict[Any, dict[Any, Fraction]],
-            known: dict[Any, dict[Any, Fraction]]) -> dict[Any, dict[Any, Fraction]] | None:
-    """Solve x_s - sum_t p(s,t) x_t = known_s over a group, exactly.
-
-    Sparse Gauss-Jordan: a state leads to few others, so rows are dicts and only the rows
-    that hold a column are touched when it is eliminated.
-    """
+def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], entering: dict[Any, Fraction],
+            members: set[Any]) -> dict[Any, Fraction] | None:
+    """Expected visits of each state of a group: x_t - sum_s x_s p(s,t) = entering_t, solved
+    exactly by sparse elimination (a state leads to few others). None if the group never
+    lets go of its probability (the procedure may not end)."""
     index = {s: i for i, s in enumerate(group)}
-    rows: dict[int, dict[int, Fraction]] = {}
-    rhs: dict[int, dict[Any, Fraction]] = {}
-    holders: dict[int, set[int]] = {i: set() for i in range(len(group))}
+    if len(group) == 1:
+        (state,) = group
+        stay = transitions[state].get(state, Fraction(0))
+        return None if stay == 1 else {state: entering[state] / (1 - stay)}
+    rows: dict[int, dict[int, Fraction]] = {i: {i: Fraction(1)} for i in range(len(group))}
+    rhs = [entering[s] for s in group]
     for s in group:
-        i = index[s]
-        row: dict[int, Fraction] = {i: Fraction(1)}
-        for t, p in inner[s].items():
-            j = index[t]
-            row[j] = row.get(j, Fraction(0)) - p
-        rows[i] = {j: v for j, v in row.items() if v}
-        rhs[i] = dict(known[s])
-        for j in rows[i]:
+        for t, p in transitions[s].items():
+            if t in members:
+                row = rows[index[t]]
+                row[index[s]] = row.get(index[s], Fraction(0)) - p
+    holders: dict[int, set[int]] = {i: set() for i in range(len(group))}
+    for i, row in rows.items():
+        for j in [j for j, v in row.items() if not v]:
+            del row[j]
+        for j in row:
             holders[j].add(i)
     for col in range(len(group)):
         pivot = col if rows[col].get(col) else next((r for r in sorted(holders[col]) if r > col), None)
         if pivot is None or not rows[pivot].get(col):
-            return None  # some states can never leave: the procedure may not end
+            return None
         if pivot != col:
             for r in (col, pivot):
                 for j in rows[r]:
@@ -212,7 +214,7 @@ def _linear(group: list[Any], inner: dict[Any, dict[Any, Fraction]],
         factor = rows[col][col]
         if factor != 1:
             rows[col] = {j: v / factor for j, v in rows[col].items()}
-            rhs[col] = {k: v / factor for k, v in rhs[col].items()}
+            rhs[col] /= factor
         pivot_row, pivot_rhs = rows[col], rhs[col]
         for r in list(holders[col]):
             if r == col:
@@ -228,10 +230,8 @@ def _linear(group: list[Any], inner: dict[Any, dict[Any, Fraction]],
                 elif j in target:
                     del target[j]
                     holders[j].discard(r)
-            merged = rhs[r]
-            for k, v in pivot_rhs.items():
-                merged[k] = merged.get(k, Fraction(0)) - scale * v
-    return {s: {k: v for k, v in rhs[index[s]].items() if v} for s in group}
+            rhs[r] -= scale * pivot_rhs
+    return {s: rhs[index[s]] for s in group}
 
 
 def _components(transitions: dict[Any, dict[Any, Fraction]]) -> list[list[Any]]:
