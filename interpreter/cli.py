@@ -22,6 +22,9 @@ EXIT_ERRORS = 1  # the input has errors; diagnostics were printed
 EXIT_USAGE = 2  # bad arguments, or a file that cannot be read
 EXIT_INTERNAL = 3  # a bug in runebook
 
+#: Diagnostics that mean the command line named something that is not there.
+USAGE_CODES = frozenset({"E0001", "E0005", "E0006"})
+
 #: Subcommand modules, in the order `runebook --help` lists them.
 COMMANDS = (
     "interpreter.commands.check",
@@ -64,6 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RunebookError as error:
         for diagnostic in error.diagnostics:
             print(render_text(diagnostic), file=sys.stderr)
+        # A file that cannot be read or a game that does not exist is a usage problem.
+        if all(d.code in USAGE_CODES and d.span is None for d in error.diagnostics):
+            return EXIT_USAGE
         return EXIT_ERRORS
     except KeyboardInterrupt:
         print("runebook: interrupted", file=sys.stderr)

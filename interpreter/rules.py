@@ -616,7 +616,9 @@ class Rules:
         actor = (roles or {}).get("actor")
         stats = MapEnv({**dict(actor.stats), **dict(actor.derived)} if actor is not None else {},
                        parent=self.globals)
-        scope = MapEnv({**dict(options), **dict(roles or {})}, parent=stats)
+        present = {role: MissingRole(role) for role in ROLES}
+        present.update(roles or {})
+        scope = MapEnv({**dict(options), **present}, parent=stats)
         for param in params:
             if param.name in inputs:
                 scope.define(param.name, inputs[param.name])
@@ -867,6 +869,17 @@ class Condition:
 
 def _settings(params: Sequence[ast.Param]) -> dict[str, Any]:
     return {p.name: p.default for p in params}
+
+
+@attrs.frozen(eq=False)
+class MissingRole:
+    """``actor`` or ``target`` when no entity was given: using it asks for one."""
+
+    role: str
+
+    def resolve_in(self, ctx: Context) -> Any:
+        raise RunebookError([Diagnostic.make("E0707", None, None, role=self.role,
+                                             flag="--as" if self.role == "actor" else "--against")])
 
 
 @attrs.frozen(eq=False)

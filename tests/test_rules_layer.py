@@ -195,3 +195,17 @@ def test_a_level_looks_up_the_row_of_its_name(tmp_path: Path) -> None:
     )
     rules = interpreter.load(str(tmp_path))
     assert rules.resolve("score", d="minor", dice=[1]).results == {"points": 3}
+
+
+def test_usage_problems_exit_2_and_explain(cli, duel: Path) -> None:  # type: ignore[no-untyped-def]
+    game_only = cli("odds", "mestezia")
+    assert game_only.code == 2 and "runebook odds mestezia CHECK" in game_only.stderr
+    missing_file = cli("resolve", str(duel), "strike", "--as", str(duel / "nobody.yaml"), "--dice", "5")
+    assert missing_file.code == 2 and "E0001" in missing_file.stderr
+    unknown_game = cli("resolve", "nogame", "x")
+    assert unknown_game.code == 2 and "E0006 unknown game 'nogame'" in unknown_game.stderr
+
+
+def test_a_check_that_needs_a_target_asks_for_one(duel: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("resolve", str(duel), "strike", "--with", "Skill=3", "--dice", "5")
+    assert run.code == 1 and "E0707 no target takes part: give one with --against" in run.stderr

@@ -77,6 +77,15 @@ def run_odds(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     args.expr = args.expr[0]
+    from dsl.loader import builtin_games
+    from dsl.vocabulary import fold
+
+    if fold(args.expr) in builtin_games():
+        from interpreter.cli import EXIT_USAGE
+
+        print(f"runebook: error: '{args.expr}' is a game; name one of its checks or procedures: "
+              f"runebook odds {args.expr} CHECK --with NAME=VALUE", file=sys.stderr)
+        return EXIT_USAGE
     from interpreter.api import odds
     from interpreter.render import distribution_json, distribution_text
 
