@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from dsl.expr_ast import Expr
+from dsl.expr_ast import Expr, Number
 from dsl.source import Span
 
 __all__ = [
@@ -287,11 +287,15 @@ class KindDecl:
     types: tuple[Phrase, ...] = ()
     labels: tuple[LabelDecl, ...] = ()
     span: Span | None = _span
+    #: ``keywords A, B``: further words its entries' keyword lists may carry (not types).
+    keywords: tuple[Phrase, ...] = ()
 
     def __str__(self) -> str:
         lines = [f"kind {self.name}"]
         if self.types:
             lines.append(f"{INDENT}types {', '.join(map(str, self.types))}")
+        if self.keywords:
+            lines.append(f"{INDENT}keywords {', '.join(map(str, self.keywords))}")
         lines += [f"{INDENT}{label}" for label in self.labels]
         return "\n".join(lines)
 
@@ -421,19 +425,32 @@ class Statement:
     choices: tuple[str, ...] = ()
     on: str | None = None
     span: Span | None = _span
+    #: ``apply NAME(args)``: the condition's parameters, in order.
+    args: tuple[Expr, ...] | None = None
+    #: ``apply NAME for 2 rounds``: how many of which event the condition lasts.
+    duration: tuple[Expr, str] | None = None
 
     def __str__(self) -> str:
         on = f" on {self.on}" if self.on else ""
-        if self.kind in ("roll", "let", "result", "set", "modifier"):
+        if self.kind in ("roll", "let", "result", "set", "modifier", "becomes"):
             return f"{self.kind} {self.name} = {self.expr}"
+        if self.kind == "implies":
+            return f"implies {self.name}"
         if self.kind in ("spend", "gain"):
             return f"{self.kind} {self.name} {self.expr}{on}"
         if self.kind in ("apply", "remove"):
-            return f"{self.kind} {self.name}{on}"
+            args = f"({', '.join(map(str, self.args))})" if self.args is not None else ""
+            if self.duration is not None:
+                count, event = self.duration
+                shown = str(count) if isinstance(count, Number) else f"({count})"
+                args += f" for {shown} {event}"
+            return f"{self.kind} {self.name}{args}{on}"
         if self.kind == "reset":
             return f"reset {self.name}"
         if self.kind == "require":
             return f"require {self.expr}"
+        if self.kind in ("pay", "impose", "lift"):
+            return f"{self.kind} {self.expr}{on}"
         if self.kind == "step":
             return f"step {self.name}"
         if self.kind == "choose":
@@ -496,7 +513,9 @@ class ResourceDecl:
 
 @attrs.frozen
 class ConditionDecl:
-    """``condition NAME (type = ..., lasts = ...)`` with ``modifier STAT = expression`` lines."""
+    """``condition NAME (type = ..., lasts = ..., PARAMETERS)`` with ``modifier STAT =
+    expression``, ``becomes STAT = expression`` and ``implies NAME`` lines (all in ``modifiers``,
+    told apart by their kind)."""
 
     name: Expr
     params: tuple[Param, ...]

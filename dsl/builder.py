@@ -12,6 +12,7 @@ from lark.tree import Meta
 from lark.visitors import merge_transformers
 
 from dsl import ast
+from dsl import expr_ast as ex
 from dsl.diagnostics import DiagnosticSink, did_you_mean
 from dsl.expr_builder import ExprBuilder, span_of, with_span
 from dsl.source import Span
@@ -249,6 +250,9 @@ class RulesBuilder(Transformer):
     def kind_types(self, meta: Meta, children: list) -> tuple[str, list[ast.Phrase]]:
         return ("types", children[0])
 
+    def kind_keywords(self, meta: Meta, children: list) -> tuple[str, list[ast.Phrase]]:
+        return ("keywords", children[0])
+
     def label_decl(self, meta: Meta, children: list) -> ast.LabelDecl:
         token, spec = children
         label, _grade = _split_label(str(token))
@@ -257,11 +261,14 @@ class RulesBuilder(Transformer):
     def kind_decl(self, meta: Meta, children: list) -> ast.KindDecl:
         name_token, *lines = children
         types: list[ast.Phrase] = []
+        keywords: list[ast.Phrase] = []
         labels: list[ast.LabelDecl] = []
         for line in lines:
             if isinstance(line, Token):  # an INDENT
                 continue
-            if isinstance(line, tuple):
+            if isinstance(line, tuple) and line[0] == "keywords":
+                keywords.extend(line[1])
+            elif isinstance(line, tuple):
                 types.extend(line[1])
             else:
                 labels.append(line)
@@ -270,6 +277,7 @@ class RulesBuilder(Transformer):
             tuple(types),
             tuple(labels),
             span=span_of(meta),
+            keywords=tuple(keywords),
         )
 
     # mechanics
@@ -318,6 +326,8 @@ class RulesBuilder(Transformer):
 
     def param(self, meta: Meta, children: list) -> ast.Param:
         name, kind, default = children
+        # A type may be a phrase (`kind: Element Kind`).
+        kind = kind.text if isinstance(kind, ex.Name) else kind
         return ast.Param(str(name), str(kind) if kind is not None else None, default, span=span_of(meta))
 
     def params(self, meta: Meta, children: list) -> tuple[ast.Param, ...]:
@@ -356,15 +366,46 @@ class RulesBuilder(Transformer):
     def gain_line(self, meta: Meta, children: list) -> ast.Statement:
         return self._amount("gain", meta, children)
 
-    def _state_line(self, kind: str, meta: Meta, children: list) -> ast.Statement:
-        name, on = children
-        return ast.Statement(kind, name.text, on=str(on) if on is not None else None, span=span_of(meta))
-
     def apply_line(self, meta: Meta, children: list) -> ast.Statement:
-        return self._state_line("apply", meta, children)
+        name, args, duration, on = children
+        return ast.Statement("apply", name.text, on=str(on) if on is not None else None, span=span_of(meta),
+                             args=args, duration=duration)
 
     def remove_line(self, meta: Meta, children: list) -> ast.Statement:
-        return self._state_line("remove", meta, children)
+        name, args, on = children
+        return ast.Statement("remove", name.text, on=str(on) if on is not None else None, span=span_of(meta),
+                             args=args)
+
+    def condition_args(self, meta: Meta, children: list) -> tuple:
+        return tuple(c for c in children if c is not None)
+
+    def duration(self, meta: Meta, children: list) -> tuple:
+        count, event = children
+        if isinstance(count, Token):
+            count = ex.Number(int(count), span=span_of(count))
+        return (count, str(event))
+
+    def modifier_line(self, meta: Meta, children: list) -> ast.Statement:
+        return ast.Statement("modifier", children[0].text, children[1], span=children[0].span)
+
+    def becomes_line(self, meta: Meta, children: list) -> ast.Statement:
+        return ast.Statement("becomes", children[0].text, children[1], span=children[0].span)
+
+    def implies_line(self, meta: Meta, children: list) -> ast.Statement:
+        return ast.Statement("implies", children[0].text, span=children[0].span)
+
+    def _text_line(self, kind: str, meta: Meta, children: list) -> ast.Statement:
+        text, on = children
+        return ast.Statement(kind, kind, text, on=str(on) if on is not None else None, span=span_of(meta))
+
+    def pay_line(self, meta: Meta, children: list) -> ast.Statement:
+        return self._text_line("pay", meta, children)
+
+    def impose_line(self, meta: Meta, children: list) -> ast.Statement:
+        return self._text_line("impose", meta, children)
+
+    def lift_line(self, meta: Meta, children: list) -> ast.Statement:
+        return self._text_line("lift", meta, children)
 
     def require_line(self, meta: Meta, children: list) -> ast.Statement:
         return ast.Statement("require", "", children[0], span=span_of(meta))
@@ -381,10 +422,7 @@ class RulesBuilder(Transformer):
 
     def condition_decl(self, meta: Meta, children: list) -> ast.ConditionDecl:
         name, params, *rest = children
-        rest = [c for c in rest if not isinstance(c, Token)]
-        modifiers = tuple(
-            ast.Statement("modifier", rest[i].text, rest[i + 1], span=rest[i].span) for i in range(0, len(rest), 2)
-        )
+        modifiers = tuple(c for c in rest if isinstance(c, ast.Statement))
         return ast.ConditionDecl(name, params or (), modifiers, span=span_of(meta))
 
     def procedure_decl(self, meta: Meta, children: list) -> ast.ProcedureDecl:

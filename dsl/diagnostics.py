@@ -68,6 +68,8 @@ MESSAGES: dict[str, str] = {
     "E0211": "unknown keyword '{name}'",
     "E0212": "label '{label}' needs a grade, as in '{label} 1:'",
     "E0213": "unknown entry '{name}'",
+    "E0230": "'{label}' names no {kind} '{name}'",
+    "E0231": "'{text}' does not occur in {kind} '{name}'",
     # E03xx: declarations
     "E0301": "unknown value type '{name}'",
     "E0302": "'{name}' is already declared (at line {line})",

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -57,6 +58,8 @@ class Ruleset:
     vocabulary: Vocabulary
     entries: tuple[CheckedEntry, ...]
     diagnostics: tuple[Diagnostic, ...]
+    #: Lines that name other entries (``refers``), resolved: which upgrade applies to what.
+    references: tuple[Any, ...] = ()
 
     def entry(self, name: str) -> CheckedEntry | None:
         key = fold(name)
@@ -144,7 +147,19 @@ def _assemble(name: str, root: Path | None, files: Sequence[tuple[Source, ast.Ru
               sink: DiagnosticSink, base: Ruleset | None = None) -> Ruleset:
     vocab = build_vocabulary(files, sink, base.vocabulary if base else None)
     entries = check_entries(vocab, files, sink)
-    return Ruleset(name, root, tuple(files), vocab, tuple(entries), tuple(sink.items))
+    references = _references(vocab, list(base.entries if base else ()) + entries, entries, sink)
+    return Ruleset(name, root, tuple(files), vocab, tuple(entries), tuple(sink.items), tuple(references))
+
+
+def _references(vocab: Vocabulary, known: list[CheckedEntry], owners: list[CheckedEntry],
+                sink: DiagnosticSink) -> list[Any]:
+    """Resolve the ``refers`` lines of ``owners`` against ``known`` and check their patches."""
+    from dsl.references import check_references
+    from dsl.upgrades import check_patches, patches
+
+    references = check_references(vocab, known, sink, owners)
+    check_patches(vocab, references, known, sink)
+    return [attrs.evolve(r, changes=tuple(p.describe() for p in patches(r.owner, vocab))) for r in references]
 
 
 @lru_cache(maxsize=16)
@@ -156,6 +171,9 @@ def _load_folder(folder: Path) -> Ruleset:
 def _load_folder_now(folder: Path) -> Ruleset:
     sink = DiagnosticSink()
     parsed = [p for p in (_parse(path, sink) for path in _rules_files(folder)) if p is not None]
+    # A homebrew file kept in a subfolder of a game (`GAME/homebrew/x.rules` extending it)
+    # is not part of the game.
+    parsed = [p for p in parsed if not (_extends(p[1]) and Path(p[0].name).parent.resolve() != folder.resolve())]
     extended = {fold(e.game.text): e for e in (_extends(rules) for _, rules in parsed) if e is not None}
     if len(extended) == 1:
         # A homebrew folder: its files add to the game they extend.
@@ -183,6 +201,8 @@ class CheckReport:
     diagnostics: list[Diagnostic] = attrs.Factory(list)
     files: int = 0
     entries: int = 0
+    #: Resolved ``refers`` lines (dsl.references.Reference) of the checked files.
+    references: list[Any] = attrs.Factory(list)
 
     @property
     def io_error(self) -> bool:
@@ -305,6 +325,7 @@ def _check_paths(paths: Sequence[str], game: str | None) -> CheckReport:
             ruleset = _assemble(path.stem, None, [(source, rules)], sink, file_base)
             report.diagnostics.extend(sink.items)
             report.entries += len(ruleset.entries)
+            report.references.extend(ruleset.references)
             continue
         by_folder.setdefault(path.parent.resolve(), []).append((source, rules))
     for folder, requested in by_folder.items():
@@ -321,6 +342,8 @@ def _check_paths(paths: Sequence[str], game: str | None) -> CheckReport:
         sink = DiagnosticSink()
         vocab = build_vocabulary(siblings + requested, sink)
         entries = check_entries(vocab, siblings + requested, sink)
+        mine = [e for e in entries if e.source.name in names]
+        report.references.extend(_references(vocab, entries, mine, sink))
         report.diagnostics.extend(d for d in sink.items if d.source is None or d.source.name in names
                                   or _is_declaration_error(d))
         report.entries += sum(1 for e in entries if e.source.name in names)

@@ -18,7 +18,7 @@ __all__ = ["VALUE_TYPES", "KindSpec", "LabelSpec", "Vocabulary", "build_vocabula
 
 #: The types a label's value may have.
 VALUE_TYPES = ("text", "expression", "dice", "rating", "number", "target", "keywords")
-FLAGS = ("required", "repeatable", "graded", "after", "alias")
+FLAGS = ("required", "repeatable", "graded", "after", "alias", "refers", "adds", "replaces")
 
 
 def fold(name: str) -> str:
@@ -37,6 +37,11 @@ class LabelSpec:
     graded: bool = False
     after: str | None = None
     aliases: tuple[str, ...] = ()
+    #: ``refers KIND``: the value names entries of that kind (by name, or by keywords).
+    refers: str | None = None
+    #: ``adds`` / ``replaces``: the line changes the entries its entry refers to (dsl.upgrades).
+    adds: bool = False
+    replaces: bool = False
 
 
 @attrs.frozen
@@ -46,6 +51,8 @@ class KindSpec:
     name: str
     types: tuple[str, ...]
     labels: dict[str, LabelSpec]
+    #: Declared keywords (``keywords A, B``) besides the types.
+    keywords: tuple[str, ...] = ()
 
     def label(self, name: str) -> LabelSpec | None:
         return self.labels.get(fold(name))
@@ -127,17 +134,20 @@ def _label_spec(decl: ast.LabelDecl, source: Source, sink: DiagnosticSink) -> La
     for flag in flags:
         word, _, rest = flag.text.partition(" ")
         rest = rest.strip()
-        if word in ("required", "repeatable", "graded") and not rest:
+        if word in ("required", "repeatable", "graded", "adds", "replaces") and not rest:
             fields[word] = True
         elif word == "after" and rest:
             fields["after"] = rest
         elif word == "alias" and rest:
             aliases.append(rest)
+        elif word == "refers" and rest:
+            fields["refers"] = rest
         else:
             sink.items.append(
                 _diag("E0303", source, flag, what="label flag", name=flag.text,
                       help=did_you_mean(word, FLAGS)
-                      or "flags are: required, repeatable, graded, after LABEL, alias SPELLING")
+                      or "flags are: required, repeatable, graded, after LABEL, alias SPELLING, refers KIND, "
+                      "adds, replaces")
             )
     return LabelSpec(decl.label, aliases=tuple(aliases), **fields)  # type: ignore[arg-type]
 
@@ -153,6 +163,7 @@ def build_vocabulary(files: Iterable[tuple[Source, ast.RulesFile]], sink: Diagno
     )
     seen_names: dict[str, ast.Phrase] = {}
     seen_kinds: dict[str, ast.Phrase] = {}
+    references: list[tuple[Source, ast.LabelDecl, str]] = []
     for source, rules in files:
         for block in rules.blocks:
             if isinstance(block, ast.DeriveDecl):
@@ -180,6 +191,8 @@ def build_vocabulary(files: Iterable[tuple[Source, ast.RulesFile]], sink: Diagno
                             sink.items.append(_diag("E0304", source, decl, what="label", name=spelling, owner="kind"))
                         labels[key] = spec
                     declared[fold(spec.name)] = decl
+                    if spec.refers:
+                        references.append((source, decl, spec.refers))
                 for key, decl in declared.items():
                     after = labels[key].after
                     if after and fold(after) not in labels:
@@ -187,7 +200,8 @@ def build_vocabulary(files: Iterable[tuple[Source, ast.RulesFile]], sink: Diagno
                             _diag("E0303", source, decl, what="label", name=after,
                                   help=did_you_mean(after, [s.name for s in labels.values()]))
                         )
-                kind = KindSpec(block.name.text, tuple(p.text for p in block.types), labels)
+                kind = KindSpec(block.name.text, tuple(p.text for p in block.types), labels,
+                                tuple(p.text for p in getattr(block, "keywords", ())))
                 vocab.kinds[fold(kind.name)] = kind
                 for phrase in block.types:
                     key = fold(phrase.text)
@@ -198,4 +212,8 @@ def build_vocabulary(files: Iterable[tuple[Source, ast.RulesFile]], sink: Diagno
                                   message=f"type '{phrase.text}' already selects kind '{other[0]}'")
                         )
                     vocab.types[key] = (kind.name, phrase.text)
+    for source, decl, refers in references:
+        if fold(refers) not in vocab.kinds:
+            sink.items.append(_diag("E0303", source, decl, what="kind", name=refers,
+                                    help=did_you_mean(refers, [k.name for k in vocab.kinds.values()])))
     return vocab

@@ -31,7 +31,50 @@ from dsl.vocabulary import Vocabulary, fold
 from interpreter.values import Rating
 from interpreter.yamlfile import read_yaml
 
-__all__ = ["Entity", "load_entity"]
+__all__ = ["Entity", "Held", "load_entity"]
+
+
+@attrs.frozen(eq=False)
+class Held:
+    """One condition an entity is under: its name, its parameters by name (in the order the
+    condition declares them) and, when it lasts a while, how many of which event are left
+    (``(2, "rounds")``). A condition without parameters or duration equals its plain name, so
+    ``entity.conditions == ["Dazed"]`` still reads naturally."""
+
+    name: str
+    args: tuple[tuple[str, Any], ...] = ()
+    left: tuple[int, str] | None = None
+    #: How many of ``args`` to show (those after it are at their defaults); -1: all.
+    shown: int = -1
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.name, self.args, self.left)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Held):
+            return self._key() == other._key()
+        if isinstance(other, str):
+            return not self.args and self.left is None and self.name == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.name) if not self.args and self.left is None else hash(self._key())
+
+    def arg(self, name: str) -> Any:
+        return next((v for k, v in self.args if fold(k) == fold(name)), None)
+
+    def __str__(self) -> str:
+        """As a procedure line would apply it: ``Shielded(2)``, ``Dazed for 2 rounds``."""
+        text = self.name
+        args = self.args if self.shown < 0 else self.args[:self.shown]
+        if args:
+            text += "(" + ", ".join(f'"{v}"' if isinstance(v, str) else str(v) for _, v in args) + ")"
+        if self.left is not None:
+            count, event = self.left
+            if count == 1 and event.endswith("s"):
+                event = event[:-1]
+            text += f" for {count} {event}"
+        return text
 
 
 @attrs.frozen
@@ -44,7 +87,7 @@ class Entity:
     path: str = ""
     #: Current points of each resource, and the conditions the entity is under (in order).
     resources: dict[str, Any] = attrs.field(factory=dict)
-    conditions: list[str] = attrs.field(factory=list)
+    conditions: list[Held] = attrs.field(factory=list)
     #: Values the game derives from stats (``derive``), computed when looked up.
     derived: dict[str, Any] = attrs.field(factory=dict, repr=False)
 
@@ -54,7 +97,7 @@ class Entity:
 
     def state(self) -> dict[str, Any]:
         return {"name": self.name, "stats": dict(self.stats), "resources": dict(self.resources),
-                "conditions": list(self.conditions)}
+                "conditions": [str(c) for c in self.conditions]}
 
     def lookup(self, name: str) -> Any:
         key = fold(name)
@@ -103,12 +146,42 @@ def _stat_value(node: yaml.Node, source: Source) -> tuple[Any, Diagnostic | None
     return None, shown  # type: ignore[return-value]
 
 
+def _condition_item(text: str, source: Source) -> tuple[str, list[Any]] | None:
+    """``Dazed`` or ``Shielded(2)`` / ``Burning(3, "oil")``: a name and its values."""
+    from dsl import expr_ast as ex
+
+    try:
+        expr = parse_expression(text, Source(source.name, text))
+    except RunebookError:
+        return None
+    if isinstance(expr, ex.Name):
+        return expr.text, []
+    if isinstance(expr, ex.Call):
+        values: list[Any] = []
+        for arg in expr.args:
+            if isinstance(arg, ex.Number):
+                values.append(arg.value)
+            elif isinstance(arg, ex.Unary) and isinstance(arg.operand, ex.Number) and arg.op == "-":
+                values.append(-arg.operand.value)
+            elif isinstance(arg, ex.String):
+                values.append(arg.value)
+            elif isinstance(arg, ex.Name):
+                values.append(arg.text)
+            else:
+                return None
+        return expr.func.text, values
+    return None
+
+
 def load_entity(path: str | Path, vocabulary: Vocabulary, resources: Iterable[str] = (),
-                conditions: Iterable[str] = ()) -> Entity:
+                conditions: Iterable[str] = (), bind: Any = None) -> Entity:
     """Read and validate an entity file; every problem is reported at once.
 
     ``resources`` and ``conditions`` are the names the game declares; the file may give
-    ``resources: {NAME: points}`` and ``conditions: [NAME, ...]`` with those names.
+    ``resources: {NAME: points}`` and ``conditions: [NAME, ...]`` with those names, a
+    condition with parameters written as it is applied: ``Shielded(2)``. ``bind(name,
+    values)`` turns a condition's values into its parameters (a :class:`Held`), or gives the
+    text of what is wrong with them.
     """
     shown = str(path)
     source, root, data = read_yaml(path)
@@ -161,7 +234,7 @@ def load_entity(path: str | Path, vocabulary: Vocabulary, resources: Iterable[st
                                                     expected="a whole number of points", found=f"'{bad or value}'"))
                     continue
                 held[declared[fold(resource)]] = value
-    under: list[str] = []
+    under: list[Held] = []
     known_conditions = {fold(c): c for c in conditions}
     if "conditions" in keys:
         node = keys["conditions"][1]
@@ -170,12 +243,27 @@ def load_entity(path: str | Path, vocabulary: Vocabulary, resources: Iterable[st
                                             expected="a list of condition names", found="something else"))
         else:
             for item in node.value:
-                condition = str(getattr(item, "value", ""))
-                if fold(condition) not in known_conditions:
+                text = str(getattr(item, "value", ""))
+                parsed = _condition_item(text, source) if isinstance(item, yaml.ScalarNode) else None
+                condition = parsed[0] if parsed else text
+                if parsed is None and fold(text) not in known_conditions:
+                    problems.append(Diagnostic.make("E0702", source, _span(item), name="conditions",
+                                                    expected="a condition, with its values in brackets: "
+                                                    "'Shielded(2)'", found=f"'{text}'",
+                                                    help="a comma inside [a, b] ends an item: quote it "
+                                                    "(\"Burning(3, oil)\") or write one '- item' per line"
+                                                    if text.count("(") != text.count(")") else None))
+                elif fold(condition) not in known_conditions:
                     problems.append(Diagnostic.make("E0705", source, _span(item), what="condition", name=condition,
                                                     help=did_you_mean(condition, list(known_conditions.values()))))
-                elif known_conditions[fold(condition)] not in under:
-                    under.append(known_conditions[fold(condition)])
+                else:
+                    declared_name, values = known_conditions[fold(condition)], parsed[1] if parsed else []
+                    instance: Any = bind(declared_name, values) if bind is not None else Held(declared_name)
+                    if isinstance(instance, str):
+                        problems.append(Diagnostic.make("E0702", source, _span(item), name=declared_name,
+                                                        expected=instance, found=f"'{text}'"))
+                    elif instance not in under:
+                        under.append(instance)
     if problems:
         raise RunebookError(problems)
     return Entity(str(name), stats, data, shown, held, under)

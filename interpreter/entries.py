@@ -9,11 +9,14 @@ label is typed ``expression`` (or the whole value parses as one), else its first
 else its leading number, else its text.
 
 ``line(entry, "Result", grade)`` reads the graded line (``Result 2:``) with the highest
-grade not above ``grade``; an ungraded line counts as grade 0.
+grade not above ``grade``; an ungraded line counts as grade 0. ``line_text`` gives the same
+line as text, every bracket replaced by its value (``15 damage``), and ``number_in`` reads a
+number out of such a text by a small pattern (``"# * damage"``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,9 +28,9 @@ from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.parser import parse_expression
 from dsl.source import Source
 from dsl.vocabulary import KindSpec, fold
-from interpreter.values import Derived
+from interpreter.values import Derived, format_value
 
-__all__ = ["EntryView", "line_value"]
+__all__ = ["EntryView", "line_text", "line_value", "number_in", "render_value"]
 
 
 def _value_expr(prop: ast.Property) -> ex.Expr | str | None:
@@ -100,13 +103,86 @@ class EntryView:
         return self.entry.name
 
 
-def line_value(view: EntryView, label: str, grade: Any, site: Any) -> Any:
-    """The line ``label`` for ``grade``: the highest graded line not above it."""
+_MISSING = object()
+
+
+def line_value(view: EntryView, label: str, grade: Any, site: Any, default: Any = _MISSING) -> Any:
+    """The line ``label`` for ``grade``: the highest graded line not above it. An entry
+    without any such line gives ``default`` when one is given, else is a diagnostic."""
     found = [p for p in view.lines(label) if _grade(p) <= grade]
     if not found:
         if view.lines(label):
             return None
+        if default is not _MISSING:
+            return default
         raise RunebookError([Diagnostic.make(
             "E0607", site[0], site[1], message=f"'{view.entry.name}' has no '{label}' line",
             help=did_you_mean(label, list(view.names())))])
     return view.value_of(max(found, key=_grade))
+
+
+def render_value(view: EntryView, value: ast.Value | None, ctx: Any, site: Any) -> str:
+    """A line's text with every bracket replaced by its value, evaluated in the view's scope."""
+    from interpreter.evaluate import resolve_value
+
+    if value is None:
+        return ""
+    out: list[str] = []
+    for part in value.parts:
+        if isinstance(part, ast.Bracket):
+            derived = Derived(f"{view.entry.name}'s [{part.expr}]", part.expr, view.env, view.source)
+            out.append(format_value(ctx.result(resolve_value(derived, "line_text", ctx, site))))
+        elif isinstance(part, ast.Emphasis):
+            out.append(render_value(view, ast.Value(part.parts), ctx, site))
+        else:
+            out.append(str(part))
+    return " ".join("".join(out).split())
+
+
+def line_text(view: EntryView, label: str, grade: Any, ctx: Any, site: Any) -> str:
+    """``line_text(entry, "Label")``: the line as text (several lines of the label are
+    joined); with a grade, the line ``line`` would pick. An absent line is empty text."""
+    found = view.lines(label)
+    rank = getattr(grade, "rank", None)
+    grade = rank if rank is not None and not isinstance(grade, int) else grade
+    if grade is not None:
+        found = [p for p in found if _grade(p) <= grade]
+        found = [max(found, key=_grade)] if found else []
+    texts = []
+    for prop in found:
+        text = render_value(view, prop.value, ctx, site)
+        texts.append(text)
+        if getattr(ctx, "trace", None) is not None:
+            from interpreter.trace import StepEvent
+
+            ctx.trace.append(StepEvent("line", f"{view.entry.name}: {prop.heading}", text, prop.span,
+                                       view.source.name))
+    return " ".join(texts).strip()
+
+
+def number_in(text: str, pattern: str) -> int:
+    """The number a text holds where ``pattern`` says: ``#`` is the number, ``*`` any
+    words (or none), other words match as written (any case). 0 when nothing matches:
+    ``number_in("12 frost damage", "# * damage")`` is 12, ``number_in("Resist 2",
+    "resist #")`` is 2."""
+    parts: list[str] = []
+    for word in pattern.split():
+        if word == "#":
+            parts.append(r"([+-]?\d+)")
+        elif word == "*":
+            parts.append(r"(?:[^\s.,;:]+\s+)*?")
+        else:
+            parts.append(re.escape(word))
+    regex = _join(parts)
+    match = re.search(r"(?<![\w+-])" + regex + r"(?!\w)", str(text), re.IGNORECASE)
+    return int(match.group(1)) if match and match.groups() else 0
+
+
+def _join(parts: list[str]) -> str:
+    """Pattern pieces separated by whitespace; a ``*`` piece carries its own spaces."""
+    regex = ""
+    for i, part in enumerate(parts):
+        if i and not parts[i - 1].endswith("*?"):
+            regex += r"\s+"
+        regex += part
+    return regex

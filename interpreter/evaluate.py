@@ -1134,7 +1134,9 @@ class Compiler:
         site = self.site(node)
         span = node.span
         if builtin is not None and builtin.special:
-            return self._ladder(node)
+            # A special form compiles its own arguments: ladder's rungs are dice; others
+            # (such as the grid's `placed`) give ``impl(compiler, node)`` a closure.
+            return self._ladder(node) if builtin.name == "ladder" else builtin.impl(self, node)
         args = [self.compile(a) for a in node.args]
         if builtin is not None:
             impl = builtin.impl
@@ -1398,3 +1400,18 @@ def pool_spec(expr: str | ex.Expr | CompiledExpression, env: Any = None, *,
     if type(value) is not PoolView or value.transforms:
         raise _error("E0403", site, message="this is not a pool of dice", help="declare a pool such as 'pool d10'")
     return value.source.spec
+
+
+# Grid geometry (cells, distances, area shapes) lives in its own module.
+from interpreter import hexgrid as _hexgrid  # noqa: E402
+
+_hexgrid.register(_register)
+
+
+def _b_number_or(ctx: Context, args: list[Any], site: Any) -> Any:
+    value = number(args[0], ctx) if type(args[0]) is PoolView else args[0]
+    return value if type(value) in NUMERIC and type(value) is not bool else args[1]
+
+
+_register("number_or", _b_number_or, 2, 2,
+          "number_or(x, fallback): x when it is a number, else fallback (text, nothing, ...)")

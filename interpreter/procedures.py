@@ -216,6 +216,11 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("choice", statement.name, match[0], statement.span, source.name))
             continue
+        if kind in ("pay", "impose", "lift"):
+            from interpreter.listed import run_listed
+
+            run_listed(rules, ctx, statement, source, env)
+            continue
         if kind in ("spend", "gain", "apply", "remove", "reset"):
             rules.change_state(ctx, statement, source, env)
             continue

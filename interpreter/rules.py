@@ -198,8 +198,10 @@ class Rules:
                     self.globals.define(str(block.name), Level("resource", str(block.name), 0, (str(block.name),)))
             elif isinstance(block, ast.ConditionDecl):
                 if claim(str(block.name), source, block.name.span):
+                    settings = [p for p in block.params if p.name in CONDITION_SETTINGS]
+                    own = tuple(p for p in block.params if p.name not in CONDITION_SETTINGS)
                     self.conditions[fold(str(block.name))] = Condition(
-                        str(block.name), _settings(block.params), block.modifiers, source)
+                        str(block.name), _settings(settings), block.modifiers, source, own)
                     self.globals.define(str(block.name), Level("condition", str(block.name), 0, (str(block.name),)))
             elif isinstance(block, ast.DeriveDecl):
                 self.derived[fold(str(block.name))] = (str(block.name), block.expr, source)
@@ -270,6 +272,8 @@ class Rules:
             self._check_names(check, sink)
         for procedure in self.procedures.values():
             self._check_procedure(procedure, sink)
+        for condition in self.conditions.values():
+            self._check_condition(condition, sink)
         for source, block in blocks:
             if isinstance(block, ast.ExampleDecl):
                 self._example(block, source, sink)
@@ -364,12 +368,60 @@ class Rules:
                                                       name=statement.name,
                                                       help=did_you_mean(statement.name,
                                                                         [d.name for d in declared.values()])))
+                elif what == "condition":
+                    self._check_condition_use(declared[fold(statement.name)], statement, procedure.source,
+                                              known, local, sink)
             if statement.on is not None and statement.on not in ROLES:
                 sink.items.append(Diagnostic.make("E0207", procedure.source, statement.span, name=statement.on,
                                                   help=did_you_mean(statement.on, ROLES)))
             if statement.kind == "goto" and fold(statement.name) not in {fold(n) for n in steps}:
                 sink.items.append(Diagnostic.make("E0609", procedure.source, statement.span, name=statement.name,
                                                   help=did_you_mean(statement.name, steps)))
+
+    def _check_condition_use(self, condition: Condition, statement: ast.Statement, source: Source,
+                             known: set[str], local: list[str], sink: DiagnosticSink) -> None:
+        """`apply NAME(values) for N EVENT`: values for its parameters (all of them, or those
+        with defaults left out); `remove NAME(values)`: values for the parameters that tell
+        instances apart."""
+        args = statement.args or ()
+        for arg in args:
+            self._names_in(arg, known, source, sink, local)
+        if statement.duration is not None:
+            self._names_in(statement.duration[0], known, source, sink, local)
+        params = condition.params if statement.kind == "apply" else condition.keys
+        needed = [p.name for p in params if p.default is None]
+        if len(args) > len(params) or (statement.kind == "apply" and len(args) < len(needed)):
+            shown = ", ".join(p.name for p in params) or "none"
+            sink.items.append(Diagnostic.make(
+                "E0406", source, statement.span, name=condition.name,
+                expected=f"{len(needed)}" + (f" to {len(params)}" if len(params) != len(needed) else "")
+                + f" ({shown})", got=len(args)))
+
+    def _check_condition(self, condition: Condition, sink: DiagnosticSink) -> None:
+        """Its lines and defaults use known names (the holder's stats, its parameters,
+        `holder`); an `implies` line names a declared condition that needs no values."""
+        local = [p.name for p in condition.params] + ["holder"]
+        known = {fold(n) for n in self.globals.names()} | {fold(n) for n in self.options_names()}
+        known |= {fold(n) for n in local} | {"true", "false", "none"} | set(self.ruleset.vocabulary.stats)
+        for param in condition.params:
+            if param.default is not None:
+                self._names_in(param.default, known, condition.source, sink, local)
+        for line in condition.modifiers:
+            if line.expr is not None:
+                self._names_in(line.expr, known, condition.source, sink, local)
+        for line in condition.lines("implies"):
+            implied = self.conditions.get(fold(line.name))
+            if implied is None:
+                sink.items.append(Diagnostic.make("E0705", condition.source, line.span, what="condition",
+                                                  name=line.name,
+                                                  help=did_you_mean(line.name,
+                                                                    [c.name for c in self.conditions.values()])))
+            elif any(p.default is None for p in implied.params):
+                sink.items.append(Diagnostic.make("E0602", condition.source, line.span,
+                                                  name=next(p.name for p in implied.params if p.default is None),
+                                                  check=implied.name,
+                                                  help="an implied condition takes its defaults; give the "
+                                                  "parameter a default"))
 
     def _names_in(self, expr: ex.Expr, known: set[str], source: Source, sink: DiagnosticSink,
                   local: list[str]) -> None:
@@ -409,7 +461,15 @@ class Rules:
         from interpreter.entities import load_entity
 
         entity = load_entity(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
-                             [c.name for c in self.conditions.values()])
+                             [c.name for c in self.conditions.values()], bind=self._bind_held)
+        held: list[Any] = []
+        for instance in entity.conditions:  # a file that lists one condition twice holds it once
+            condition = self.conditions[fold(instance.name)]
+            if "stacks" in condition.settings:
+                held.append(instance)
+            else:
+                _merge(condition, held, instance)
+        entity.conditions[:] = held
         own = MapEnv(dict(entity.stats), parent=self.globals)
         for name, expr, source in self.derived.values():
             if fold(name) not in {fold(s) for s in entity.stats}:  # a stat the file gives wins
@@ -418,8 +478,19 @@ class Rules:
         for resource in self.resources.values():
             if resource.name not in entity.resources:
                 start = resource.settings.get("start") or resource.settings.get("cap")
+                if start is not None and self._lacks_stats(start, entity):
+                    continue  # its start reads stats this entity does not have: it holds none
                 entity.resources[resource.name] = self._owner_value(start, entity, resource.source) if start else 0
         return entity
+
+    def _lacks_stats(self, expr: ex.Expr, owner: Any) -> bool:
+        """Whether an expression names a stat of the game that the owner's file does not give."""
+        have = {fold(s) for s in owner.stats}
+        for node in expression_names(expr):
+            if isinstance(node, ex.Name) and fold(node.text) in self.ruleset.vocabulary.stats \
+                    and fold(node.text) not in have:
+                return True
+        return False
 
     def _owner_value(self, expr: ex.Expr, owner: Any, source: Source) -> Any:
         """A setting such as a cap, computed from its owner's stats."""
@@ -438,10 +509,7 @@ class Rules:
                     if isinstance(reset, ex.Name) and fold(reset.text) == fold(statement.name):
                         start = resource.settings.get("start") or resource.settings.get("cap")
                         entity.resources[resource.name] = self._owner_value(start, entity, resource.source)
-                for name in list(entity.conditions):
-                    lasts = self.conditions[fold(name)].settings.get("lasts")
-                    if isinstance(lasts, ex.Name) and fold(lasts.text) == fold(statement.name):
-                        entity.conditions.remove(name)
+                self._expire(entity, statement.name)
             self._note(ctx, f"reset {statement.name}", None, statement, source)
             return
         role = statement.on or "actor"
@@ -467,12 +535,178 @@ class Rules:
                        entity.resources[resource.name], statement, source)
             return
         condition = self.conditions[fold(statement.name)]
-        if statement.kind == "apply" and condition.name not in entity.conditions:
-            entity.conditions.append(condition.name)  # the same condition twice is still one
-        elif statement.kind == "remove" and condition.name in entity.conditions:
-            entity.conditions.remove(condition.name)
-        self._note(ctx, f"{statement.kind} {condition.name} ({entity.name})", list(entity.conditions), statement,
-                   source)
+        values = [ctx.result(ctx.evaluate(self.compiled(a, source), env)) for a in statement.args or ()]
+        if statement.kind == "apply":
+            left = None
+            if statement.duration is not None:
+                count = ctx.result(ctx.evaluate(self.compiled(statement.duration[0], source), env))
+                if type(count) is not int:
+                    raise RunebookError([Diagnostic.make("E0603", source, statement.span, name="for",
+                                                         expected="a whole number", value=_shown(count))])
+                left = (count, statement.duration[1])
+            held = self.held(condition, values, left, (source, statement.span))
+            if "stacks" in condition.settings:
+                if sum(1 for c in entity.conditions if c.name == condition.name) < self._stacks(condition, entity):
+                    entity.conditions.append(held)  # held once, unless it stacks
+            else:
+                _merge(condition, entity.conditions, held)
+        elif statement.kind == "remove":
+            keys = [(p.name, v) for p, v in zip(condition.keys, values)]
+            gone = [c for c in entity.conditions if c.name == condition.name
+                    and all(_same(c.arg(k), v) for k, v in keys)]
+            for held in gone[:1] if "stacks" in condition.settings else gone:
+                entity.conditions.remove(held)  # one instance of a stacking condition; else all that match
+        self._note(ctx, f"{statement.kind} {condition.name} ({entity.name})", [str(c) for c in entity.conditions],
+                   statement, source)
+
+    def held(self, condition: Condition, values: Sequence[Any], left: tuple[int, str] | None = None,
+             site: Any = (None, None)) -> Any:
+        """A condition instance: ``values`` bound to its parameters in order, the rest at their
+        defaults."""
+        from interpreter.entities import Held
+
+        args: list[tuple[str, Any]] = []
+        for index, param in enumerate(condition.params):
+            if index < len(values):
+                value = values[index]
+            elif param.default is not None:
+                value = ctx_free(self, param.default, condition.source)
+            else:
+                raise RunebookError([Diagnostic.make("E0602", site[0], site[1], name=param.name,
+                                                     check=condition.name)])
+            if condition.is_amount(param) and type(value) not in (int, Fraction):
+                raise RunebookError([Diagnostic.make("E0603", site[0], site[1], name=param.name,
+                                                     expected="a number", value=_shown(value))])
+            group = self._level_group(param)
+            if group is not None and not (isinstance(value, Level) and fold(value.group) == fold(group)):
+                raise RunebookError([Diagnostic.make("E0603", site[0], site[1], name=param.name,
+                                                     expected=f"a level of '{group}'", value=_shown(value))])
+            args.append((param.name, value))
+        # Shown as applied: the values given, not the defaults filled in after them.
+        return Held(condition.name, tuple(args), left, min(len(values), len(args)))
+
+    def _bind_held(self, name: str, values: list[Any]) -> Any:
+        """For entity files: a condition with its values, or what is wrong with them."""
+        condition = self.conditions[fold(name)]
+        shown = f"{condition.name}({', '.join(p.name for p in condition.params)})"
+        needed = [p for p in condition.params if p.default is None]
+        if len(values) > len(condition.params) or len(values) < len(needed):
+            return f"{len(needed)}" + (f" to {len(condition.params)}" if len(needed) != len(condition.params) else "") \
+                + f" value(s): '{shown}'"
+        values = list(values)
+        for index, (param, value) in enumerate(zip(condition.params, values)):
+            if condition.is_amount(param) and type(value) is not int:
+                return f"a number for {param.name}: '{shown}'"
+            group = self._level_group(param)
+            if group is not None:
+                try:
+                    level = self.globals.lookup(str(value))
+                except KeyError:
+                    level = None
+                if not (isinstance(level, Level) and fold(level.group) == fold(group)):
+                    return f"one of {', '.join(self._group_names(group))} for {param.name}"
+                values[index] = level
+        return self.held(condition, values)
+
+    def _level_group(self, param: ast.Param) -> str | None:
+        """The levels group a parameter is typed by (`kind: Element`), if any."""
+        if param.type is None or param.type in INPUT_TYPES:
+            return None
+        return param.type
+
+    def _group_names(self, group: str) -> list[str]:
+        names = []
+        for name in self.globals.names():
+            value = self.globals.lookup(name)
+            if isinstance(value, Level) and fold(value.group) == fold(group) and value.name not in names:
+                names.append(value.name)
+        return names
+
+    def _expire(self, entity: Any, event: str) -> None:
+        """`reset EVENT`: conditions that last until it end; those applied `for N EVENTs`
+        count one down and end at zero."""
+        for held in list(entity.conditions):
+            lasts = self.conditions[fold(held.name)].settings.get("lasts")
+            index = entity.conditions.index(held)
+            if held.left is not None:
+                if _event(held.left[1]) == _event(event):
+                    if held.left[0] <= 1:
+                        del entity.conditions[index]
+                    else:
+                        entity.conditions[index] = attrs.evolve(held, left=(held.left[0] - 1, held.left[1]))
+            elif isinstance(lasts, ex.Name) and _event(lasts.text) == _event(event):
+                del entity.conditions[index]
+
+    def under(self, entity: Any) -> list[tuple[Any, Condition]]:
+        """Every condition an entity is under: those it holds, then those they imply (each
+        once, with its defaults), in order."""
+        from interpreter.entities import Held
+
+        held = [h if isinstance(h, Held) else Held(str(h)) for h in entity.conditions]  # a bare name is held too
+        found: list[tuple[Any, Condition]] = [(h, self.conditions[fold(h.name)]) for h in held]
+        names = {fold(h.name) for h in held}
+        index = 0
+        while index < len(found):
+            for line in found[index][1].lines("implies"):
+                implied = self.conditions.get(fold(line.name))
+                if implied is not None and fold(implied.name) not in names:
+                    names.add(fold(implied.name))
+                    found.append((self.held(implied, []) if implied.params else Held(implied.name), implied))
+            index += 1
+        return found
+
+    def _line_env(self, entity: Any, held: Any) -> MapEnv:
+        """Where a condition's lines are evaluated: its holder's stats, its parameters, `holder`."""
+        return MapEnv({**dict(entity.stats), **dict(entity.derived), **dict(held.args), "holder": entity},
+                      parent=self.globals)
+
+    def stat(self, ctx: Context, entity: Any, stat: str, site: Any = (None, None)) -> Any:
+        """A stat as the entity's conditions leave it: its value plus `modifier`, unless a
+        condition's `becomes` line sets it (several such lines: the lowest value wins, as the
+        most restrictive)."""
+        try:
+            value = entity.lookup(stat)
+        except KeyError:
+            raise RunebookError([Diagnostic.make("E0701", site[0], site[1], name=stat,
+                                                 help=f"{entity.name} has no such stat")]) from None
+        from interpreter.evaluate import resolve_value
+
+        value = ctx.result(resolve_value(value, stat, ctx, site))
+        key = f"stat({entity.name}, {stat})"
+        if key in ctx.active:  # a `becomes` line that reads the stat it sets
+            raise RunebookError([Diagnostic.make("E0416", site[0], site[1], name=key)])
+        ctx.active.add(key)
+        try:
+            overrides = []
+            for held, condition in self.under(entity):
+                for line in condition.lines("becomes"):
+                    if fold(line.name) == fold(stat):
+                        assert line.expr is not None
+                        overrides.append(ctx.result(ctx.evaluate(self.compiled(line.expr, condition.source),
+                                                                 self._line_env(entity, held))))
+            return min(overrides) if overrides else value + self.modifier(ctx, entity, stat)
+        finally:
+            ctx.active.discard(key)
+
+    def amount(self, entity: Any, name: str, keys: Sequence[Any]) -> Any:
+        """The amount (first number parameter) of the condition the entity is under whose
+        other parameters equal ``keys`` (those given, in order); the largest if several; 0 if
+        none."""
+        best: Any = None
+        for held, condition in self.under(entity):
+            if fold(condition.name) != fold(name):
+                continue
+            if not all(_same(held.arg(p.name), k) for p, k in zip(condition.keys, keys)):
+                continue
+            amounts = [held.arg(p.name) for p in condition.params if condition.is_amount(p)]
+            if amounts:
+                best = amounts[0] if best is None else max(best, amounts[0])
+        return 0 if best is None else best
+
+    def _stacks(self, condition: Condition, entity: Any) -> int:
+        """How many times an entity may hold a condition: its `stacks` setting (1 without)."""
+        limit = condition.settings.get("stacks")
+        return 1 if limit is None else int(self._owner_value(limit, entity, condition.source))
 
     def _note(self, ctx: Context, text: str, value: Any, statement: ast.Statement, source: Source) -> None:
         if ctx.trace is not None:
@@ -483,12 +717,11 @@ class Rules:
         (sum by default; `highest`; `extremes`: highest bonus plus lowest penalty;
         `by_type`: the highest of each condition type, summed)."""
         found: list[tuple[str, Any]] = []
-        for name in entity.conditions:
-            condition = self.conditions[fold(name)]
-            for line in condition.modifiers:
+        for held, condition in self.under(entity):
+            for line in condition.lines("modifier"):
                 if fold(line.name) == fold(stat):
                     assert line.expr is not None
-                    env = MapEnv(dict(entity.stats), parent=self.globals)
+                    env = self._line_env(entity, held)
                     value = ctx.result(ctx.evaluate(self.compiled(line.expr, condition.source), env))
                     kind = condition.settings.get("type")
                     found.append((kind.text if isinstance(kind, ex.Name) else condition.name, value))
@@ -578,6 +811,8 @@ class Rules:
         elif kind == "rating":
             ok = type(value) is int or (isinstance(value, Rating) and self._rating_symbol_ok(value))
         elif kind == "text":
+            if isinstance(value, Level):  # a word that happens to name a level is still the word
+                value = value.name
             ok = isinstance(value, str)
         elif kind is not None and fold(kind) in self.ruleset.vocabulary.kinds:
             entry = self.ruleset.entry(str(value))
@@ -626,15 +861,23 @@ class Rules:
                 scope.define(param.name, ctx.result(ctx.evaluate(self.compiled(param.default, source), scope)))
         return scope
 
-    def entry_views(self, scope: MapEnv, env: MapEnv) -> None:
-        """Entries given as inputs become views whose lines evaluate in ``env``."""
+    def entry_views(self, scope: MapEnv, env: MapEnv, ctx: Context | None = None) -> None:
+        """Entries given as inputs become views whose lines evaluate in ``env``, changed
+        by the actor's upgrades (interpreter.upgrades; each change is traced)."""
         from dsl.checker import CheckedEntry
         from interpreter.entries import EntryView
+        from interpreter.upgrades import upgraded
 
+        actor = scope.mapping.get("actor")
         for name, value in list(scope.mapping.items()):
             if isinstance(value, CheckedEntry):
                 kind = self.ruleset.vocabulary.kinds.get(fold(value.kind or ""))
-                scope.define(name, EntryView(value.entry, kind, env, value.source))
+                entry, changes = upgraded(self, value, actor if not isinstance(actor, MissingRole) else None)
+                if ctx is not None and ctx.trace is not None:
+                    for patch, line in changes:
+                        ctx.trace.append(StepEvent("upgrade", f"{patch.upgrade} -> {value.entry.name}", line,
+                                                   patch.prop.span, patch.source.name))
+                scope.define(name, EntryView(entry, kind, env, value.source))
 
     def run_statement(self, ctx: Context, statement: ast.Statement, source: Source, env: MapEnv,
                       index: int = 0, owner: str = "") -> Any:
@@ -642,9 +885,11 @@ class Rules:
         assert statement.expr is not None
         compiled = self.compiled(statement.expr, source)
         if statement.kind == "require":
+            seen = len(ctx.trace) if ctx.trace is not None else 0
             if not ctx.result(ctx.evaluate(compiled, env)):
                 raise RunebookError([Diagnostic.make("E0613", source, statement.expr.span, check=owner,
-                                                     condition=str(statement.expr))])
+                                                     condition=str(statement.expr),
+                                                     help=_require_help(ctx, seen))])
             return None
         if statement.kind == "roll":
             try:
@@ -682,7 +927,7 @@ class Rules:
         try:
             scope = self._scope(ctx, check.decl.params, inputs, options, roles, check.source)
             env = MapEnv({}, parent=scope)
-            self.entry_views(scope, env)
+            self.entry_views(scope, env, ctx)
             results: dict[str, Any] = {}
             for index, statement in enumerate(check.decl.statements):
                 value = self.run_statement(ctx, statement, check.source, env, index, check.name)
@@ -798,7 +1043,7 @@ class Rules:
         try:
             scope = self._scope(ctx, decl.params, bound, chosen, roles, procedure.source)
             env = MapEnv({}, parent=scope)
-            self.entry_views(scope, env)
+            self.entry_views(scope, env, ctx)
             results, choices = run_lines(self, procedure.name, decl.statements, procedure.source, ctx, env, driver)
             ctx.finish()
             driver.finish()
@@ -844,8 +1089,23 @@ class Rules:
         return CheckOdds(spec.name, results, together, bound, {k: v.name for k, v in chosen.items()})
 
 
+def _require_help(ctx: Context, seen: int) -> str | None:
+    """What a failed ``require`` computed: the values of the calls in its condition."""
+    from interpreter.values import format_value
+
+    if ctx.trace is None:
+        return None
+    shown: dict[str, str] = {}
+    for event in ctx.trace[seen:]:
+        if isinstance(event, StepEvent) and event.kind == "call" and event.text not in shown:
+            shown[event.text] = format_value(event.value)
+    parts = [f"{text} = {value}" for text, value in list(shown.items())[:4]]
+    return "here " + "; ".join(parts) if parts else None
+
+
 #: Functions the rules layer gives every game: an entity's state, read in expressions.
-HOST_FUNCTIONS = ("modifier", "resource", "has", "line", "owns")
+HOST_FUNCTIONS = ("modifier", "resource", "has", "holds", "line", "owns", "amount", "stat",
+                  "line_text", "number_in", "meets")
 
 
 @attrs.frozen
@@ -857,18 +1117,77 @@ class Resource:
     source: Source = attrs.field(eq=False, repr=False)
 
 
+#: Settings of a condition declaration; its other inputs are the condition's parameters.
+CONDITION_SETTINGS = ("type", "lasts", "stacks")
+
+
 @attrs.frozen
 class Condition:
-    """A declared condition: its settings (``type``, ``lasts``) and stat modifiers."""
+    """A declared condition: its settings (``type``, ``lasts``), its parameters and its
+    ``modifier``/``becomes``/``implies`` lines.
+
+    A parameter typed ``number`` (or untyped) is an amount: applying the condition again
+    keeps the larger one. Any other parameter (``kind: text``) tells instances apart:
+    ``Burning(3, "oil")`` and ``Burning(2, "pitch")`` are two conditions.
+    """
 
     name: str
     settings: dict[str, Any]
     modifiers: tuple[ast.Statement, ...]
     source: Source = attrs.field(eq=False, repr=False)
+    params: tuple[ast.Param, ...] = ()
+
+    def is_amount(self, param: ast.Param) -> bool:
+        return param.type is None or param.type == "number"
+
+    @property
+    def keys(self) -> tuple[ast.Param, ...]:
+        return tuple(p for p in self.params if not self.is_amount(p))
+
+    def lines(self, kind: str) -> tuple[ast.Statement, ...]:
+        return tuple(m for m in self.modifiers if m.kind == kind)
 
 
 def _settings(params: Sequence[ast.Param]) -> dict[str, Any]:
     return {p.name: p.default for p in params}
+
+
+def ctx_free(rules: Rules, expr: ex.Expr, source: Source) -> Any:
+    """A declaration's default value (no entity, no dice)."""
+    ctx = Context(limits=rules.limits)
+    return ctx.result(ctx.evaluate(rules.compiled(expr, source), rules.globals))
+
+
+def _same(held: Any, given: Any) -> bool:
+    """Parameters that tell instances apart compare as names: `"Fire"` is `fire`."""
+    given = given.name if isinstance(given, Level) else given
+    return fold(str(held)) == fold(str(given))
+
+
+def _merge(condition: Condition, conditions: list[Any], new: Any) -> None:
+    """Apply a condition that does not stack: an instance with the same name and the same
+    identifying parameters becomes one, with the larger amounts and the longer duration
+    (one without an end outlasts any); otherwise the new instance is added."""
+    for index, held in enumerate(conditions):
+        if held.name != new.name or not all(_same(held.arg(p.name), new.arg(p.name)) for p in condition.keys):
+            continue
+        args = tuple((k, max(v, new.arg(k)) if condition.is_amount(next(p for p in condition.params if p.name == k))
+                      else v) for k, v in held.args)
+        if held.left is None or new.left is None:
+            left = None
+        elif _event(held.left[1]) != _event(new.left[1]):
+            left = new.left
+        else:
+            left = held.left if held.left[0] >= new.left[0] else new.left
+        conditions[index] = attrs.evolve(held, args=args, left=left, shown=max(held.shown, new.shown))
+        return
+    conditions.append(new)
+
+
+def _event(word: str) -> str:
+    """An event name as `reset` and `for N rounds` compare it: folded, without a plural s."""
+    key = fold(word)
+    return key[:-1] if key.endswith("s") and len(key) > 1 else key
 
 
 @attrs.frozen(eq=False)
@@ -897,7 +1216,10 @@ class OptionSetting:
 
 @attrs.frozen(eq=False)
 class StateQuery:
-    """``modifier(entity, Stat)``, ``resource(entity, NAME)``, ``has(entity, CONDITION)``."""
+    """``modifier(entity, Stat)``, ``resource(entity, NAME)``, ``has(entity, CONDITION)``,
+    ``holds(entity, CONDITION)`` (how many times), ``amount(entity, CONDITION, keys...)`` (its
+    number parameter), ``has(entity, CONDITION, keys...)`` (an instance with those
+    identifying values) and ``stat(entity, Stat)`` (the stat with its conditions applied)."""
 
     rules: Rules
     name: str
@@ -905,6 +1227,13 @@ class StateQuery:
     def invoke(self, ctx: Context, args: list[Any], site: Any) -> Any:
         if self.name == "line":
             return self._line(ctx, args, site)  # type: ignore[attr-defined]
+        if self.name in ("line_text", "number_in", "meets"):
+            from interpreter.listed import entry_query
+
+            return entry_query(self.rules, self.name, ctx, args, site)
+        keys: list[Any] = []
+        if self.name in ("amount", "has") and len(args) > 2:
+            args, keys = args[:2], args[2:]  # amount(entity, CONDITION, its identifying values...)
         if len(args) != 2:
             raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name=self.name, expected=2, got=len(args))])
         entity, what = args
@@ -915,12 +1244,24 @@ class StateQuery:
         if self.name == "owns":
             # An entity lists the entries it has (powers, traits, items...) in its file.
             lists = [v for v in entity.data.values() if isinstance(v, list)]
-            return any(fold(str(item)) == fold(key) for items in lists for item in items)
+            owned = any(fold(str(item)) == fold(key) for items in lists for item in items)
+            if not owned and ctx.trace is not None:  # for the help of a failed `require`
+                listed = ", ".join(str(item) for items in lists for item in items) or "nothing"
+                ctx.trace.append(StepEvent("call", f"{entity.name}'s file lists", listed))
+            return owned
         if self.name == "modifier":
             return self.rules.modifier(ctx, entity, key)
         if self.name == "resource":
             return entity.resources.get(key, 0)
-        return any(fold(c) == fold(key) for c in entity.conditions)
+        if self.name == "holds":  # how many times (a condition that stacks may be held several)
+            return sum(1 for c in entity.conditions if fold(c.name) == fold(key))
+        if self.name == "amount":
+            return self.rules.amount(entity, key, keys)
+        if self.name == "stat":
+            return self.rules.stat(ctx, entity, key, site)
+        # Held or implied by a condition held (`implies`); with values, an instance that has them.
+        return any(fold(held.name) == fold(key) and all(_same(held.arg(p.name), k) for p, k in zip(condition.keys, keys))
+                   for held, condition in self.rules.under(entity))
 
 
 def _line_query(query: StateQuery, ctx: Context, args: list[Any], site: Any) -> Any:
@@ -928,10 +1269,13 @@ def _line_query(query: StateQuery, ctx: Context, args: list[Any], site: Any) -> 
     from interpreter.entries import EntryView, line_value
     from interpreter.evaluate import resolve_value
 
-    if len(args) != 3 or not isinstance(args[0], EntryView):
+    if len(args) not in (3, 4) or not isinstance(args[0], EntryView):
         raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name="line",
-                                             expected="an entry, a label and a grade", got=len(args))])
-    value = line_value(args[0], str(args[1].name if isinstance(args[1], Level) else args[1]), args[2], site)
+                                             expected="an entry, a label, a grade (and a default)", got=len(args))])
+    label = str(args[1].name if isinstance(args[1], Level) else args[1])
+    if len(args) == 4 and not args[0].lines(label):
+        return args[3]  # the default, for an entry without that line
+    value = line_value(args[0], label, args[2], site)
     return None if value is None else ctx.result(resolve_value(value, "line", ctx, site))
 
 

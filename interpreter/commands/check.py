@@ -7,6 +7,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from dsl.diagnostics import Diagnostic, as_dict, render_github, render_text
 from dsl.loader import check_paths
@@ -70,6 +71,15 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
     return found
 
 
+def _reference_note(reference: Any) -> str:
+    """``note: FILE:LINE: Upgrade (To: ...) applies to A, B`` — what a `refers` line selects."""
+    data = reference.to_dict()
+    targets = ", ".join(data["applies_to"]) or f"no {data['kind']} yet"
+    changes = "; ".join(data["changes"])
+    return (f"note: {data['file']}:{data['line']}: {data['entry']} ({data['label']}: {data['value']}) applies to "
+            f"{targets}" + (f": {changes}" if changes else ""))
+
+
 def run(args: argparse.Namespace) -> int:
     from interpreter.cli import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 
@@ -82,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
             "entries": report.entries,
             "errors": len(errors),
             "diagnostics": [as_dict(d) for d in report.diagnostics],
+            "references": [r.to_dict() for r in report.references],
         }
         print(json.dumps(payload, indent=2, ensure_ascii=False))
     elif args.format == "github":
@@ -90,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         for diagnostic in report.diagnostics:
             print(render_text(diagnostic), file=sys.stderr)
+        for reference in report.references:
+            print(_reference_note(reference))
         noun = "file" if report.files == 1 else "files"
         verdict = "no errors" if not errors else f"{len(errors)} error{'s' if len(errors) != 1 else ''}"
         print(f"checked {report.files} {noun}, {report.entries} entries: {verdict}")

@@ -74,6 +74,29 @@ def _mechanics(game: str, seed: int) -> None:
             print(f"   {line}")
 
 
+def _shown_odds(folder, game: str) -> None:  # type: ignore[no-untyped-def]
+    """The odds a game's ``examples/tour.yaml`` asks for: an entry (or procedure) used by one
+    example character against another, e.g. ``odds: [{entry: NAME, as: a.yaml, against: b.yaml}]``."""
+    from interpreter.render import distribution_text
+    from interpreter.rules import load
+    from interpreter.yamlfile import read_yaml
+
+    path = folder / "examples" / "tour.yaml"
+    if not path.is_file():
+        return
+    _source, _root, data = read_yaml(path)
+    rules = load(game)
+    for item in (data or {}).get("odds", []) if isinstance(data, dict) else []:
+        roles = {k: item[k] for k in ("as", "against") if isinstance(item.get(k), str)}
+        flags = " ".join(f"--{k} examples/{v}" for k, v in roles.items())
+        print(f"\n   $ runebook odds {game} \"{item['entry']}\" {flags}")
+        entities = {("as_" if k == "as" else k): rules.entity(str(folder / "examples" / v)) for k, v in roles.items()}
+        odds = rules.odds(str(item["entry"]), **entities)
+        for name in item.get("results") or list(odds.results):
+            for line in distribution_text(name, odds.results[name]).rstrip("\n").splitlines():
+                print(f"   {line}")
+
+
 def run(args: argparse.Namespace) -> int:
     from interpreter.cli import EXIT_ERRORS, EXIT_OK
 
@@ -94,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
         _content(folder.name, ruleset)
         try:
             _mechanics(folder.name, args.seed)
+            _shown_odds(folder, folder.name)
         except RunebookError as error:
             failed = True
             for diagnostic in error.diagnostics:

@@ -1,0 +1,770 @@
+"""QuestWorlds group contests (rulesets/questworlds/groups.rules): the group simple contest
+(tables T7 and T9, boosts), the group scored contest (pairings, assists T14, followers,
+joining, switching abilities) and the group extended contest (order by bid T-22, lending T19,
+gifting T20), replayed from given dice and answers; exact odds against an enumeration
+written here; bad answers and bad loans."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import interpreter
+from dsl.diagnostics import RunebookError
+from interpreter.procedures import CallbackDriver, ChoicePoint
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "rulesets" / "questworlds" / "examples"
+SIMPLE = "group simple contest"
+SCORED = "group scored contest"
+EXTENDED = "group extended contest"
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return interpreter.load("questworlds")
+
+
+def _name(value: Any) -> Any:
+    return getattr(value, "name", value)
+
+
+class Stop(Exception):
+    """Raised by a driver to end a run once the state of interest was seen."""
+
+
+def results_of(run: Any) -> dict[str, Any]:
+    return {k: _name(v) for k, v in run.results.items()}
+
+
+# --- an independent model of one simple contest (spec §1.4-§1.7, default options) --------
+
+FUMBLE, FAILURE, SUCCESS, CRITICAL = 0, 1, 2, 3
+LEVELS = ["fumble", "failure", "success", "critical"]
+DEGREES = ["marginal", "minor", "major", "complete"]
+
+
+def _masteries(n: int) -> int:
+    return max(0, (n - 1) // 20)
+
+
+def _raw(face: int, target: int) -> int:
+    if target <= 0:
+        return FAILURE
+    if face == 1:
+        return CRITICAL
+    if face == 20:
+        return FUMBLE
+    return SUCCESS if face <= target else FAILURE
+
+
+def simple(ability: int, resistance: int, face: int, gm_face: int) -> tuple[int, int, int]:
+    """(player's result, resistance's result, winner: 1 player, -1 resistance, 0 standoff)."""
+    net = _masteries(ability) - _masteries(resistance)
+    a = _raw(face, ability - 20 * _masteries(ability))
+    b = _raw(gm_face, resistance - 20 * _masteries(resistance))
+    up, down = max(net, 0), max(-net, 0)
+    a2 = max(0, min(3, a + up - max(0, b + down - 3)))
+    b2 = max(0, min(3, b + down - max(0, a + up - 3)))
+    if a2 != b2:
+        return a2, b2, 1 if a2 > b2 else -1
+    if face == gm_face or a2 == FUMBLE:
+        return a2, b2, 0
+    return a2, b2, 1 if face > gm_face else -1
+
+
+# T7 as the spec prints it: row = the winner's... both orders give the same numbers; the
+# victor of the pairing takes the points, fumble against fumble gives none.
+T7 = {
+    "critical": {"critical": 1, "success": 2, "failure": 3, "fumble": 5},
+    "success": {"critical": 2, "success": 1, "failure": 2, "fumble": 3},
+    "failure": {"critical": 3, "success": 2, "failure": 1, "fumble": 2},
+    "fumble": {"critical": 5, "success": 3, "failure": 2, "fumble": 0},
+}
+# T9: difference of outcome points -> the winning group's degree.
+T9 = {1: "marginal", 2: "minor", 3: "major", 4: "major"}
+
+
+def t9(difference: int) -> str:
+    return T9.get(difference, "complete")
+
+
+def pairing_points(ability: int, resistance: int, face: int, gm_face: int) -> tuple[int, int]:
+    """(points for the player's side, points for the resistance) from one pairing."""
+    a, b, winner = simple(ability, resistance, face, gm_face)
+    points = 0 if winner == 0 else T7[LEVELS[a]][LEVELS[b]]
+    return (points, 0) if winner == 1 else (0, points) if winner == -1 else (0, 0)
+
+
+def group_level(points: int, against: int) -> tuple[str, str | None]:
+    d = points - against
+    if d == 0:
+        return "tie", None
+    return ("victory" if d > 0 else "defeat"), t9(abs(d))
+
+
+# --- group simple contest ---------------------------------------------------------------
+
+# Faces that give each result with a target of 10 (two of each where equal results need
+# different rolls).
+PLAYER_FACE = {"critical": 1, "success": 4, "failure": 12, "fumble": 20}
+GM_FACE = {"critical": 1, "success": 6, "failure": 15, "fumble": 20}
+
+
+@pytest.mark.parametrize("mine, theirs", list(itertools.product(PLAYER_FACE, GM_FACE)))
+def test_group_simple_contest_table(rules, mine: str, theirs: str) -> None:  # type: ignore[no-untyped-def]
+    """T7, every cell: the victor of a pairing takes the table's outcome points."""
+    ability = 10
+    face, gm_face = PLAYER_FACE[mine], GM_FACE[theirs]
+    if mine == theirs == "critical":
+        # Two criticals on different rolls: a success bumped by a mastery (10M: target 10).
+        ability, face = 30, 5
+    run = rules.run(SIMPLE, dice=[face, gm_face], ability_1=ability, resistance=10)
+    res = results_of(run)
+    if mine == theirs:
+        # Equal results go to the better (higher) roll; the same roll, or two fumbles: none.
+        expected = (0, 0) if face == gm_face else (1, 0) if face > gm_face else (0, 1)
+    elif LEVELS.index(mine) > LEVELS.index(theirs):
+        expected = (T7[mine][theirs], 0)
+    else:
+        expected = (0, T7[mine][theirs])
+    assert (res["points"], res["opposition_points"]) == expected
+    assert T7[mine][theirs] == T7[theirs][mine]  # the table is symmetric
+
+
+# One pairing per entry: (player's face, resistance's face) at target 10 against 10, and the
+# outcome points it gives (+ the player's side, - the resistance's).
+PAIR = {1: (6, 4), 2: (4, 15), 3: (1, 15), 5: (1, 20), -1: (4, 6), -2: (15, 4), -3: (15, 1), 0: (9, 9)}
+
+
+def group_dice(pairings: list[int]) -> list[int]:
+    return [face for p in pairings for face in PAIR[p]]
+
+
+def group_inputs(pairings: list[int], **extra: Any) -> dict[str, Any]:
+    inputs: dict[str, Any] = {f"ability_{i + 1}": 10 for i in range(len(pairings))}
+    return {**inputs, "resistance": 10, **extra}
+
+
+@pytest.mark.parametrize("pairings", [[1], [2], [3], [3, 1], [5], [5, 1], [5, 3], [2, -2], [-3], [-3, -2, 1]])
+def test_degree_of_victory_table(rules, pairings: list[int]) -> None:  # type: ignore[no-untyped-def]
+    """T9: the difference of the two sides' outcome points gives the degree; 0 is a tie."""
+    run = rules.run(SIMPLE, dice=group_dice(pairings), **group_inputs(pairings))
+    res = results_of(run)
+    points = sum(p for p in pairings if p > 0)
+    against = -sum(p for p in pairings if p < 0)
+    assert (res["points"], res["opposition_points"]) == (points, against)
+    assert (res["outcome"], res["degree"]) == group_level(points, against)
+
+
+@pytest.mark.parametrize("pairings, boost, outcome, degree", [
+    ([2, -2], 1, "victory", "marginal"),   # a boosted tie is a marginal victory
+    ([2, -2], 2, "victory", "minor"),      # a double boost: two steps
+    ([2], 1, "victory", "major"),          # minor -> major
+    ([5, 1], 2, "victory", "complete"),    # complete stays complete
+    ([-3], 1, "defeat", "major"),          # a defeat is not changed
+])
+def test_boost(rules, pairings: list[int], boost: int, outcome: str, degree: str) -> None:  # type: ignore[no-untyped-def]
+    res = results_of(rules.run(SIMPLE, dice=group_dice(pairings), **group_inputs(pairings, boost=boost)))
+    assert (res["outcome"], res["degree"]) == (outcome, degree)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4])
+def test_boost_cost(rules, size: int) -> None:  # type: ignore[no-untyped-def]
+    """T-21: one hero point per three heroes (rounded up); a double boost costs twice."""
+    pairings = [0] * size
+    for boost in (0, 1, 2):
+        res = results_of(rules.run(SIMPLE, dice=group_dice(pairings), **group_inputs(pairings, boost=boost)))
+        assert res["boost_cost"] == -(-size // 3) * boost
+
+
+def test_pairings_and_their_outcomes(rules) -> None:  # type: ignore[no-untyped-def]
+    # Member 1 (15) against 14: 3 vs 10, both succeed, the higher roll wins: a marginal
+    # defeat (1 point against). Member 2 (7M) against their own opponent (12): 5 is a
+    # success bumped to a critical, 16 a failure: a major victory, 3 points. 3 - 1 = 2: minor.
+    run = rules.run(SIMPLE, dice=[3, 10, 5, 16], ability_1=15, ability_2="7M", resistance=14, resistance_2=12)
+    assert results_of(run) == {
+        "outcome": "victory", "degree": "minor", "points": 3, "opposition_points": 1, "boost_cost": 0,
+        "pairing_1": "marginal_defeat", "pairing_2": "major_win", "pairing_3": None, "pairing_4": None}
+
+
+def test_single_gm_roll_option(rules) -> None:  # type: ignore[no-untyped-def]
+    """AMB-16: one GM die (rolled first) faces every member's roll."""
+    run = rules.run(SIMPLE, dice=[10, 5, 12], options={"group_gm_roll": "single"},
+                    ability_1=15, ability_2=15, resistance=14)
+    res = results_of(run)
+    # 5 vs 10: both succeed, 10 is higher: 1 against; 12 vs 10: 12 is higher: 1 for.
+    assert (res["points"], res["opposition_points"], res["outcome"]) == (1, 1, "tie")
+    assert (res["pairing_1"], res["pairing_2"]) == ("marginal_defeat", "marginal_win")
+
+
+def test_fumble_pairs_option(rules) -> None:  # type: ignore[no-untyped-def]
+    """AMB-47: two fumbles are a standoff, or a marginal defeat for both; neither scores."""
+    plain = results_of(rules.run(SIMPLE, dice=[20, 20], ability_1=10, resistance=10))
+    both = results_of(rules.run(SIMPLE, dice=[20, 20], options={"group_fumble_pairs": "both_marginal_defeat"},
+                                ability_1=10, resistance=10))
+    assert plain["pairing_1"] == "even" and both["pairing_1"] == "marginal_defeat"
+    assert (plain["points"], plain["opposition_points"], both["points"], both["opposition_points"]) == (0, 0, 0, 0)
+
+
+def _simple_odds(abilities: list[int], resistance: int, single: bool) -> tuple[Counter, Counter]:
+    """Exact outcome and degree distributions of a group simple contest, by enumeration."""
+    outcome: Counter = Counter()
+    degree: Counter = Counter()
+    faces = range(1, 21)
+    if single:
+        worlds = ((gm, mine) for gm in faces for mine in itertools.product(faces, repeat=len(abilities)))
+        weight = Fraction(1, 20 ** (len(abilities) + 1))
+        for gm, mine in worlds:
+            scores = [pairing_points(a, resistance, f, gm) for a, f in zip(abilities, mine)]
+            o, d = group_level(sum(s[0] for s in scores), sum(s[1] for s in scores))
+            outcome[o] += weight
+            degree[d] += weight
+        return outcome, degree
+    # Pairings are independent: convolve each pairing's (for, against) distribution.
+    total: Counter = Counter({(0, 0): Fraction(1)})
+    for a in abilities:
+        one: Counter = Counter()
+        for f, g in itertools.product(faces, faces):
+            one[pairing_points(a, resistance, f, g)] += Fraction(1, 400)
+        nxt: Counter = Counter()
+        for (p, q), x in total.items():
+            for (p2, q2), y in one.items():
+                nxt[(p + p2, q + q2)] += x * y
+        total = nxt
+    for (p, q), x in total.items():
+        o, d = group_level(p, q)
+        outcome[o] += x
+        degree[d] += x
+    return outcome, degree
+
+
+@pytest.mark.parametrize("single", [False, True])
+def test_group_simple_odds_match_an_enumeration(rules, single: bool) -> None:  # type: ignore[no-untyped-def]
+    options = {"group_gm_roll": "single"} if single else {}
+    odds = rules.odds(SIMPLE, options=options, ability_1=15, ability_2="7M", resistance=14)
+    outcome, degree = _simple_odds([15, 27], 14, single)
+    assert {str(k): v for k, v in odds.results["outcome"].items()} == {k: v for k, v in outcome.items() if v}
+    assert {(None if k is None else str(k)): v for k, v in odds.results["degree"].items()} == {
+        k: v for k, v in degree.items() if v}
+
+
+# --- group scored contest -----------------------------------------------------------------
+
+def scored_play(rules, dice: list[int], answers: list[str], options: dict[str, str] | None = None,
+                **inputs: Any) -> tuple[dict[str, Any], list[tuple[str, int, tuple[int, ...]]]]:  # type: ignore[no-untyped-def]
+    """Run a group scored contest; return its results and, at each choice point, its name,
+    the member asked and the pairing scores (scored, against) of members 1 and 2."""
+    queue = list(answers)
+    seen: list[tuple[str, int, tuple[int, ...]]] = []
+
+    def answer(point: ChoicePoint) -> str:
+        s = point.state
+        seen.append((point.name, s["k"], (s["scored_1"], s["against_1"], s["scored_2"], s["against_2"])))
+        return queue.pop(0)
+
+    run = rules.run(SCORED, dice=dice, driver=CallbackDriver(answer), options=options or {}, **inputs)
+    assert queue == [], f"answers left over: {queue}"
+    return results_of(run), seen
+
+
+def scored_state_after(rules, dice: list[int], answers: list[str], options: dict[str, str] | None = None,
+                       **inputs: Any) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """The procedure's values at the first choice point after the given answers are used."""
+    queue = list(answers)
+    found: dict[str, Any] = {}
+
+    def answer(point: ChoicePoint) -> str:
+        if not queue:
+            found.update({k: _name(v) for k, v in point.state.items()})
+            raise Stop
+        return queue.pop(0)
+
+    with pytest.raises(Stop):
+        rules.run(SCORED, dice=dice, driver=CallbackDriver(answer), options=options or {}, **inputs)
+    return found
+
+
+SCORED_INPUTS = {"ability_1": 15, "ability_2": 12, "resistance_1": 14, "resistance_2": 10}
+SCORED_DICE = [1, 20, 20, 5, 5, 16, 3, 15, 9, 9, 2, 18, 4, 12]
+SCORED_CHOICES = EXAMPLES / "group_scored_choices.yaml"
+
+
+def _yaml_answers(path: Path) -> list[str]:
+    return [line[2:].strip() for line in path.read_text().splitlines() if line.startswith("- ")]
+
+
+def test_full_group_scored_contest_round_by_round(rules) -> None:  # type: ignore[no-untyped-def]
+    results, seen = scored_play(rules, SCORED_DICE, _yaml_answers(SCORED_CHOICES), **SCORED_INPUTS)
+    assert seen == [
+        # Round 1, in order of rating: member 1 (15) against opponent 1 (14): 1 vs 20, a
+        # complete victory, 5 points: opponent 1 is out. Member 2 (12) against opponent 2 (10):
+        # 20 vs 5, a major defeat: 3 against.
+        ("tactic", 1, (0, 0, 0, 0)),
+        ("tactic", 2, (5, 0, 0, 0)),
+        # Round 2: member 1 is unopposed and assists member 2 (first assist: 14): 5 vs 16, a
+        # minor victory: 2 off the score against member 2 (T14). Member 2 gambles: 3 vs 15, a
+        # minor victory, 2 + 1.
+        ("free_action", 1, (5, 0, 0, 3)),
+        ("tactic", 2, (5, 0, 0, 1)),
+        # Round 3: member 1 engages opponent 2: a new pairing (from 0), last in the order.
+        # Member 2: 9 vs 9, a standoff; member 1: 2 vs 18, a minor victory, 2.
+        ("free_action", 1, (5, 0, 3, 1)),
+        ("tactic", 2, (0, 0, 3, 1)),
+        ("tactic", 1, (0, 0, 3, 1)),
+        # Round 4: member 2: 4 vs 12, a minor victory: 5 points, opponent 2 is out.
+        ("tactic", 2, (2, 0, 3, 1)),
+    ]
+    # Rising action: opponent 1 lost 5 to 0 (difference 5: injured), opponent 2 lost 5 to 1
+    # (difference 4: impaired). With two opponents defeated the level is the less severe of
+    # the two (AMB-29): impaired, a minor victory.
+    assert results == {
+        "winner": "player", "outcome": "victory", "disengaged": False, "degree": "minor",
+        "consequence_1": "unharmed", "consequence_2": "unharmed", "consequence_3": None,
+        "opposition_consequence_1": "injured", "opposition_consequence_2": "impaired",
+        "opposition_consequence_3": None,
+    }
+
+
+def test_full_group_scored_contest_from_the_command_line(cli) -> None:  # type: ignore[no-untyped-def]
+    args = [f"{k}={v}" for k, v in SCORED_INPUTS.items()]
+    run = cli("run", "questworlds", SCORED, *itertools.chain.from_iterable(("--with", a) for a in args),
+              "--dice", ",".join(map(str, SCORED_DICE)), "--choices", str(SCORED_CHOICES), "--json")
+    assert run.code == 0, run.stderr
+    payload = json.loads(run.stdout)
+    assert payload["results"]["degree"] == "minor"
+    assert [c["answer"] for c in payload["choices"]] == _yaml_answers(SCORED_CHOICES)
+    assert payload["dice"] == SCORED_DICE
+
+
+# A teammate with 3 points against them (round 1: 20 vs 5, a major defeat), then in round 2 a
+# standoff (9 vs 9) and the assist of member 2, who joins in round 2, with ability 15 against
+# the first assist's resistance, moderate (14).
+ASSIST_INPUTS = {"ability_1": 15, "ability_2": 15, "resistance_1": 14, "joins_2": 2}
+ASSIST_DICE = [20, 5, 9, 9]
+ASSIST_ANSWERS = ["normal", "normal", "assist_1"]
+# T14 as the spec prints it: the assist's outcome -> change to the score against the recipient.
+T14 = {"complete_win": -4, "major_win": -3, "minor_win": -2, "marginal_win": -1, "even": 0,
+       "marginal_defeat": 0, "minor_defeat": 1, "major_defeat": 2, "complete_defeat": 3}
+
+
+@pytest.mark.parametrize("outcome, dice", [
+    ("complete_win", [1, 20]), ("major_win", [1, 15]), ("minor_win", [5, 16]), ("marginal_win", [10, 5]),
+    ("even", [9, 9]), ("marginal_defeat", [5, 10]), ("minor_defeat", [16, 5]), ("major_defeat", [20, 5]),
+    ("complete_defeat", [20, 1]),
+])
+def test_assist_table(rules, outcome: str, dice: list[int]) -> None:  # type: ignore[no-untyped-def]
+    """T14: the assist changes the score against the recipient, never below 0; 5 or more
+    knocks the recipient out."""
+    state = scored_state_after(rules, ASSIST_DICE + dice + [9, 9], ASSIST_ANSWERS, **ASSIST_INPUTS)
+    expected = max(0, 3 + T14[outcome])
+    assert state["against_1"] == (0 if expected >= 5 else expected)  # a member out keeps no score
+    assert state["out_1"] == (expected >= 5)
+    assert state["assists_1"] == 1
+
+
+def test_assists_to_the_same_teammate_get_harder(rules) -> None:  # type: ignore[no-untyped-def]
+    # The second assist is against high (20): 5 vs 17, both succeed and 17 is higher: a
+    # marginal defeat, no change (against 14 it would have been a minor victory). The third
+    # is against very high (14M): 5 vs 10, the resistance's success is bumped to a critical:
+    # a minor defeat, +1.
+    dice = ASSIST_DICE + [9, 9] + [9, 9, 5, 17] + [9, 9, 5, 10]
+    answers = ASSIST_ANSWERS + ["normal", "assist_1", "normal", "assist_1"]
+    state = scored_state_after(rules, dice + [9, 9], answers, **ASSIST_INPUTS)
+    assert (state["against_1"], state["assists_1"]) == (4, 3)
+
+
+@pytest.mark.parametrize("cap, refused", [("stay", False), ("forbid", True)])
+def test_assist_cap_option(rules, cap: str, refused: bool) -> None:  # type: ignore[no-untyped-def]
+    """AMB-46: a fifth assist to the same teammate stays at nearly impossible, or is refused."""
+    dice = [9, 9, 9, 9, 9, 9] + [9, 9, 9, 9] * 4
+    answers = ["normal", "normal", "assist_1"] + ["normal", "assist_1"] * 4
+    if refused:
+        with pytest.raises(RunebookError, match="E0613"):
+            scored_state_after(rules, dice + [9, 9], answers, {"assist_cap": cap}, ability_1=15, ability_2=15,
+                               resistance_1=14, joins_2=2)
+    else:
+        state = scored_state_after(rules, dice + [9, 9], answers, {"assist_cap": cap}, ability_1=15, ability_2=15,
+                                   resistance_1=14, joins_2=2)
+        assert state["assists_1"] == 4  # held at four: nearly impossible from then on
+
+
+def test_joining_in_progress(rules) -> None:  # type: ignore[no-untyped-def]
+    """A member who joins in round 2 is asked nothing in round 1, then picks an opponent."""
+    results, seen = scored_play(rules, [9, 9, 9, 9, 1, 20], ["normal", "normal", "engage", "normal"],
+                                ability_1=15, ability_2=12, resistance_1=14, joins_2=2)
+    assert [(name, k) for name, k, _ in seen] == [("tactic", 1), ("tactic", 1), ("free_action", 2), ("tactic", 2)]
+    # Member 2 engages the one opponent (its own pairing) and wins 5 to 0 at once.
+    assert results["winner"] == "player" and results["opposition_consequence_1"] == "injured"
+
+
+def test_switching_abilities(rules) -> None:  # type: ignore[no-untyped-def]
+    """A member with another ability is asked each round until they switch; the new ability
+    (and, if given, the new resistance) count from that exchange on."""
+    # Round 1 keeps 15 against 14: 15 vs 12, both succeed, the higher roll: 1 point. Round 2
+    # switches to 1M against 10: 15 is a failure bumped to a success by the mastery, 12 a
+    # failure: a minor victory, 2 points. Round 3 asks no more.
+    results, seen = scored_play(rules, [15, 12, 15, 12, 1, 20],
+                                ["keep_ability", "normal", "switch_ability", "normal", "normal"],
+                                ability_1=15, resistance_1=14, switch_1="1M", switch_resistance_1=10)
+    assert [(name, scores[0]) for name, _, scores in seen] == [
+        ("switch", 0), ("tactic", 0), ("switch", 1), ("tactic", 1), ("tactic", 3)]
+    assert results["winner"] == "player"
+
+
+@pytest.mark.parametrize("removal, out, total", [("cumulative", True, 6), ("per_round", False, 4)])
+def test_follower_contestant_removal(rules, removal: str, out: bool, total: int) -> None:  # type: ignore[no-untyped-def]
+    """AMB-17: a follower taking part is removed at 3 points against them in all (then 2 more
+    are lodged), or only at 3 in one round."""
+    # Climax. Member 2 is a follower (12) against opponent 2 (14): 16 vs 5 and 13 vs 10, two
+    # minor defeats, 2 points against each round.
+    state = scored_state_after(rules, [9, 9, 16, 5, 9, 9, 13, 10, 9, 9], ["normal"] * 4, {"follower_removal": removal},
+                               ability_1=15, ability_2=12, resistance_1=14, resistance_2=14, follower_2=1,
+                               phase="climax")
+    assert (state["out_2"], state["total_2"]) == (out, total)
+
+
+def test_follower_consequence_at_the_climax(rules) -> None:  # type: ignore[no-untyped-def]
+    # As above (removed with 4 + 2 against), then member 1 beats opponent 1 (1 vs 20) and
+    # opponent 2 (engaged anew, 1 vs 20). The follower's state: 6 + 1 for losing = 7, injured.
+    results, _ = scored_play(rules, [9, 9, 16, 5, 9, 9, 13, 10, 1, 20, 1, 20],
+                             ["normal"] * 5 + ["engage", "normal"],
+                             ability_1=15, ability_2=12, resistance_1=14, resistance_2=14, follower_2=1,
+                             phase="climax")
+    assert (results["winner"], results["consequence_2"]) == ("player", "injured")
+    # Each opponent lost with 5 + 1 against: injured; the second worst of two is injured: major.
+    assert (results["opposition_consequence_1"], results["degree"]) == ("injured", "major")
+
+
+def test_a_member_knocked_out_leaves_the_others_in(rules) -> None:  # type: ignore[no-untyped-def]
+    # Member 1 (15) loses 20 vs 1 (complete defeat, 5 against: out); member 2 (12) fights on
+    # alone against the same opponent and loses the same way: the opposition wins.
+    results, seen = scored_play(rules, [20, 1, 9, 9, 20, 1], ["normal"] * 3, ability_1=15, ability_2=12,
+                                resistance_1=14)
+    assert [k for _, k, _ in seen] == [1, 2, 2]
+    assert (results["winner"], results["consequence_1"], results["consequence_2"], results["degree"]) == (
+        "opposition", "injured", "injured", "major")
+
+
+def _scored_race(ability: int, resistance: int) -> dict[str, Fraction]:
+    """The winner of one pairing's race to 5 resolution points (T10 by degree), exactly."""
+    rp = {0: 1, 1: 2, 2: 3, 3: 5}
+    step: Counter = Counter()
+    for f, g in itertools.product(range(1, 21), repeat=2):
+        a, b, w = simple(ability, resistance, f, g)
+        step[w * rp[abs(a - b)]] += Fraction(1, 400)
+    tie = step.pop(0, Fraction(0))
+    memo: dict[tuple[int, int], Fraction] = {}
+
+    def win(p: int, o: int) -> Fraction:
+        if p >= 5:
+            return Fraction(1)
+        if o >= 5:
+            return Fraction(0)
+        if (p, o) not in memo:
+            memo[(p, o)] = sum((x * (win(p + s, o) if s > 0 else win(p, o - s)) for s, x in step.items()),
+                               Fraction(0)) / (1 - tie)
+        return memo[(p, o)]
+
+    return {"player": win(0, 0), "opposition": 1 - win(0, 0)}
+
+
+def test_group_scored_odds_match_an_enumeration(rules) -> None:  # type: ignore[no-untyped-def]
+    """One member against one opponent is a scored contest: its exact odds match a chain
+    solved here, and the `Scored Contest` procedure's."""
+    odds = rules.odds(SCORED, ability_1=15, resistance_1=14)
+    assert {str(k): v for k, v in odds.results["winner"].items()} == _scored_race(15, 14)
+    single = rules.odds("scored contest", ability=15, resistance=14)
+    assert odds.results["degree"] == single.results["degree"]
+
+
+# Harm by the difference of a pairing's scores (T11, loser's column) as ranks of unharmed <
+# dazed < hurt < impaired < injured < dying < dead, and the winner's level from the loser's
+# harm (T13, AMB-9).
+def _rising_loser(d: int) -> int:
+    return 2 if d <= 2 else 3 if d <= 4 else 4 if d <= 6 else 5 if d == 7 else 6
+
+
+def _level(harm: int) -> str:
+    return "marginal" if harm <= 2 else "minor" if harm == 3 else "major" if harm == 4 else "complete"
+
+
+def _two_against_one(a1: int, a2: int, resistance: int) -> Counter:
+    """Exact (winner, degree) of two members against one opponent, rising action, normal
+    tactics: members act in order of rating each round, each pairing a race to 5; a member
+    with 5 against is out (harm by the difference); the opponent is out at 5 from either."""
+    rp = {0: 1, 1: 2, 2: 3, 3: 5}
+
+    def exchange(ability: int) -> tuple[Fraction, Counter]:
+        moves: Counter = Counter()
+        for f, g in itertools.product(range(1, 21), repeat=2):
+            a, b, w = simple(ability, resistance, f, g)
+            moves[w * rp[abs(a - b)]] += Fraction(1, 400)
+        return moves.pop(0, Fraction(0)), moves
+
+    order = [1, 2] if a1 >= a2 else [2, 1]
+    ex = {1: exchange(a1), 2: exchange(a2)}
+    memo: dict[Any, dict[int, Counter]] = {}
+
+    def after(m: int, s: tuple[int, int, int, int], harm: tuple[int | None, int | None], move: int) -> Counter:
+        sc, ag = list(s[0::2]), list(s[1::2])
+        i = m - 1
+        if move > 0:
+            sc[i] += move
+            if sc[i] >= 5:
+                return Counter({("player", _level(_rising_loser(min(9, sc[i] - ag[i])))): Fraction(1)})
+        else:
+            ag[i] -= move
+            if ag[i] >= 5:
+                h = list(harm)
+                h[i] = _rising_loser(min(9, ag[i] - sc[i]))
+                other = 1 - i
+                if h[other] is not None:
+                    return Counter({("opposition", _level(min(h))): Fraction(1)})
+                return values((0, 0, sc[1], ag[1]) if i == 0 else (sc[0], ag[0], 0, 0), (h[0], h[1]))[other + 1]
+        nxt = (sc[0], ag[0], sc[1], ag[1])
+        standing = [k for k in order if harm[k - 1] is None]
+        j = standing[(standing.index(m) + 1) % len(standing)]
+        return values(nxt, harm)[j]
+
+    def values(s: tuple[int, int, int, int], harm: tuple[int | None, int | None]) -> dict[int, Counter]:
+        """For each member to act next, the distribution of (winner, degree)."""
+        key = (s, harm)
+        if key in memo:
+            return memo[key]
+        standing = [k for k in order if harm[k - 1] is None]
+        base: dict[int, Counter] = {}
+        for m in standing:
+            tie, moves = ex[m]
+            out: Counter = Counter()
+            for move, p in moves.items():
+                for o, q in after(m, s, harm, move).items():
+                    out[o] += p * q
+            base[m] = out
+        # Standoffs pass the turn with the score unchanged: solve the (at most two) turns.
+        if len(standing) == 1:
+            m = standing[0]
+            tie = ex[m][0]
+            memo[key] = {m: Counter({o: v / (1 - tie) for o, v in base[m].items()})}
+        else:
+            m1, m2 = standing
+            t1, t2 = ex[m1][0], ex[m2][0]
+            first = Counter({o: (base[m1][o] + t1 * base[m2][o]) / (1 - t1 * t2) for o in base[m1] | base[m2]})
+            second = Counter({o: base[m2][o] + t2 * first[o] for o in base[m1] | base[m2]})
+            memo[key] = {m1: first, m2: second}
+        return memo[key]
+
+    return values((0, 0, 0, 0), (None, None))[order[0]]
+
+
+def test_two_members_against_one_opponent_odds(rules) -> None:  # type: ignore[no-untyped-def]
+    """Two members (10M2, 10M2) against one opponent (10): the exact odds of the winner and
+    the degree match a chain solved here."""
+    odds = rules.odds(SCORED, ability_1="10M2", ability_2="10M2", resistance_1=10)
+    expected = _two_against_one(50, 50, 10)
+    winner: Counter = Counter()
+    degree: Counter = Counter()
+    for (w, d), p in expected.items():
+        winner[w] += p
+        degree[d] += p
+    assert {str(k): v for k, v in odds.results["winner"].items()} == dict(winner)
+    assert {str(k): v for k, v in odds.results["degree"].items() if v} == {k: v for k, v in degree.items() if v}
+
+
+@pytest.mark.parametrize("answers, code", [
+    (["normal", "charge"], "E0611"),       # not offered
+    (["normal"], "E0610"),                 # the choices run out
+    (["normal", "normal", "assist_2"], "E0613"),  # assisting oneself
+])
+def test_bad_scored_choices(cli, tmp_path: Path, answers: list[str], code: str, snapshot) -> None:  # type: ignore[no-untyped-def]
+    choices = tmp_path / "choices.yaml"
+    choices.write_text("".join(f"- {a}\n" for a in answers))
+    run = cli("run", "questworlds", SCORED, "--with", "ability_1=15", "--with", "ability_2=15",
+              "--with", "resistance_1=14", "--with", "joins_2=2", "--dice", "20,5,9,9,9,9",
+              "--choices", str(choices))
+    assert run.code == 1 and code in run.stderr and "Traceback" not in run.stderr
+    assert run.stdout == ""
+    assert run.stderr.replace(str(tmp_path), "<tmp>").replace(str(REPO), "<repo>") == snapshot
+
+
+# --- group extended contest ---------------------------------------------------------------
+
+def extended_play(rules, dice: list[int], answers: list[str], options: dict[str, str] | None = None,
+                  stop_after: int | None = None, **inputs: Any) -> tuple[dict[str, Any], list[tuple[int, int, int]]]:  # type: ignore[no-untyped-def]
+    """Run a group extended contest; return its results (none if stopped) and the AP (members
+    1 and 2, resistance) at the start of each round's declarations."""
+    queue = list(answers)
+    rounds: list[tuple[int, int, int]] = []
+
+    def answer(point: ChoicePoint) -> str:
+        s = point.state
+        if point.name == "group_action" and s["slot"] == 1 or (point.name == "opposition_target" and not rounds):
+            rounds.append((s["ap_1"], s["ap_2"], s["opposition_ap"]))
+            if stop_after is not None and len(rounds) > stop_after:
+                raise Stop
+        return queue.pop(0)
+
+    if stop_after is not None:
+        with pytest.raises(Stop):
+            rules.run(EXTENDED, dice=dice, driver=CallbackDriver(answer), options=options or {}, **inputs)
+        return {}, rounds
+    run = rules.run(EXTENDED, dice=dice, driver=CallbackDriver(answer), options=options or {}, **inputs)
+    assert queue == [], f"answers left over: {queue}"
+    return results_of(run), rounds
+
+
+EXTENDED_INPUTS = {"ability_1": 15, "ability_2": 12, "resistance": 20, "gifter": 13, "opposition_bid": 4}
+EXTENDED_DICE = [5, 16, 4, 15, 6, 5, 3, 18, 2, 20]
+EXTENDED_CHOICES = EXAMPLES / "group_extended_choices.yaml"
+
+
+def test_full_group_extended_contest_round_by_round(rules) -> None:  # type: ignore[no-untyped-def]
+    results, rounds = extended_play(rules, EXTENDED_DICE, _yaml_answers(EXTENDED_CHOICES), **EXTENDED_INPUTS)
+    # Round 1, by bid: member 1 (6): 5 vs 16, both succeed, 16 is higher: member 1 loses half
+    # the bid, 3. The gift (5, against 10): 4 vs 15, a minor victory: member 1 gains 5. Member
+    # 2's loan (4, against 8; tied with the GM's bid 4, members first): 6 vs 5, a marginal
+    # victory: 2 move to member 1. The GM (4) against member 2: 3 vs 18, both succeed, 18 is
+    # higher: member 2 loses 2. Round 2: member 1 bids 10: 2 vs 20, success against a
+    # fumble, twice the bid: the resistance is at 0 and out.
+    assert rounds == [(15, 12, 20), (19, 8, 20)]
+    assert results == {
+        "winner": "player", "outcome": "victory", "degree": "marginal", "ap_1": 19, "ap_2": 8, "ap_3": None,
+        "opposition_ap": 0, "consequence_1": "unharmed", "consequence_2": "unharmed", "consequence_3": None,
+        "opposition_consequence": "hurt", "benefit": "fresh", "opposition_benefit": None,
+    }
+
+
+def test_full_group_extended_contest_from_the_command_line(cli) -> None:  # type: ignore[no-untyped-def]
+    args = [f"{k}={v}" for k, v in EXTENDED_INPUTS.items()]
+    run = cli("run", "questworlds", EXTENDED, *itertools.chain.from_iterable(("--with", a) for a in args),
+              "--dice", ",".join(map(str, EXTENDED_DICE)), "--choices", str(EXTENDED_CHOICES), "--json")
+    assert run.code == 0, run.stderr
+    payload = json.loads(run.stdout)
+    assert (payload["results"]["ap_1"], payload["results"]["opposition_ap"]) == (19, 0)
+    assert [c["answer"] for c in payload["choices"]] == _yaml_answers(EXTENDED_CHOICES)
+
+
+def test_a_bid_of_twenty_acts_before_a_bid_of_five(rules) -> None:  # type: ignore[no-untyped-def]
+    """T-22: the actions of a round run from the highest bid to the lowest."""
+    # Member 1 (15) bids 5, member 2 (20) bids 20, the GM 3. The first exchange rolls 5 vs 10
+    # (both succeed, the resistance's roll is higher: the actor loses half their bid); the
+    # others are standoffs. Member 2 acts first: 20 - 10.
+    _, rounds = extended_play(rules, [5, 10, 9, 9, 9, 9], ["exchange", "five", "exchange", "twenty", "first_standing"],
+                              stop_after=1, ability_1=15, ability_2=20, resistance=14)
+    assert rounds[-1] == (15, 10, 14)
+    # The GM's bid of 20 against member 1's 5: the GM acts first (its exchange against member
+    # 1 rolls 5 vs 10: member 1 loses half of 20).
+    _, rounds = extended_play(rules, [5, 10, 9, 9], ["exchange", "five", "first_standing"], stop_after=1,
+                              ability_1=15, resistance=20, opposition_bid=20)
+    assert rounds[-1][0] == 5
+
+
+@pytest.mark.parametrize("order, ap", [("by_bid", 14), ("by_ap", 16)])
+def test_extended_order_option(rules, order: str, ap: int) -> None:  # type: ignore[no-untyped-def]
+    """AMB-23: by bid, the GM (bid 10) acts before member 1 (bid 5); by AP, member 1 (19 AP)
+    acts before the GM (14 AP). The first exchange rolls 5 vs 10: the player's side loses
+    half the acting bid."""
+    _, rounds = extended_play(rules, [5, 10, 9, 9], ["exchange", "five", "first_standing"], {"extended_order": order},
+                              stop_after=1, ability_1=19, resistance=14, opposition_bid=10)
+    assert rounds[-1][0] == ap
+
+
+# T19 as the spec prints it, for X lent: outcome -> (recipient's change, lender's change).
+def t19(outcome: str, x: int) -> tuple[int, int]:
+    half = -(-x // 2)
+    return {"complete_win": (x, 0), "major_win": (x, -x), "minor_win": (x, -x), "marginal_win": (half, -half),
+            "even": (0, 0), "marginal_defeat": (0, -half), "minor_defeat": (0, -x), "major_defeat": (0, -x),
+            "complete_defeat": (-x, -x)}[outcome]
+
+
+# Dice for each outcome of a contest of 15 against 10.
+AGAINST_TEN = [("complete_win", [1, 20]), ("major_win", [1, 12]), ("minor_win", [5, 12]), ("marginal_win", [6, 5]),
+               ("even", [5, 5]), ("marginal_defeat", [5, 6]), ("minor_defeat", [16, 5]), ("major_defeat", [20, 5]),
+               ("complete_defeat", [20, 1])]
+
+
+@pytest.mark.parametrize("outcome, dice", AGAINST_TEN)
+def test_ap_lending(rules, outcome: str, dice: list[int]) -> None:  # type: ignore[no-untyped-def]
+    """T19: member 1 (15) lends 5 AP to member 2, against a resistance of 2 x 5 = 10; halves
+    round up. The GM's exchange (bid 3, after the loan) is a standoff."""
+    _, rounds = extended_play(rules, dice + [9, 9], ["lend", "five", "to_member_2", "stand_aside", "first_standing"],
+                              stop_after=1, ability_1=15, ability_2=15, resistance=14)
+    gain, cost = t19(outcome, 5)
+    assert rounds[-1] == (15 + cost, 15 + gain, 14)
+
+
+def test_lending_resistance_option(rules) -> None:  # type: ignore[no-untyped-def]
+    """AMB-19: against 2X (10): 15 vs 12 is a minor victory, 5 move; against a set
+    resistance of 20 both succeed and 15 is higher: a marginal victory, 3 move."""
+    answers = ["lend", "five", "to_member_2", "stand_aside", "first_standing"]
+    _, double = extended_play(rules, [15, 12, 9, 9], answers, stop_after=1, ability_1=15, ability_2=15, resistance=14)
+    _, fixed = extended_play(rules, [15, 12, 9, 9], answers, {"lending_resistance": "set"}, stop_after=1,
+                             ability_1=15, ability_2=15, resistance=14, loan_resistance=20)
+    assert (double[-1], fixed[-1]) == ((10, 20, 14), (12, 18, 14))
+
+
+# T20 as the spec prints it, for a bid B: outcome -> (recipient's gain, the opponent's gain).
+def t20(outcome: str, b: int) -> tuple[int, int]:
+    half = -(-b // 2)
+    return {"complete_win": (2 * b, 0), "major_win": (b, 0), "minor_win": (b, 0), "marginal_win": (half, 0),
+            "even": (0, 0), "marginal_defeat": (0, half), "minor_defeat": (0, b), "major_defeat": (0, b),
+            "complete_defeat": (0, 2 * b)}[outcome]
+
+
+@pytest.mark.parametrize("outcome, dice", AGAINST_TEN)
+def test_ap_gifting(rules, outcome: str, dice: list[int]) -> None:  # type: ignore[no-untyped-def]
+    """T20: a gifter (15) outside the contest bids 5 for member 1, against 2 x 5 = 10."""
+    _, rounds = extended_play(rules, dice + [9, 9], ["stand_aside", "first_standing", "gift_to_1", "five"],
+                              stop_after=1, ability_1=15, resistance=14, gifter=15)
+    gain, theirs = t20(outcome, 5)
+    assert rounds[-1] == (15 + gain, 0, 14 + theirs)
+
+
+@pytest.mark.parametrize("cap, bid, refused", [
+    ("full_rating", "twenty_five", False), ("target_only", "twenty_five", True), ("target_only", "seven", False)])
+def test_gifting_cap_option(rules, cap: str, bid: str, refused: bool) -> None:  # type: ignore[no-untyped-def]
+    """AMB-20: a gift's bid is at most the gifter's numeric rating (7M: 27), or its target
+    number (7)."""
+    answers = ["stand_aside", "first_standing", "gift_to_1", bid]
+    if refused:
+        with pytest.raises(RunebookError, match="E0613"):
+            extended_play(rules, [9, 9, 9, 9], answers, {"gifting_cap": cap}, stop_after=1, ability_1=15,
+                          resistance=14, gifter="7M")
+    else:
+        _, rounds = extended_play(rules, [9, 9, 9, 9], answers, {"gifting_cap": cap}, stop_after=1, ability_1=15,
+                                  resistance=14, gifter="7M")
+        assert rounds[-1][0] == 15  # the gift was made (here, lost: the resistance gained)
+
+
+def test_a_member_out_loses_their_turn(rules) -> None:  # type: ignore[no-untyped-def]
+    # Member 2 (bid 12, first) rolls 20 vs 3: fumble against success, twice the bid: member 2
+    # is at -12 and out; the GM (bid 3, targeting member 2) turns on member 1: 3 vs 3, a
+    # standoff; member 1 (bid 2) acts last: 1 vs 20, 3 x 2 from the resistance.
+    results, rounds = extended_play(
+        rules, [20, 3, 3, 3, 1, 20], ["exchange", "two", "exchange", "twelve", "at_member_2"],
+        ability_1=15, ability_2=12, resistance=4)
+    assert rounds == [(15, 12, 4)]
+    assert (results["ap_1"], results["ap_2"], results["opposition_ap"], results["winner"]) == (21, -12, -2, "player")
+    assert results["consequence_2"] == "impaired"
+
+
+@pytest.mark.parametrize("answers, code", [
+    (["lend", "twenty", "to_member_2"], "E0613"),   # lending more AP than held
+    (["lend", "five", "to_member_1"], "E0613"),     # lending to oneself
+    (["lend", "five", "to_member_9"], "E0611"),     # not offered
+    (["lend", "five"], "E0610"),                    # the choices run out
+])
+def test_bad_loans(cli, tmp_path: Path, answers: list[str], code: str, snapshot) -> None:  # type: ignore[no-untyped-def]
+    choices = tmp_path / "choices.yaml"
+    choices.write_text("".join(f"- {a}\n" for a in answers))
+    run = cli("run", "questworlds", EXTENDED, "--with", "ability_1=15", "--with", "ability_2=12",
+              "--with", "resistance=14", "--dice", "9,9,9,9", "--choices", str(choices))
+    assert run.code == 1 and code in run.stderr and "Traceback" not in run.stderr
+    assert run.stdout == ""
+    assert run.stderr.replace(str(tmp_path), "<tmp>").replace(str(REPO), "<repo>") == snapshot
