@@ -416,7 +416,8 @@ class Statement:
     """A line of a check or procedure.
 
     ``roll``/``let``/``result``/``set NAME = expression``; ``step NAME``; ``goto NAME
-    [if expression]``; ``end [if expression]``; ``choose NAME: a | b``.
+    [if expression]``; ``end [if expression]``; ``choose NAME: a | b [if expression]`` (the
+    condition, when given, is ``expr``: not asked when false, the first option is taken).
     """
 
     kind: str
@@ -454,7 +455,8 @@ class Statement:
         if self.kind == "step":
             return f"step {self.name}"
         if self.kind == "choose":
-            return f"choose {self.name}: {' | '.join(self.choices)}"
+            condition = f" if {self.expr}" if self.expr is not None else ""
+            return f"choose {self.name}: {' | '.join(self.choices)}{condition}"
         head = "end" if self.kind == "end" else f"goto {self.name}"
         return head + (f" if {self.expr}" if self.expr is not None else "")
 

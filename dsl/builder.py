@@ -353,8 +353,8 @@ class RulesBuilder(Transformer):
         return ast.Statement("end", "", children[0], span=span_of(meta))
 
     def choose_line(self, meta: Meta, children: list) -> ast.Statement:
-        name, *choices = children
-        return ast.Statement("choose", str(name), None, tuple(str(c) for c in choices), span=span_of(meta))
+        name, *choices, condition = children
+        return ast.Statement("choose", str(name), condition, tuple(str(c) for c in choices), span=span_of(meta))
 
     def _amount(self, kind: str, meta: Meta, children: list) -> ast.Statement:
         name, amount, on = children

@@ -202,6 +202,11 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
                                                                                         if s.kind == "step"]))])
             pc = target
             continue
+        if kind == "choose" and statement.expr is not None and not bool(
+                ctx.result(ctx.evaluate(rules.compiled(statement.expr, source), env))):
+            # `choose NAME: a | b if condition`: not offered; the first option, unasked.
+            env.define(statement.name, Level(statement.name, statement.choices[0], 0, statement.choices))
+            continue
         if kind == "choose":
             point = ChoicePoint(name, statement.name, statement.choices, dict(env.mapping), statement.span, source)
             answer = driver.choose(point)

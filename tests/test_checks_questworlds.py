@@ -101,14 +101,18 @@ def test_t8_7m_against_14(rules) -> None:  # type: ignore[no-untyped-def]
     against 7 and becomes a success; the resistance's 3 succeeds; the higher roll wins."""
     assert contest(rules, (10, 3), "7M", 14) == {
         "target": 7, "resistance_target": 14, "result": "success", "opposition_result": "success",
-        "outcome": "victory", "degree": "marginal"}
+        "outcome": "victory", "degree": "marginal",
+        # with a hero point after the roll: success becomes critical, one step above success
+        "hero_result": "critical", "hero_outcome": "victory", "hero_degree": "minor"}
 
 
 def test_t9_3m2_against_14(rules) -> None:  # type: ignore[no-untyped-def]
     """T-9: 3M2 against 14 is 3 against 14 with two bumps: a 15 fails, then is a critical."""
     assert contest(rules, (15, 3), "3M2", 14) == {
         "target": 3, "resistance_target": 14, "result": "critical", "opposition_result": "success",
-        "outcome": "victory", "degree": "minor"}
+        "outcome": "victory", "degree": "minor",
+        # a critical cannot be bumped higher: a hero point changes nothing
+        "hero_result": "critical", "hero_outcome": "victory", "hero_degree": "minor"}
 
 
 def test_t10_10m_against_10(rules) -> None:  # type: ignore[no-untyped-def]
@@ -150,7 +154,10 @@ def test_bumped_failure_on_16_beats_success_on_5(rules) -> None:  # type: ignore
 def test_same_face_is_a_standoff(rules) -> None:  # type: ignore[no-untyped-def]
     """Outcome: equal results and equal rolls are a tie; the GM may rule it a marginal victory."""
     assert contest(rules, (9, 9), 14, 14) == {"target": 14, "resistance_target": 14, "result": "success",
-                                              "opposition_result": "success", "outcome": "tie", "degree": None}
+                                              "opposition_result": "success", "outcome": "tie", "degree": None,
+                                              # a hero point would break the tie: critical beats success
+                                              "hero_result": "critical", "hero_outcome": "victory",
+                                              "hero_degree": "minor"}
     ruled = contest(rules, (9, 9), 14, 14, options={"ties": "marginal_victory"})
     assert (ruled["outcome"], ruled["degree"]) == ("victory", "marginal")
 

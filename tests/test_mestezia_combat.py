@@ -42,7 +42,7 @@ procedure Sense Deprive ()
 procedure Advantage Twice ()
   apply Advantage
   apply Advantage
-  apply High
+  apply High Ground
   apply Dazed on target
   result attack = modifier(actor, "Attack")
   result bonus = attack_bonus(actor, target, false, true)
@@ -154,7 +154,7 @@ def test_advantage_from_several_sources_is_plus_one(table, creature) -> None:  #
     """MZ-W12: CA from two sources (and from High ground, and a Dazed foe) is still +1 Attack."""
     run = table.run("Advantage Twice", as_=creature(table), against=creature(table))
     assert run.results == {"attack": 1, "bonus": 1}
-    assert run.state["actor"]["conditions"] == ["Advantage", "High"]
+    assert run.state["actor"]["conditions"] == ["Advantage", "High Ground"]
 
 
 def test_bonuses_from_different_sources_add(table, creature) -> None:  # type: ignore[no-untyped-def]

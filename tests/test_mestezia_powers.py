@@ -235,3 +235,14 @@ def test_berserker_charge_trace_shows_each_line_in_the_books_order(cli) -> None:
     lines = [(e["expr"], e["value"]) for e in json.loads(run.stdout)["trace"] if e["kind"] == "line"]
     assert lines == [("Berserker Charge: Cost", "4 CP"), ("Berserker Charge: Before", "Walk up to 3 hexes"),
                      ("Berserker Charge: Target", "Enemy in 1"), ("Berserker Charge: Result", "15 damage")]
+
+
+def test_sustain_without_a_threshold_reads_the_power_again(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    asleep = tmp_path / "asleep.yaml"
+    asleep.write_text(Path(CULTIST).read_text() + "conditions: [Unconscious]\n")
+    caster, target = rules.entity(XOCHITL), rules.entity(str(asleep))
+    kept = rules.run("Sustain Effect", power="Sleep", skills=3, as_=caster, against=target, dice=[9, 1, 1])
+    assert kept.results["sustained"] is True  # 9 + 3 reaches the cultist's Will of 12
+    lost = rules.run("Sustain Effect", power="Sleep", skills=3, as_=caster, against=target, dice=[8, 1, 1])
+    assert lost.results["sustained"] is False and "Unconscious" not in lost.state["target"]["conditions"]
+    assert "Unconscious" in [str(c) for c in target.conditions]  # the file's entity is untouched

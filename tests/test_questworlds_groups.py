@@ -452,6 +452,40 @@ def test_a_member_knocked_out_leaves_the_others_in(rules) -> None:  # type: igno
         "opposition", "injured", "injured", "major")
 
 
+def test_pairings_run_in_order_of_rating(rules) -> None:  # type: ignore[no-untyped-def]
+    """Three members (12, 15, 7M) against one opponent: each round runs from the highest
+    rating to the lowest: member 3, member 2, member 1."""
+    order: list[int] = []
+
+    def answer(point: ChoicePoint) -> str:
+        if len(order) == 6:
+            raise Stop
+        order.append(point.state["k"])
+        return "normal"
+
+    with pytest.raises(Stop):
+        rules.run(SCORED, dice=[9, 9] * 7, driver=CallbackDriver(answer), ability_1=12, ability_2=15,
+                  ability_3="7M", resistance_1=14)
+    assert order == [3, 2, 1, 3, 2, 1]
+
+
+def test_disengaging_from_a_group_scored_contest(rules) -> None:  # type: ignore[no-untyped-def]
+    # The only member disengages and wins the roll (5 vs 16): no one is left in, no winner.
+    results, _ = scored_play(rules, [5, 16], ["disengage"], ability_1=15, resistance_1=14)
+    assert (results["winner"], results["outcome"], results["disengaged"], results["degree"]) == (
+        None, "defeat", True, None)
+
+
+@pytest.mark.parametrize("inputs", [
+    {"ability_1": 15, "ability_3": 12},   # a gap in the members
+    {"ability_1": 15, "boost": 3},        # no triple boost
+])
+def test_bad_group_simple_inputs(cli, inputs: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+    args = itertools.chain.from_iterable(("--with", f"{k}={v}") for k, v in inputs.items())
+    run = cli("run", "questworlds", SIMPLE, *args, "--dice", "9,9,9,9")
+    assert run.code == 1 and "E0613" in run.stderr and "Traceback" not in run.stderr and run.stdout == ""
+
+
 def _scored_race(ability: int, resistance: int) -> dict[str, Fraction]:
     """The winner of one pairing's race to 5 resolution points (T10 by degree), exactly."""
     rp = {0: 1, 1: 2, 2: 3, 3: 5}
@@ -752,6 +786,15 @@ def test_a_member_out_loses_their_turn(rules) -> None:  # type: ignore[no-untype
     assert rounds == [(15, 12, 4)]
     assert (results["ap_1"], results["ap_2"], results["opposition_ap"], results["winner"]) == (21, -12, -2, "player")
     assert results["consequence_2"] == "impaired"
+
+
+def test_a_loan_to_a_member_out_is_lost(rules) -> None:  # type: ignore[no-untyped-def]
+    # Member 2 (bid 12) acts first and is out (20 vs 3: -12); member 1's loan of 5 to them is
+    # lost with no roll; the GM (bid 3) turns on member 1: 3 vs 3, a standoff.
+    _, rounds = extended_play(rules, [20, 3, 3, 3], ["lend", "five", "to_member_2", "exchange", "twelve",
+                                                     "at_member_2"], stop_after=1,
+                              ability_1=15, ability_2=12, resistance=4)
+    assert rounds[-1] == (15, -12, 4)
 
 
 @pytest.mark.parametrize("answers, code", [
