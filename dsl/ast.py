@@ -456,7 +456,7 @@ class Statement:
             return f"step {self.name}"
         if self.kind == "choose":
             condition = f" if {self.expr}" if self.expr is not None else ""
-            return f"choose {self.name}: {' | '.join(self.choices)}{condition}"
+            return f"choose {self.name}: {' | '.join(choice_runs(self.choices))}{condition}"
         head = "end" if self.kind == "end" else f"goto {self.name}"
         return head + (f" if {self.expr}" if self.expr is not None else "")
 
@@ -557,3 +557,19 @@ class RulesFile:
 
     def __str__(self) -> str:
         return "\n\n".join(map(str, self.blocks)) + ("\n" if self.blocks else "")
+
+
+def choice_runs(choices: tuple[str, ...]) -> list[str]:
+    """Options as written: three or more consecutive whole numbers print as ``low to high``."""
+    shown: list[str] = []
+    i = 0
+    while i < len(choices):
+        j = i
+        if choices[i].isdigit():
+            while j + 1 < len(choices) and choices[j + 1].isdigit() and int(choices[j + 1]) == int(choices[j]) + 1:
+                j += 1
+        shown.append(f"{choices[i]} to {choices[j]}" if j - i >= 2 else choices[i])
+        if 0 < j - i < 2:
+            shown.extend(choices[i + 1:j + 1])
+        i = j + 1
+    return shown

@@ -20,6 +20,10 @@ from dsl.source import Span
 __all__ = ["RulesBuilder", "make_builder"]
 
 
+#: The most options a range of numbers (`choose n: 1 to 50`) may stand for.
+MAX_CHOICE_RANGE = 1000
+
+
 # Intermediate records for entry lines; assembled into nested nodes by `_assemble`.
 @attrs.define
 class _Line:
@@ -354,7 +358,16 @@ class RulesBuilder(Transformer):
 
     def choose_line(self, meta: Meta, children: list) -> ast.Statement:
         name, *choices, condition = children
-        return ast.Statement("choose", str(name), condition, tuple(str(c) for c in choices), span=span_of(meta))
+        return ast.Statement("choose", str(name), condition, tuple(c for group in choices for c in group),
+                             span=span_of(meta))
+
+    def choice_option(self, meta: Meta, children: list) -> tuple[str, ...]:
+        if len(children) == 1:
+            return (str(children[0]),)
+        low, high = int(children[0]), int(children[1])
+        if low > high or high - low >= MAX_CHOICE_RANGE:
+            return (f"{low} to {high}",)  # kept as written; the rules layer reports it (E0308)
+        return tuple(str(n) for n in range(low, high + 1))
 
     def _amount(self, kind: str, meta: Meta, children: list) -> ast.Statement:
         name, amount, on = children

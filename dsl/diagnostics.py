@@ -77,6 +77,8 @@ MESSAGES: dict[str, str] = {
     "E0304": "{what} '{name}' is declared twice in one {owner}",
     "E0305": "'{name}' is not a {what}",
     "E0306": "{message}",
+    "E0307": "'{name}' in table '{table}' is not one of its levels: it names something declared at {where}",
+    "E0308": "'{text}' is not a range of choices: it goes from a lower to a higher whole number, at most {most} values",
     # E04xx: expressions and dice
     "E0401": "a die needs at least one face",
     "E0402": "too many dice: {count} (the limit is {limit})",

@@ -95,7 +95,7 @@ class String(Expr):
 
 @attrs.frozen
 class Name(Expr):
-    """A name of one or more words: ``Grade``, ``Weapon Reach``."""
+    """A name of one or more words: ``Level``, ``Blade Length``."""
 
     words: tuple[str, ...]
     span: Span | None = _span

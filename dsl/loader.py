@@ -58,7 +58,7 @@ class Ruleset:
     vocabulary: Vocabulary
     entries: tuple[CheckedEntry, ...]
     diagnostics: tuple[Diagnostic, ...]
-    #: Lines that name other entries (``refers``), resolved: which upgrade applies to what.
+    #: Lines that name other entries (``refers``), resolved: which entry applies to what.
     references: tuple[Any, ...] = ()
 
     def entry(self, name: str) -> CheckedEntry | None:
@@ -155,7 +155,7 @@ def _references(vocab: Vocabulary, known: list[CheckedEntry], owners: list[Check
                 sink: DiagnosticSink) -> list[Any]:
     """Resolve the ``refers`` lines of ``owners`` against ``known`` and check their patches."""
     from dsl.references import check_references
-    from dsl.upgrades import check_patches, patches
+    from dsl.amendments import check_patches, patches
 
     references = check_references(vocab, known, sink, owners)
     check_patches(vocab, references, known, sink)

@@ -34,7 +34,7 @@ class Reference:
     prop: ast.Property
     kind: str
     targets: tuple[str, ...]
-    #: What the entry does to them, in words (dsl.upgrades.Patch.describe), when known.
+    #: What the entry does to them, in words (dsl.amendments.Patch.describe), when known.
     changes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, object]:

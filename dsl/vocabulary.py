@@ -39,7 +39,7 @@ class LabelSpec:
     aliases: tuple[str, ...] = ()
     #: ``refers KIND``: the value names entries of that kind (by name, or by keywords).
     refers: str | None = None
-    #: ``adds`` / ``replaces``: the line changes the entries its entry refers to (dsl.upgrades).
+    #: ``adds`` / ``replaces``: the line changes the entries its entry refers to (dsl.amendments).
     adds: bool = False
     replaces: bool = False
 

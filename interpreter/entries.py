@@ -1,9 +1,9 @@
-"""Content entries as values of the rules: a procedure reads a power's lines.
+"""Content entries as values of the rules: a procedure reads an entry's lines.
 
-A procedure input typed by an entry kind (``procedure Use (power: Power)``) receives an
-:class:`EntryView`. ``power's Cost`` reads the entry's ``Cost:`` line: its brackets are
+A procedure input typed by an entry kind (``procedure Cast (spell: Spell)``) receives an
+:class:`EntryView`. ``spell's Cost`` reads the entry's ``Cost:`` line: its brackets are
 evaluated **in the procedure's scope at the moment of reading**, so the rules can give a
-context name (``Weapon``, ``Grade``) one value before reading one line and another before
+context name (``Focus``, ``Level``) one value before reading one line and another before
 the next — the way a rulebook's notation reads. A line's value is its expression when the
 label is typed ``expression`` (or the whole value parses as one), else its first bracket,
 else its leading number, else its text.

@@ -11,9 +11,11 @@ A content line says in words what to pay or what befalls a target (``Cost: 3 Man
   is its first parameter: ``Protected 2``);
 - ``lift TEXT [on ROLE]`` removes them.
 
-The functions ``line_text(entry, "Label"[, grade])``, ``number_in(text, pattern)`` and
-``meets(entity, text)`` (every condition the text names is held, every entry it names is
-owned, for entries of the kinds the entity lists) are the host functions the rules call to get and read such texts.
+The functions ``line_text(entry, "Label"[, grade])``, ``number_in(text, pattern)``,
+``data_of(entity, "key"[, default])``, ``level_in(text, level)`` and ``meets(entity, text)``
+(every condition the text names is held, every state it names through a predicate
+``function is_STATE(e)`` holds, every entry it names is owned, for entries of the kinds
+the entity lists) are the host functions the rules call to get and read such texts.
 """
 
 from __future__ import annotations
@@ -112,8 +114,12 @@ def entry_query(rules: Any, name: str, ctx: Any, args: list[Any], site: Any) -> 
                                                  expected="an entry, a label (and a grade)", got=len(args))])
         grade = args[2] if len(args) == 3 else None
         return line_text(args[0], _text(args[1]), grade, ctx, site)
+    if name == "data_of":
+        return _data_of(args, site)
     if len(args) != 2:
         raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name=name, expected=2, got=len(args))])
+    if name == "level_in":
+        return _level_in(_text(args[0]), args[1], site)
     if name == "number_in":
         return number_in(_text(args[0]), _text(args[1]))
     entity, text = args[0], _text(args[1])
@@ -125,10 +131,17 @@ def entry_query(rules: Any, name: str, ctx: Any, args: list[Any], site: Any) -> 
         held = {fold(condition.name) for _held, condition in under(entity)}
     else:
         held = {fold(getattr(c, "name", str(c))) for c in entity.conditions}
-    for condition, _number in named(text, [c.name for c in rules.conditions.values()]):
-        if fold(condition) not in held:
-            _explain(ctx, f"{entity.name} is not", condition)
-            return False
+    # A state the rules define as a predicate `function is_winded(e)` is named "winded".
+    predicates = _predicates(rules)
+    for condition, _number in named(text, [c.name for c in rules.conditions.values()] + list(predicates)):
+        if fold(condition) in held:
+            continue
+        predicate = next((f for n, f in predicates.items() if fold(n) == fold(condition)), None)
+        if predicate is not None and _holds(predicate, entity, ctx, site):
+            held.add(fold(condition))
+            continue
+        _explain(ctx, f"{entity.name} is not", condition)
+        return False
     # Entries of the kinds the entity lists (its powers, traits...) must be among them.
     owned = {fold(str(item)) for v in entity.data.values() if isinstance(v, list) for item in v}
     entries = {fold(e.entry.name): e for e in rules.ruleset.entries}
@@ -138,6 +151,65 @@ def entry_query(rules: Any, name: str, ctx: Any, args: list[Any], site: Any) -> 
             _explain(ctx, f"{entity.name} does not have", entry)
             return False
     return True
+
+
+def _predicates(rules: Any) -> dict[str, Any]:
+    """The states a `While`/`Prereq` text may name besides conditions: every function of
+    one parameter named ``is_WORDS`` (``is_winded(e)`` is the state "winded")."""
+    from interpreter.values import Function
+
+    found: dict[str, Any] = {}
+    for name in rules.globals.names():
+        if not name.casefold().startswith("is_"):
+            continue
+        try:
+            value = rules.globals.lookup(name)
+        except KeyError:
+            continue
+        if isinstance(value, Function) and len(value.params) == 1 and name[3:].strip("_"):
+            found[name[3:].replace("_", " ").strip()] = value
+    return found
+
+
+def _holds(function: Any, entity: Any, ctx: Any, site: Any) -> bool:
+    """Whether a predicate is true of the entity (its value read as true/false)."""
+    from interpreter.evaluate import call_function_value
+
+    trace, ctx.trace = ctx.trace, None  # a refusal's help names the state, not its workings
+    try:
+        return bool(ctx.result(call_function_value(function, [entity], ctx, site)))
+    finally:
+        ctx.trace = trace
+
+
+def _data_of(args: list[Any], site: Any) -> Any:
+    """``data_of(entity, "key"[, default])``: what the entity's file gives under a key that
+    is not a stat (names match as everywhere: any case, spaces and hyphens ignored). A number
+    or a text is itself; a list is its items as one text, separated by spaces (the way a
+    keyword list reads); a key the file does not have gives the default ("" without one)."""
+    if len(args) not in (2, 3):
+        raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name="data_of",
+                                             expected="an entity, a key (and a default)", got=len(args))])
+    entity, key = args[0], fold(_text(args[1]))
+    if not hasattr(entity, "data"):
+        raise RunebookError([Diagnostic.make("E0405", site[0], site[1], op="data_of",
+                                             kind="something that is not a character")])
+    for name, value in entity.data.items():
+        if fold(str(name)) == key:
+            if isinstance(value, list):
+                return " ".join(_text(item) for item in value)
+            return value if isinstance(value, (bool, int, str)) else _text(value)
+    return args[2] if len(args) == 3 else ""
+
+
+def _level_in(text: str, default: Any, site: Any) -> Any:
+    """``level_in(text, level)``: the level of ``level``'s group that the text names first
+    (whole words, any case), else ``level`` itself: ``level_in("Melee Fire", untyped)``."""
+    if not isinstance(default, Level):
+        raise RunebookError([Diagnostic.make("E0405", site[0], site[1], op="level_in",
+                                             kind="something that is not a level")])
+    found = named(text, list(default.names))
+    return default if not found else default.moved(default.names.index(found[0][0]) - default.rank)
 
 
 def _explain(ctx: Any, text: str, value: str) -> None:

@@ -24,12 +24,13 @@ from typing import IO, Any
 import attrs
 
 from dsl import ast
+from dsl import expr_ast as ex
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.source import Source, Span
 from dsl.vocabulary import fold
-from interpreter.evaluate import Context, MapEnv
+from interpreter.evaluate import Context, MapEnv, normalize_name
 from interpreter.trace import StepEvent, Trace
-from interpreter.values import Level, json_value
+from interpreter.values import Level, format_value, json_value
 from interpreter.yamlfile import read_yaml
 
 __all__ = [
@@ -53,6 +54,9 @@ class ChoicePoint:
     state: Mapping[str, Any] = attrs.field(repr=False)
     span: Span | None = None
     source: Source | None = attrs.field(default=None, repr=False)
+    #: ``choose NAME: a | b if condition``: the procedure's values the condition reads (what
+    #: the chooser has to go on, such as a roll's record); the prompt shows them.
+    shown: Mapping[str, Any] = attrs.field(factory=dict, repr=False)
 
 
 class Driver:
@@ -77,7 +81,7 @@ class ScriptedDriver(Driver):
         if self.position >= len(self.answers):
             raise RunebookError([Diagnostic.make(
                 "E0610", point.source, point.span, name=point.name, count=self.position + 1,
-                help=f"add an answer ({' | '.join(point.options)}) to the choices"
+                help=f"add an answer ({' | '.join(ast.choice_runs(point.options))}) to the choices"
                 + (f" in {self.source.name}" if self.source else ""))])
         answer = self.answers[self.position]
         self.position += 1
@@ -100,7 +104,13 @@ class PromptDriver(Driver):
         return line
 
     def choose(self, point: ChoicePoint) -> str:
-        listed = "  ".join(f"[{i}] {o}" for i, o in enumerate(point.options, 1))
+        # Options that are numbers are answered as themselves, so they are not numbered.
+        numeric = any(o.isdigit() for o in point.options)
+        listed = " | ".join(ast.choice_runs(point.options)) if numeric else \
+            "  ".join(f"[{i}] {o}" for i, o in enumerate(point.options, 1))
+        if point.shown:
+            seen = "; ".join(f"{k} = {format_value(v)}" for k, v in point.shown.items())
+            print(f"{point.procedure}: {seen}", file=self.out)
         while True:
             print(f"{point.procedure}: choose {point.name}: {listed}", file=self.out)
             try:
@@ -108,10 +118,10 @@ class PromptDriver(Driver):
             except EOFError:
                 raise RunebookError([Diagnostic.make("E0610", point.source, point.span, name=point.name,
                                                      count=1, help="no answer was given at the prompt")]) from None
-            if answer.isdigit() and 1 <= int(answer) <= len(point.options):
-                return point.options[int(answer) - 1]
             if any(fold(answer) == fold(o) for o in point.options):
                 return answer
+            if not numeric and answer.isdigit() and 1 <= int(answer) <= len(point.options):
+                return point.options[int(answer) - 1]
             hint = did_you_mean(answer, point.options)
             print(f"'{answer}' is not offered{'; ' + hint if hint else ''}", file=self.out)
 
@@ -124,6 +134,13 @@ class CallbackDriver(Driver):
 
     def choose(self, point: ChoicePoint) -> str:
         return self.callback(point)
+
+
+def choice_value(statement: ast.Statement, rank: int) -> Any:
+    """A choice's answer as the rules see it: a whole number for a number option (``1 to
+    50``), else a level of the choice (options compare by their order)."""
+    option = statement.choices[rank]
+    return int(option) if option.isdigit() else Level(statement.name, option, rank, statement.choices)
 
 
 def load_choices(path: str | Path) -> ScriptedDriver:
@@ -168,6 +185,32 @@ def run_lines(rules: Any, name: str, statements: Sequence[ast.Statement], source
     return results, choices
 
 
+def _values_read(rules: Any, ctx: Context, source: Source, expr: Any, env: MapEnv) -> dict[str, Any]:
+    """The procedure's own values an expression reads by name (not functions, stats or
+    tables), in order, as the trace shows them: what a conditional choice shows the chooser."""
+    found: dict[str, Any] = {}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, ex.Name):
+            key = env.index.get(normalize_name(node.text))
+            if key is not None and key not in found:
+                found[key] = ctx.result(ctx.evaluate(rules.compiled(node, source), env))
+        elif isinstance(node, ex.Call):
+            for arg in node.args:
+                walk(arg)
+        elif isinstance(node, ex.Possessive):
+            walk(node.owner)
+        elif isinstance(node, tuple):
+            for item in node:
+                walk(item)
+        elif attrs.has(type(node)):
+            for field in attrs.fields(type(node)):
+                walk(getattr(node, field.name))
+
+    walk(expr)
+    return found
+
+
 def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], source: Source, ctx: Context,
                 env: MapEnv, driver: Driver, start: int, results: dict[str, Any],
                 choices: list[tuple[str, str]], *, stop_at_step: bool) -> int | None:
@@ -205,18 +248,19 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
         if kind == "choose" and statement.expr is not None and not bool(
                 ctx.result(ctx.evaluate(rules.compiled(statement.expr, source), env))):
             # `choose NAME: a | b if condition`: not offered; the first option, unasked.
-            env.define(statement.name, Level(statement.name, statement.choices[0], 0, statement.choices))
+            env.define(statement.name, choice_value(statement, 0))
             continue
         if kind == "choose":
-            point = ChoicePoint(name, statement.name, statement.choices, dict(env.mapping), statement.span, source)
+            shown = {} if statement.expr is None else _values_read(rules, ctx, source, statement.expr, env)
+            point = ChoicePoint(name, statement.name, statement.choices, dict(env.mapping), statement.span, source,
+                                shown)
             answer = driver.choose(point)
             match = [c for c in statement.choices if fold(c) == fold(str(answer))]
             if not match:
                 raise RunebookError([Diagnostic.make("E0611", source, statement.span, answer=answer,
-                                                     name=statement.name, allowed=", ".join(statement.choices),
+                                                     name=statement.name, allowed=", ".join(ast.choice_runs(statement.choices)),
                                                      help=did_you_mean(str(answer), statement.choices))])
-            rank = statement.choices.index(match[0])
-            env.define(statement.name, Level(statement.name, match[0], rank, statement.choices))
+            env.define(statement.name, choice_value(statement, statement.choices.index(match[0])))
             choices.append((statement.name, match[0]))
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("choice", statement.name, match[0], statement.span, source.name))

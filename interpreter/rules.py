@@ -20,6 +20,7 @@ import attrs
 
 from dsl import ast
 from dsl import expr_ast as ex
+from dsl.builder import MAX_CHOICE_RANGE
 from dsl.checker import expression_names
 from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
 from dsl.loader import Ruleset, load_game
@@ -28,7 +29,7 @@ from dsl.source import Source, Span
 from dsl.vocabulary import fold
 from interpreter.dice import GivenOracle, PoolSource, RandomOracle
 from interpreter.distribution import Distribution, joint
-from interpreter.evaluate import BUILTINS, Context, MapEnv, compile_expression, pool_spec
+from interpreter.evaluate import BUILTINS, Context, MapEnv, compile_expression, normalize_name, pool_spec
 from interpreter.limits import DEFAULT_LIMITS, Limits
 from interpreter.trace import StepEvent, Trace
 from interpreter.values import Derived, Function, Level, Rating, Table, json_value
@@ -247,6 +248,12 @@ class Rules:
                     if statement.kind == "choose":
                         # A choice's options are levels of the choice, so rules can compare with them.
                         for rank, option in enumerate(statement.choices):
+                            if option.isdigit():
+                                continue  # a number stands for itself
+                            if " to " in option:
+                                sink.items.append(Diagnostic.make("E0308", source, statement.span, text=option,
+                                                                  most=MAX_CHOICE_RANGE))
+                                continue
                             if fold(option) not in defined:
                                 defined[fold(option)] = (source, statement.span)
                                 self.globals.define(option, Level(statement.name, option, rank, statement.choices))
@@ -267,6 +274,7 @@ class Rules:
         # Tables last: a row naming nothing else defines a level of the table's own group.
         for source, block in blocks:
             if isinstance(block, ast.TableDecl):
+                self._shadowed_rows(block, source, defined, sink)
                 self._table(block, source, defined)
         for check in self.checks.values():
             self._check_names(check, sink)
@@ -296,6 +304,23 @@ class Rules:
                 except RunebookError as error:
                     sink.extend(error.diagnostics)
         self.examples.append(Example(check.name, inputs))
+
+    @staticmethod
+    def _shadowed_rows(block: ast.TableDecl, source: Source, defined: dict[str, Any],
+                       sink: DiagnosticSink) -> None:
+        """A warning for a table whose rows give new levels and also a name declared elsewhere
+        (a condition `High` turns the row `3+: High` of a table of grades into that condition)."""
+        names = [r.value for r in block.rows if isinstance(r.value, ex.Name)]
+        if not any(fold(n.text) not in defined for n in names):
+            return  # every row names something declared: a table onto existing values
+        for name in names:
+            if fold(name.text) in defined:
+                where, span = defined[fold(name.text)]
+                line = f"line {span.line}" if span is not None else "the start"
+                place = line if where.name == source.name else f"{where.name}, {line}"
+                sink.items.append(Diagnostic.make(
+                    "E0307", source, name.span, severity="warning", name=name.text, table=str(block.name),
+                    where=place, help=f"rename one of them if '{name.text}' should be a level of '{block.name}'"))
 
     def _table(self, block: ast.TableDecl, source: Source, defined: dict[str, Any]) -> None:
         name = str(block.name)
@@ -863,19 +888,19 @@ class Rules:
 
     def entry_views(self, scope: MapEnv, env: MapEnv, ctx: Context | None = None) -> None:
         """Entries given as inputs become views whose lines evaluate in ``env``, changed
-        by the actor's upgrades (interpreter.upgrades; each change is traced)."""
+        by the entries the actor owns that amend it (interpreter.amendments; each change is traced)."""
         from dsl.checker import CheckedEntry
         from interpreter.entries import EntryView
-        from interpreter.upgrades import upgraded
+        from interpreter.amendments import amended
 
         actor = scope.mapping.get("actor")
         for name, value in list(scope.mapping.items()):
             if isinstance(value, CheckedEntry):
                 kind = self.ruleset.vocabulary.kinds.get(fold(value.kind or ""))
-                entry, changes = upgraded(self, value, actor if not isinstance(actor, MissingRole) else None)
+                entry, changes = amended(self, value, actor if not isinstance(actor, MissingRole) else None)
                 if ctx is not None and ctx.trace is not None:
                     for patch, line in changes:
-                        ctx.trace.append(StepEvent("upgrade", f"{patch.upgrade} -> {value.entry.name}", line,
+                        ctx.trace.append(StepEvent("amend", f"{patch.by} -> {value.entry.name}", line,
                                                    patch.prop.span, patch.source.name))
                 scope.define(name, EntryView(entry, kind, env, value.source))
 
@@ -889,7 +914,7 @@ class Rules:
             if not ctx.result(ctx.evaluate(compiled, env)):
                 raise RunebookError([Diagnostic.make("E0613", source, statement.expr.span, check=owner,
                                                      condition=str(statement.expr),
-                                                     help=_require_help(ctx, seen))])
+                                                     help=_require_help(ctx, seen, statement.expr, env))])
             return None
         if statement.kind == "roll":
             try:
@@ -1089,23 +1114,31 @@ class Rules:
         return CheckOdds(spec.name, results, together, bound, {k: v.name for k, v in chosen.items()})
 
 
-def _require_help(ctx: Context, seen: int) -> str | None:
-    """What a failed ``require`` computed: the values of the calls in its condition."""
+def _require_help(ctx: Context, seen: int, expr: ex.Expr | None = None, env: MapEnv | None = None) -> str | None:
+    """What a failed ``require`` computed: the values its condition read — the calls it made
+    and the run's own names in it (inputs, ``let`` and ``result`` values)."""
     from interpreter.values import format_value
 
-    if ctx.trace is None:
-        return None
     shown: dict[str, str] = {}
-    for event in ctx.trace[seen:]:
-        if isinstance(event, StepEvent) and event.kind == "call" and event.text not in shown:
-            shown[event.text] = format_value(event.value)
-    parts = [f"{text} = {value}" for text, value in list(shown.items())[:4]]
+    if ctx.trace is not None:
+        for event in ctx.trace[seen:]:
+            if isinstance(event, StepEvent) and event.kind == "call" and event.text not in shown:
+                shown[event.text] = format_value(event.value)
+    if expr is not None and env is not None:
+        for node in reversed(list(expression_names(expr))):
+            if not isinstance(node, ex.Name) or node.text in shown:
+                continue
+            key = env.index.get(normalize_name(node.text))
+            value = env.mapping.get(key) if key is not None else None
+            if isinstance(value, (bool, int, Fraction, str, Level)):
+                shown[node.text] = format_value(value)
+    parts = [f"{text} = {value}" for text, value in list(shown.items())[:6]]
     return "here " + "; ".join(parts) if parts else None
 
 
 #: Functions the rules layer gives every game: an entity's state, read in expressions.
 HOST_FUNCTIONS = ("modifier", "resource", "has", "holds", "line", "owns", "amount", "stat",
-                  "line_text", "number_in", "meets")
+                  "line_text", "number_in", "meets", "data_of", "level_in")
 
 
 @attrs.frozen
@@ -1227,7 +1260,7 @@ class StateQuery:
     def invoke(self, ctx: Context, args: list[Any], site: Any) -> Any:
         if self.name == "line":
             return self._line(ctx, args, site)  # type: ignore[attr-defined]
-        if self.name in ("line_text", "number_in", "meets"):
+        if self.name in ("line_text", "number_in", "meets", "data_of", "level_in"):
             from interpreter.listed import entry_query
 
             return entry_query(self.rules, self.name, ctx, args, site)
@@ -1405,6 +1438,6 @@ def load(game: str, limits: Limits = DEFAULT_LIMITS) -> Rules:
     if errors:
         raise RunebookError(errors)
     rules = Rules(loaded, limits)
-    if rules.diagnostics:
-        raise RunebookError(rules.diagnostics)
+    if any(d.severity == "error" for d in rules.diagnostics):
+        raise RunebookError([d for d in rules.diagnostics if d.severity == "error"])
     return rules

@@ -1,8 +1,10 @@
 """`choose NAME: a | b if condition`: a choice point offered only when its condition holds;
-otherwise it takes its first option without asking. Runs, replays and exact odds agree."""
+otherwise it takes its first option without asking. Runs, replays and exact odds agree, and
+the prompt shows the values the condition reads."""
 
 from __future__ import annotations
 
+import io
 import itertools
 from fractions import Fraction
 from pathlib import Path
@@ -10,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.procedures import CallbackDriver
+from interpreter.procedures import CallbackDriver, PromptDriver
 
 # Roll a d6; a roll under 4 may be rerolled once, but only while a token is left.
 GAME = """\
@@ -77,3 +79,12 @@ def test_the_condition_is_checked_like_any_expression(tmp_path: Path, cli) -> No
     run = cli("check", str(tmp_path))
     assert run.code == 1 and "g.rules:2:29: E0207 unknown name 'lfet'" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_the_prompt_shows_what_the_condition_reads(rules) -> None:  # type: ignore[no-untyped-def]
+    out = io.StringIO()
+    run = rules.run("push", dice=[2, 6], driver=PromptDriver(read=lambda _: "2", out=out))
+    assert run.results["score"] == 6
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Push: first = 2; left = 1"  # the roll and the tokens, then the question
+    assert lines[1].startswith("Push: choose push: [1] hold  [2] reroll")

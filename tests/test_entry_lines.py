@@ -225,7 +225,7 @@ def test_an_owner_of_boons_uses_the_changed_spells(game: Path) -> None:
     plain = rules.run("Ice Bolt", as_=mage, against=dummy, dice=[3])
     changed = rules.run("Ice Bolt", as_=adept, against=dummy, dice=[3])
     assert changed.results["dealt"] == plain.results["dealt"] + 2
-    upgrades = [e.to_dict() for e in changed.trace if e.kind == "upgrade"]
+    upgrades = [e.to_dict() for e in changed.trace if e.kind == "amend"]
     assert upgrades[0]["expr"] == "Bitter Cold -> Ice Bolt"
     assert upgrades[0]["value"] == "Result: [Might + Level + 2] frost damage"
     # Fire Lore (On: Flame Spells) adds `Effect 1: The target is Dizzy.` to Spark.

@@ -14,7 +14,8 @@ FORBIDDEN = [
     r"\bmaster(y|ies)\b", r"\bmomentum\b", r"\bbreakthrough", r"\bsetback", r"\bhero points?\b",
     r"\bbumps?\b", r"\bconcept\b", r"\bpoise\b", r"\bmotive\b", r"\bcp\b", r"\bfp\b", r"\bjolt\b",
     r"\badversity\b", r"\bedge slot", r"\bvotes?\b", r"\btrumps?\b", r"\bbotch", r"\btwists?\b",
-    r"\b10.again\b", r"\benhancement\b", r"\bresistance class", r"\baugment",
+    r"\b10.again\b", r"\benhancement\b", r"\bresistance class", r"\baugment", r"\bupgrade", r"\bweapon", r"\bsurges?\b", r"\bbloodied\b",
+    r"\bbreakout", r"\bpyrrhic\b",
 ]
 
 

@@ -69,7 +69,7 @@ procedure Health Probe ()
   result maimed = is_maimed(actor)
   result dying = is_dying(actor)
   result shown = health(actor)
-  result jolts = Jolts
+  result jolts = Jolt
 
 procedure Attack Roll (skill = 0, threshold = 12)
   let roll = Skill Check(3, skill + attack_bonus(actor, target, false, true), threshold)
@@ -176,6 +176,15 @@ def test_the_fp_exchange_from_the_command_line(cli) -> None:  # type: ignore[no-
     assert (resources["FP"], resources["CP"], resources["Exchanges"]) == (1, 5, 0)
 
 
+def test_cp_have_no_maximum(rules, creature) -> None:  # type: ignore[no-untyped-def]
+    """§2.6: CP have no cap. A fate point traded at 5 CP gives 8; a reset still refills to 6
+    (and drops the extra points, which are lost unspent)."""
+    hero = creature(rules, resources={"FP": 1, "CP": 5})
+    traded = _after(rules, "Exchange FP", hero, into="CP")
+    assert traded.resources["CP"] == 5 + 3
+    assert rules.run("Reset CP", as_=traded).results == {"cp": 6}
+
+
 # ---------------------------------------------------------------- FP exchange limits (A2)
 
 
@@ -210,7 +219,7 @@ def test_when_the_exchange_comes_back(rules, creature, limit: str, others_turn: 
 
 @pytest.mark.parametrize("conditions, bonus, cp", [
     ([], 0, 6), (["Dazed"], 0, 6 - 2), (["Dazed", "Hasted"], 0, 6 - 2 + 1), (["Dominated"], 0, 6 - 2),
-    (["Dazed"], 1, 6 - 2 + 1)])
+    (["Dazed"], 1, 6 - 2 + 1), (["Hasted"], 0, 6 + 1), ([], 2, 6 + 2), (["Hasted"], 3, 6 + 1 + 3)])
 def test_reset_cp_loses_unspent_and_gains_six(rules, creature, conditions, bonus: int, cp: int) -> None:  # type: ignore[no-untyped-def]
     hero = creature(rules, resources={"CP": 1}, conditions=conditions)
     assert rules.run("Reset CP", as_=hero, bonus=bonus).results == {"cp": cp}

@@ -231,8 +231,6 @@ def test_initiative_fills_from_the_character(cli, snapshot) -> None:  # type: ig
     assert run.stdout == snapshot
 
 
-@pytest.mark.xfail(strict=True, reason="CP's cap of 6 (mechanics.rules) holds the round-1 bonus back; "
-                                       "the spec (§2.6) gives CP no maximum")
 def test_initiative_12_starts_round_one_with_8_cp(rules) -> None:  # type: ignore[no-untyped-def]
     """§2.7: 9 + Initiative 3 = 12: segment 10 and 2 extra CP, added after the turn's reset."""
     raider = rules.entity(RAIDER)

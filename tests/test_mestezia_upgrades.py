@@ -67,7 +67,7 @@ def test_an_upgraded_power_in_a_run_and_its_trace(cli) -> None:  # type: ignore[
     payload = json.loads(run.stdout)
     assert payload["results"]["damage"] == 17 and payload["results"]["grade"] == "High"
     assert payload["state"]["actor"]["resources"]["CP"] == 2
-    upgrade = [e for e in payload["trace"] if e["kind"] == "upgrade"]
+    upgrade = [e for e in payload["trace"] if e["kind"] == "amend"]
     assert [(e["expr"], e["value"]) for e in upgrade] == [
         ("Heavy Swing -> Berserker Charge", "Result: [Weapon + Grade + 2] damage")]
     assert upgrade[0]["file"].endswith("upgrades.rules") and upgrade[0]["line"] == 9
@@ -82,7 +82,7 @@ def test_a_character_without_the_upgrade_uses_the_book_power(cli) -> None:  # ty
               "--json")
     payload = json.loads(run.stdout)
     assert payload["results"]["damage"] == 15
-    assert not [e for e in payload["trace"] if e["kind"] == "upgrade"]
+    assert not [e for e in payload["trace"] if e["kind"] == "amend"]
 
 
 def test_upgraded_odds_match_an_enumeration(homebrew) -> None:  # type: ignore[no-untyped-def]
@@ -200,7 +200,7 @@ def test_clockwork_engineer_adds_tier_plus_one_to_a_sound_attack(tmp_path: Path)
     assert run.results["damage"] == 5 + (1 + 1)
     assert rules.run("Thunder Clap", as_=engineer, against=inquisitor, dice=[9, 9, 9], tier=2).results["damage"] == 8
     assert rules.run("Thunder Clap", as_=engineer, against=inquisitor, dice=[1, 1, 1]).results["damage"] == 0
-    changes = [(e.text, e.value) for e in run.trace if e.kind == "upgrade"]
+    changes = [(e.text, e.value) for e in run.trace if e.kind == "amend"]
     assert changes and changes[0][0] == "Clockwork Engineer -> Thunder Clap"
     assert changes[0][1].startswith("Add: Sound or Electricity damage you deal goes up by [Tier + 1].")
 

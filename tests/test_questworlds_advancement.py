@@ -5,6 +5,7 @@ creation budgets; bad input is a diagnostic that changes nothing."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -88,10 +89,10 @@ def test_first_session_and_the_section_7_regime(rules, hero) -> None:  # type: i
 
 @pytest.mark.parametrize(("dice", "keep", "use"), [
     ([3, 10], "defeat", "victory"),   # success vs success (worse roll); bumped: critical beats success
-    ([16, 5], "defeat", "victory"),
-    ([1, 5], "victory", "victory"),   # a critical cannot go higher
+    ([16, 5], "defeat", "victory"),   # failure vs success; bumped: success on the higher roll
 ])
 def test_one_hero_point_is_one_bump(rules, hero, dice: list[int], keep: str, use: str) -> None:  # type: ignore[no-untyped-def]
+    # the choice comes after the roll (§1.5): the same dice, kept or used
     kept, entity = play(rules, "hero contest", hero(), ["keep"], resistance=14, dice=dice)
     used, after = play(rules, "hero contest", hero(), ["use"], resistance=14, dice=dice)
     assert (kept["outcome"], used["outcome"]) == (keep, use)
@@ -103,18 +104,25 @@ def test_one_hero_point_is_one_bump(rules, hero, dice: list[int], keep: str, use
     assert twice.name == used["result"]
 
 
-def test_a_hero_point_that_cannot_be_paid_changes_nothing(rules, hero, cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_no_hero_point_is_offered_on_a_critical(rules, hero) -> None:  # type: ignore[no-untyped-def]
+    # 1 vs 5: a critical cannot go higher, so the player is not asked and keeps the point
+    results, entity = play(rules, "hero contest", hero(), [], resistance=14, dice=[1, 5])
+    assert (results["result"], results["outcome"], entity.resources["HP"]) == ("critical", "victory", 3)
+
+
+def test_no_hero_point_is_offered_from_an_empty_pool(rules, hero, cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     broke = hero("resources:\n  HP: 0\n")
-    with pytest.raises(RunebookError) as error:
-        play(rules, "hero contest", broke, ["use"], resistance=14, dice=[3, 10])
-    assert "E0706" in str(error.value) and broke.resources["HP"] == 0
+    results, after = play(rules, "hero contest", broke, [], resistance=14, dice=[3, 10])
+    assert (results["outcome"], after.resources["HP"]) == ("defeat", 0)
     path = tmp_path / "broke.yaml"
     path.write_text("name: Broke\nstats:\n  Ability: 15\nresources:\n  HP: 0\n", encoding="utf-8")
     choices = tmp_path / "choices.yaml"
     choices.write_text("- use\n", encoding="utf-8")
     run = cli("run", "questworlds", "hero contest", "--as", str(path), "--with", "resistance=14",
-              "--choices", str(choices), "--dice", "3,10")
-    assert run.code == 1 and "E0706" in run.stderr and "Traceback" not in run.stderr
+              "--choices", str(choices), "--dice", "3,10", "--json")
+    assert run.code == 0 and "Traceback" not in run.stderr
+    payload = json.loads(run.stdout)
+    assert payload["choices"] == [] and payload["results"]["outcome"] == "defeat"
     assert "HP: 0" in path.read_text(encoding="utf-8")
 
 
@@ -122,8 +130,9 @@ def test_states_change_the_hero_contest(rules, hero) -> None:  # type: ignore[no
     hurt = attrs.evolve(hero(), conditions=[Held("Hurt State"), Held("Hurt State")])
     assert play(rules, "hero contest", hurt, ["keep"], resistance=14, dice=[9, 9])[0]["target"] == 9
     heroic = attrs.evolve(hero(), conditions=[Held("Heroic State")])
-    results, _ = play(rules, "hero contest", heroic, ["keep"], resistance=14, dice=[3, 10])
-    assert results["result"] == "critical"  # heroic: a bump up
+    # heroic: a bump up, to critical; no hero point is offered on top of a critical
+    results, _ = play(rules, "hero contest", heroic, [], resistance=14, dice=[3, 10])
+    assert results["result"] == "critical"
 
 
 # ------------------------------------------------------------------ T-21 boosts

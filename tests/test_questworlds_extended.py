@@ -73,7 +73,7 @@ def ap_after_round(rules, dice: list[int], answers: list[str], **inputs: Any) ->
 
 # ability 15 against resistance 14: two rounds, then a parting shot.
 FULL_DICE = [3, 10, 17, 2, 5, 16, 1, 20, 9, 4]
-FULL_ANSWERS = ["act", "three", "act", "ten", "attempt", "five"]
+FULL_ANSWERS = ["act", "3", "act", "10", "attempt", "5"]
 
 
 def test_full_extended_contest_round_by_round(rules) -> None:  # type: ignore[no-untyped-def]
@@ -120,12 +120,12 @@ def test_full_extended_contest_from_the_command_line(cli, tmp_path: Path) -> Non
 ])
 def test_exchange_table(rules, dice: list[int], after: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     """T15 with a bid of 4 in the player's exchange."""
-    assert ap_after_round(rules, dice, ["act", "four"]) == after
+    assert ap_after_round(rules, dice, ["act", "4"]) == after
 
 
 def test_bid_three_loses_twice_the_bid(rules) -> None:  # type: ignore[no-untyped-def]
     """T-18: a bid of 3 and "Opponent loses 2x bid": the loser loses 6."""
-    assert ap_after_round(rules, [5, 20], ["act", "three"]) == (15, 8)  # success vs fumble: 2 steps
+    assert ap_after_round(rules, [5, 20], ["act", "3"]) == (15, 8)  # success vs fumble: 2 steps
 
 
 def test_default_bid_is_three_and_the_gm_responds(rules) -> None:  # type: ignore[no-untyped-def]
@@ -165,7 +165,7 @@ def test_starting_ap_count_masteries_modifiers_and_followers(rules) -> None:  # 
 def test_all_in_and_desperation_stakes(rules) -> None:  # type: ignore[no-untyped-def]
     # 20 vs 5 (bid 4: -8), then a desperation stake of 15 with 7 AP: 5 vs 16, the resistance
     # loses 15 and is out.
-    results, held = play(rules, [20, 5, 9, 9, 5, 16], ["act", "four", "desperation_stake", "fifteen", "decline"])
+    results, held = play(rules, [20, 5, 9, 9, 5, 16], ["act", "4", "desperation_stake", "15", "decline"])
     assert held == [(15, 14), (7, 14)]
     assert (results["winner"], results["ap"], results["opposition_ap"]) == ("player", 7, -1)
     # All in: every AP held (15), 1x against a failure.
@@ -174,9 +174,9 @@ def test_all_in_and_desperation_stakes(rules) -> None:  # type: ignore[no-untype
 
 
 @pytest.mark.parametrize("answers, condition", [
-    (["act", "twenty"], "stake <= ap or action == desperation_stake"),
-    (["act", "fifty"], "stake <= ap or action == desperation_stake"),
-    (["desperation_stake", "sixteen"], "stake <= max(ap, start_ap)"),
+    (["act", "20"], "stake <= ap or action == desperation_stake"),
+    (["act", "50"], "stake <= ap or action == desperation_stake"),
+    (["desperation_stake", "16"], "stake <= max(ap, start_ap)"),
 ])
 def test_a_bid_above_the_ap_held_is_refused(rules, answers: list[str], condition: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(RunebookError) as error:
@@ -187,7 +187,7 @@ def test_a_bid_above_the_ap_held_is_refused(rules, answers: list[str], condition
 
 def test_a_bid_above_the_ap_held_from_the_command_line(cli, tmp_path: Path, snapshot) -> None:  # type: ignore[no-untyped-def]
     choices = tmp_path / "choices.yaml"
-    choices.write_text("- act\n- twenty\n")
+    choices.write_text("- act\n- 20\n")
     run = cli("run", "questworlds", NAME, "--as", str(EXAMPLES / "river_toll_keeper.yaml"),
               "--with", "ability=15", "--with", "resistance=14", "--dice", "5,16", "--choices", str(choices))
     assert run.code == 1 and "E0613" in run.stderr and "Traceback" not in run.stderr
@@ -213,10 +213,10 @@ def test_bad_choices(cli, tmp_path: Path, answers: list[str], code: str) -> None
 
 
 @pytest.mark.parametrize("bid, dice, opposition_ap, degree, consequence, benefit", [
-    ("eight", [10, 3], 0, "marginal", "hurt", "fresh"),           # 4 - 8 / 2
-    ("fifteen", [5, 16], -11, "minor", "impaired", "pumped"),     # 4 - 15
-    ("fifteen", [1, 16], -26, "major", "injured", "invigorated"),  # 4 - 2x15
-    ("fifteen", [1, 20], -41, "complete", "dying", "heroic"),     # 4 - 3x15
+    ("8", [10, 3], 0, "marginal", "hurt", "fresh"),           # 4 - 8 / 2
+    ("15", [5, 16], -11, "minor", "impaired", "pumped"),     # 4 - 15
+    ("15", [1, 16], -26, "major", "injured", "invigorated"),  # 4 - 2x15
+    ("15", [1, 20], -41, "complete", "dying", "heroic"),     # 4 - 3x15
 ])
 def test_outcome_table(rules, bid: str, dice: list[int], opposition_ap: int, degree: str, consequence: str,
                        benefit: str) -> None:  # type: ignore[no-untyped-def]
@@ -241,15 +241,15 @@ def test_the_player_defeated(rules) -> None:  # type: ignore[no-untyped-def]
 def test_the_gm_stakes_no_more_than_it_holds(rules) -> None:  # type: ignore[no-untyped-def]
     # 5 vs 16 with bid 12: the resistance has 2 left; its response bid of 5 is held at 2:
     # 16 vs 5, the player loses 2.
-    assert ap_after_round(rules, [5, 16], ["act", "twelve"], opposition_bid=5) == (15, 2)
-    assert ap_after_round(rules, [5, 16, 16, 5], ["act", "twelve"], opposition_bid=5) == (13, 2)
+    assert ap_after_round(rules, [5, 16], ["act", "12"], opposition_bid=5) == (15, 2)
+    assert ap_after_round(rules, [5, 16, 16, 5], ["act", "12"], opposition_bid=5) == (13, 2)
 
 
 def test_failed_parting_shot_brings_the_opponent_back(rules) -> None:  # type: ignore[no-untyped-def]
     # 5 vs 16 with bid 16 (sixteen): the resistance is at -2, out. Parting shot, bid 2: 17 vs 1,
     # a failure against a critical: 2x2 moves to the resistance (2): back in, and it responds
     # (its bid of 3 held at 2): 9 vs 9, a standoff.
-    queue = ["act", "sixteen", "attempt", "two"]
+    queue = ["act", "16", "attempt", "2"]
     seen: list[tuple[int, int]] = []
 
     def answer(point: ChoicePoint) -> str:
@@ -264,7 +264,7 @@ def test_failed_parting_shot_brings_the_opponent_back(rules) -> None:  # type: i
     assert seen == [(16, 14), (12, 2)]
     # A failed shot can also knock the shooter out: 16 - 20 = -4 against 18; the resistance,
     # back in, wins.
-    results, held = play(rules, [5, 16, 17, 1], ["act", "sixteen", "attempt", "ten"], ability=16, resistance=14)
+    results, held = play(rules, [5, 16, 17, 1], ["act", "16", "attempt", "10"], ability=16, resistance=14)
     assert (results["winner"], results["ap"], results["opposition_ap"]) == ("opposition", -4, 18)
 
 
@@ -344,7 +344,7 @@ def test_quick_augment_option(rules) -> None:  # type: ignore[no-untyped-def]
 
 def test_hero_point_in_an_exchange(rules) -> None:  # type: ignore[no-untyped-def]
     asked: list[str] = []
-    answers = iter(["act", "four", "use"])
+    answers = iter(["act", "4", "use"])
 
     def answer(point: ChoicePoint) -> str:
         asked.append(point.name)
@@ -352,8 +352,9 @@ def test_hero_point_in_an_exchange(rules) -> None:  # type: ignore[no-untyped-de
             raise Stop
         return next(answers)
 
-    # 17 vs 5 with a hero point: a failure bumped to a success, won by the higher roll: the
-    # resistance loses 2; no hero point is left for the response.
+    # 17 vs 5, then the hero point (asked after the roll): a failure bumped to a success, won
+    # by the higher roll: the resistance loses 2; 9 vs 9 in the response could use one, but
+    # none is left.
     with pytest.raises(Stop):
         rules.run(NAME, dice=[17, 5, 9, 9], driver=CallbackDriver(answer), ability=15, resistance=14, hero_points=1)
     assert asked == ["action", "bid", "hero_point", "action"]
@@ -488,7 +489,7 @@ def test_example_characters_roll_their_ability(cli, character: str, target: int)
 
 def test_example_character_in_an_extended_contest(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     choices = tmp_path / "choices.yaml"
-    choices.write_text("- act\n- twenty_five\n- decline\n")
+    choices.write_text("- act\n- 25\n- decline\n")
     run = cli("run", "questworlds", NAME, "--as", str(EXAMPLES / "sardonic_ex_mercenary.yaml"),
               "--with", "resistance=14", "--dice", "5,16", "--choices", str(choices), "--json")
     assert run.code == 0, run.stderr

@@ -79,8 +79,8 @@ def simple(ability: int, resistance: int, face: int, gm_face: int) -> tuple[int,
     return a2, b2, 1 if face > gm_face else -1
 
 
-# T7 as the spec prints it: row = the winner's... both orders give the same numbers; the
-# victor of the pairing takes the points, fumble against fumble gives none.
+# T7 as the spec prints it (row: the player's result, column: the resistance's; the table is
+# symmetric): the victor of the pairing takes the points; fumble against fumble gives none.
 T7 = {
     "critical": {"critical": 1, "success": 2, "failure": 3, "fumble": 5},
     "success": {"critical": 2, "success": 1, "failure": 2, "fumble": 3},
@@ -129,7 +129,8 @@ def test_group_simple_contest_table(rules, mine: str, theirs: str) -> None:  # t
     res = results_of(run)
     if mine == theirs:
         # Equal results go to the better (higher) roll; the same roll, or two fumbles: none.
-        expected = (0, 0) if face == gm_face else (1, 0) if face > gm_face else (0, 1)
+        points = T7[mine][theirs]
+        expected = (0, 0) if face == gm_face else (points, 0) if face > gm_face else (0, points)
     elif LEVELS.index(mine) > LEVELS.index(theirs):
         expected = (T7[mine][theirs], 0)
     else:
@@ -670,7 +671,7 @@ def test_full_group_extended_contest_round_by_round(rules) -> None:  # type: ign
     assert results == {
         "winner": "player", "outcome": "victory", "degree": "marginal", "ap_1": 19, "ap_2": 8, "ap_3": None,
         "opposition_ap": 0, "consequence_1": "unharmed", "consequence_2": "unharmed", "consequence_3": None,
-        "opposition_consequence": "hurt", "benefit": "fresh", "opposition_benefit": None,
+        "opposition_consequence": "hurt", "benefit": "fresh", "opposition_benefit": None, "hero_points_spent": 0,
     }
 
 
@@ -689,12 +690,12 @@ def test_a_bid_of_twenty_acts_before_a_bid_of_five(rules) -> None:  # type: igno
     # Member 1 (15) bids 5, member 2 (20) bids 20, the GM 3. The first exchange rolls 5 vs 10
     # (both succeed, the resistance's roll is higher: the actor loses half their bid); the
     # others are standoffs. Member 2 acts first: 20 - 10.
-    _, rounds = extended_play(rules, [5, 10, 9, 9, 9, 9], ["exchange", "five", "exchange", "twenty", "first_standing"],
+    _, rounds = extended_play(rules, [5, 10, 9, 9, 9, 9], ["exchange", "5", "exchange", "20", "first_standing"],
                               stop_after=1, ability_1=15, ability_2=20, resistance=14)
     assert rounds[-1] == (15, 10, 14)
     # The GM's bid of 20 against member 1's 5: the GM acts first (its exchange against member
     # 1 rolls 5 vs 10: member 1 loses half of 20).
-    _, rounds = extended_play(rules, [5, 10, 9, 9], ["exchange", "five", "first_standing"], stop_after=1,
+    _, rounds = extended_play(rules, [5, 10, 9, 9], ["exchange", "5", "first_standing"], stop_after=1,
                               ability_1=15, resistance=20, opposition_bid=20)
     assert rounds[-1][0] == 5
 
@@ -704,7 +705,7 @@ def test_extended_order_option(rules, order: str, ap: int) -> None:  # type: ign
     """AMB-23: by bid, the GM (bid 10) acts before member 1 (bid 5); by AP, member 1 (19 AP)
     acts before the GM (14 AP). The first exchange rolls 5 vs 10: the player's side loses
     half the acting bid."""
-    _, rounds = extended_play(rules, [5, 10, 9, 9], ["exchange", "five", "first_standing"], {"extended_order": order},
+    _, rounds = extended_play(rules, [5, 10, 9, 9], ["exchange", "5", "first_standing"], {"extended_order": order},
                               stop_after=1, ability_1=19, resistance=14, opposition_bid=10)
     assert rounds[-1][0] == ap
 
@@ -727,7 +728,7 @@ AGAINST_TEN = [("complete_win", [1, 20]), ("major_win", [1, 12]), ("minor_win", 
 def test_ap_lending(rules, outcome: str, dice: list[int]) -> None:  # type: ignore[no-untyped-def]
     """T19: member 1 (15) lends 5 AP to member 2, against a resistance of 2 x 5 = 10; halves
     round up. The GM's exchange (bid 3, after the loan) is a standoff."""
-    _, rounds = extended_play(rules, dice + [9, 9], ["lend", "five", "to_member_2", "stand_aside", "first_standing"],
+    _, rounds = extended_play(rules, dice + [9, 9], ["lend", "5", "to_member_2", "stand_aside", "first_standing"],
                               stop_after=1, ability_1=15, ability_2=15, resistance=14)
     gain, cost = t19(outcome, 5)
     assert rounds[-1] == (15 + cost, 15 + gain, 14)
@@ -736,7 +737,7 @@ def test_ap_lending(rules, outcome: str, dice: list[int]) -> None:  # type: igno
 def test_lending_resistance_option(rules) -> None:  # type: ignore[no-untyped-def]
     """AMB-19: against 2X (10): 15 vs 12 is a minor victory, 5 move; against a set
     resistance of 20 both succeed and 15 is higher: a marginal victory, 3 move."""
-    answers = ["lend", "five", "to_member_2", "stand_aside", "first_standing"]
+    answers = ["lend", "5", "to_member_2", "stand_aside", "first_standing"]
     _, double = extended_play(rules, [15, 12, 9, 9], answers, stop_after=1, ability_1=15, ability_2=15, resistance=14)
     _, fixed = extended_play(rules, [15, 12, 9, 9], answers, {"lending_resistance": "set"}, stop_after=1,
                              ability_1=15, ability_2=15, resistance=14, loan_resistance=20)
@@ -754,14 +755,14 @@ def t20(outcome: str, b: int) -> tuple[int, int]:
 @pytest.mark.parametrize("outcome, dice", AGAINST_TEN)
 def test_ap_gifting(rules, outcome: str, dice: list[int]) -> None:  # type: ignore[no-untyped-def]
     """T20: a gifter (15) outside the contest bids 5 for member 1, against 2 x 5 = 10."""
-    _, rounds = extended_play(rules, dice + [9, 9], ["stand_aside", "first_standing", "gift_to_1", "five"],
+    _, rounds = extended_play(rules, dice + [9, 9], ["stand_aside", "first_standing", "gift_to_1", "5"],
                               stop_after=1, ability_1=15, resistance=14, gifter=15)
     gain, theirs = t20(outcome, 5)
     assert rounds[-1] == (15 + gain, 0, 14 + theirs)
 
 
 @pytest.mark.parametrize("cap, bid, refused", [
-    ("full_rating", "twenty_five", False), ("target_only", "twenty_five", True), ("target_only", "seven", False)])
+    ("full_rating", "25", False), ("target_only", "25", True), ("target_only", "7", False)])
 def test_gifting_cap_option(rules, cap: str, bid: str, refused: bool) -> None:  # type: ignore[no-untyped-def]
     """AMB-20: a gift's bid is at most the gifter's numeric rating (7M: 27), or its target
     number (7)."""
@@ -781,27 +782,102 @@ def test_a_member_out_loses_their_turn(rules) -> None:  # type: ignore[no-untype
     # is at -12 and out; the GM (bid 3, targeting member 2) turns on member 1: 3 vs 3, a
     # standoff; member 1 (bid 2) acts last: 1 vs 20, 3 x 2 from the resistance.
     results, rounds = extended_play(
-        rules, [20, 3, 3, 3, 1, 20], ["exchange", "two", "exchange", "twelve", "at_member_2"],
+        rules, [20, 3, 3, 3, 1, 20], ["exchange", "2", "exchange", "12", "at_member_2"],
         ability_1=15, ability_2=12, resistance=4)
     assert rounds == [(15, 12, 4)]
     assert (results["ap_1"], results["ap_2"], results["opposition_ap"], results["winner"]) == (21, -12, -2, "player")
     assert results["consequence_2"] == "impaired"
 
 
+def test_one_member_group_extended_odds_match_the_extended_contest(rules) -> None:  # type: ignore[no-untyped-def]
+    """One member against the resistance, bids of 3 and 1: the member (bid 3) acts first,
+    then the GM, as in `Extended Contest`, so the exact odds agree (with a GM bid of 1 the
+    bid fixed when declared is the bid when acting)."""
+    group = rules.odds(EXTENDED, ability_1=3, resistance=3, opposition_bid=1)
+    single = rules.odds("extended contest", ability=3, resistance=3, opposition_bid=1)
+    for name in ("winner", "degree", "opposition_ap"):
+        assert group.results[name] == single.results[name]
+
+
+# T17 as the spec prints it: the final action's outcome -> the share of the starting AP a
+# victory rejoins with, or a defeat loses.
+T17 = {"marginal": Fraction(1, 8), "minor": Fraction(1, 4), "major": Fraction(1, 2), "complete": Fraction(1)}
+# Round 1: member 1 stands aside; member 2 (16) bids all 16 and rolls 20 vs 5, fumble against
+# success: twice the bid, 16 - 32 = -16; the GM's exchange against member 1 is a standoff.
+# Round 2: member 1 stands aside, member 2 takes a final action: 16 against 16 (the AP below 0).
+FINAL_DICE = [20, 5, 9, 9]
+FINAL_ANSWERS = ["stand_aside", "exchange", "all_in", "first_standing", "stand_aside", "act_finally", "first_standing"]
+
+
+@pytest.mark.parametrize("outcome, dice", [
+    ("complete_win", [1, 20]), ("major_win", [1, 18]), ("minor_win", [5, 18]), ("marginal_win", [10, 5]),
+    ("even", [9, 9]), ("marginal_defeat", [5, 10]), ("minor_defeat", [18, 5]), ("major_defeat", [20, 5]),
+    ("complete_defeat", [20, 1]),
+])
+def test_final_action_table(rules, outcome: str, dice: list[int]) -> None:  # type: ignore[no-untyped-def]
+    """T17: a member out (not dying) rolls against the AP they are below 0; a victory rejoins
+    with a share of the starting AP, a defeat loses that share (a tie: no change)."""
+    _, rounds = extended_play(rules, FINAL_DICE + dice + [9, 9], FINAL_ANSWERS, stop_after=2,
+                              ability_1=15, ability_2=16, resistance=14)
+    degree = outcome.split("_")[0]
+    share = 0 if degree == "even" else int(16 * T17[degree])
+    expected = share if outcome.endswith("win") else -16 - share if outcome.endswith("defeat") else -16
+    assert rounds[1] == (15, -16, 14)
+    assert rounds[2][1] == expected
+
+
+def test_a_member_who_rejoins_keeps_the_penalty_and_the_consequence(rules) -> None:  # type: ignore[no-untyped-def]
+    # The final action is a major victory (1 vs 18): member 2 rejoins with 8 AP, but fell to
+    # -16 (impaired): -6 on every roll. Round 3: member 2 bids 3 and rolls 12 vs 16: with 16 - 6
+    # = 10, a failure against a failure, and 16 is higher: member 2 loses 2 (without the
+    # penalty, a success: the resistance would lose 3). Then the GM's standoff, and member 1
+    # finishes the resistance: bid 14, 1 vs 20, three times the bid.
+    answers = FINAL_ANSWERS + ["stand_aside", "exchange", "3", "first_standing", "exchange", "14",
+                               "exchange", "3", "first_standing"]
+    results, rounds = extended_play(rules, FINAL_DICE + [1, 18, 9, 9, 12, 16, 9, 9, 1, 20], answers,
+                                    ability_1=15, ability_2=16, resistance=14)
+    assert rounds[2:] == [(15, 8, 14), (15, 6, 14)]
+    assert (results["winner"], results["consequence_2"], results["hero_points_spent"]) == ("player", "impaired", 1)
+
+
+def test_final_actions_only_once_and_not_when_dying(rules) -> None:  # type: ignore[no-untyped-def]
+    asked: list[str] = []
+
+    def answer(point: ChoicePoint) -> str:
+        asked.append(point.name)
+        if len(asked) > 40:
+            raise Stop
+        return {"group_action": "stand_aside" if point.state["slot"] == 1 else "exchange", "bid": "all_in",
+                "final_action": "act_finally"}.get(point.name, point.options[0])
+
+    # Member 2 falls (20 vs 5: -16), fails the final action (20 vs 5: -24), and is never asked
+    # again; the GM's standoffs (9 vs 9) go on until the dice run out.
+    with pytest.raises(RunebookError, match="E0501"):
+        rules.run(EXTENDED, dice=[20, 5, 9, 9, 20, 5] + [9, 9] * 3, driver=CallbackDriver(answer),
+                  ability_1=15, ability_2=16, resistance=14)
+    assert asked.count("final_action") == 1
+    # Below -31 (dying) a member is not asked at all: 1 vs 20 against them is 3 x 16 = -32.
+    asked.clear()
+    with pytest.raises(RunebookError, match="E0501"):
+        rules.run(EXTENDED, dice=[20, 1, 9, 9] + [9, 9] * 3, driver=CallbackDriver(answer),
+                  ability_1=15, ability_2=16, resistance=14)
+    assert "final_action" not in asked
+
+
 def test_a_loan_to_a_member_out_is_lost(rules) -> None:  # type: ignore[no-untyped-def]
     # Member 2 (bid 12) acts first and is out (20 vs 3: -12); member 1's loan of 5 to them is
     # lost with no roll; the GM (bid 3) turns on member 1: 3 vs 3, a standoff.
-    _, rounds = extended_play(rules, [20, 3, 3, 3], ["lend", "five", "to_member_2", "exchange", "twelve",
+    _, rounds = extended_play(rules, [20, 3, 3, 3], ["lend", "5", "to_member_2", "exchange", "12",
                                                      "at_member_2"], stop_after=1,
                               ability_1=15, ability_2=12, resistance=4)
     assert rounds[-1] == (15, -12, 4)
 
 
 @pytest.mark.parametrize("answers, code", [
-    (["lend", "twenty", "to_member_2"], "E0613"),   # lending more AP than held
-    (["lend", "five", "to_member_1"], "E0613"),     # lending to oneself
-    (["lend", "five", "to_member_9"], "E0611"),     # not offered
-    (["lend", "five"], "E0610"),                    # the choices run out
+    (["lend", "20", "to_member_2"], "E0613"),   # lending more AP than held
+    (["lend", "5", "to_member_1"], "E0613"),     # lending to oneself
+    (["lend", "5", "to_member_9"], "E0611"),     # not offered
+    (["lend", "5"], "E0610"),                    # the choices run out
 ])
 def test_bad_loans(cli, tmp_path: Path, answers: list[str], code: str, snapshot) -> None:  # type: ignore[no-untyped-def]
     choices = tmp_path / "choices.yaml"

@@ -194,8 +194,8 @@ def test_hero_point_bumps_a_round_and_runs_out(rules) -> None:  # type: ignore[n
         asked.append(point.name)
         return {"tactic": "normal", "hero_point": "use", "parting_shot": "decline"}[point.name]
 
-    # 17 vs 5: a failure bumped to a success, won by the higher roll (marginal, 1 point);
-    # then no hero point is left to ask about.
+    # 17 vs 5: asked after the roll, a failure bumped to a success, won by the higher roll
+    # (marginal, 1 point); then no hero point is left to ask about.
     run = rules.run(NAME, dice=[17, 5, 1, 20], driver=CallbackDriver(answer), ability=15, resistance=14,
                     hero_points=1)
     assert asked == ["tactic", "hero_point", "tactic", "parting_shot"]

@@ -72,7 +72,7 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
 
 
 def _reference_note(reference: Any) -> str:
-    """``note: FILE:LINE: Upgrade (To: ...) applies to A, B`` — what a `refers` line selects."""
+    """``note: FILE:LINE: Entry (Label: ...) applies to A, B`` — what a `refers` line selects."""
     data = reference.to_dict()
     targets = ", ".join(data["applies_to"]) or f"no {data['kind']} yet"
     changes = "; ".join(data["changes"])

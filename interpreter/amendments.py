@@ -1,9 +1,9 @@
-"""Upgrades at run time: an entry as the acting character uses it.
+"""Amendments at run time: an entry as the acting character uses it.
 
-When a procedure receives an entry (``power: Power``), every entry the actor owns (lists in
-its file) whose ``refers`` line selects that entry changes it first (:mod:`dsl.upgrades`:
+When a procedure receives an entry (``spell: Spell``), every entry the actor owns (lists in
+its file) whose ``refers`` line selects that entry changes it first (:mod:`dsl.amendments`:
 ``adds`` and ``replaces`` lines). The trace records each change with the line it produced,
-so a run shows the upgraded line before the rules read it.
+so a run shows the amended line before the rules read it.
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ from typing import Any
 from dsl import ast
 from dsl.checker import CheckedEntry
 from dsl.references import find_references
-from dsl.upgrades import Patch, apply_patches, patches
+from dsl.amendments import Patch, apply_patches, patches
 from dsl.vocabulary import fold
 
-__all__ = ["upgraded"]
+__all__ = ["amended"]
 
 
 def _index(rules: Any) -> dict[str, list[CheckedEntry]]:
     """Target name (folded) → the entries that refer to it; computed once per rules."""
-    index = getattr(rules, "_upgrade_index", None)
+    index = getattr(rules, "_amendment_index", None)
     if index is None:
         index = {}
         ruleset = rules.ruleset
@@ -30,7 +30,7 @@ def _index(rules: Any) -> dict[str, list[CheckedEntry]]:
                 owners = index.setdefault(fold(target), [])
                 if reference.owner not in owners:
                     owners.append(reference.owner)
-        rules._upgrade_index = index
+        rules._amendment_index = index
     return index
 
 
@@ -39,8 +39,8 @@ def _owned(actor: Any) -> set[str]:
     return {fold(str(item)) for value in data.values() if isinstance(value, list) for item in value}
 
 
-def upgraded(rules: Any, checked: CheckedEntry, actor: Any) -> tuple[ast.Entry, list[tuple[Patch, str]]]:
-    """The entry with the changes of the actor's upgrades that select it, and those changes."""
+def amended(rules: Any, checked: CheckedEntry, actor: Any) -> tuple[ast.Entry, list[tuple[Patch, str]]]:
+    """The entry with the changes of the entries the actor owns that amend it, and those changes."""
     owners = _index(rules).get(fold(checked.entry.name))
     if not owners or actor is None:
         return checked.entry, []

@@ -1,4 +1,4 @@
-"""Entries that change other entries: upgrades, read from label flags.
+"""Entries that change other entries (amendments), read from label flags.
 
 An entry with a ``refers KIND`` line (``To: Ice Bolt``) selects entries
 (:mod:`dsl.references`); its other lines say how they change:
@@ -41,7 +41,7 @@ _LEADING_LABEL = re.compile(r"^\s*([A-Z][A-Za-z'’\-]*(?: [A-Za-z][A-Za-z'’\-
 class Patch:
     """One change: ``add`` a text, or ``replace`` a text ``old`` with ``new``."""
 
-    upgrade: str
+    by: str
     action: str
     old: str
     new: str
@@ -131,7 +131,7 @@ def apply_patches(entry: ast.Entry, vocab: Vocabulary, kind: str | None,
 
 def check_patches(vocab: Vocabulary, references: Sequence[Reference], entries: Sequence[CheckedEntry],
                   sink: DiagnosticSink) -> None:
-    """A Replace text must occur in every entry its upgrade refers to (E0231)."""
+    """A Replace text must occur in every entry its amending entry refers to (E0231)."""
     by_name = {fold(e.entry.name): e for e in entries}
     seen: set[int] = set()
     for reference in references:
