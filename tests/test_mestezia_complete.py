@@ -326,3 +326,41 @@ def test_passing_leaves_the_guard_to_its_fire(tmp_path: Path, cli) -> None:  # t
               "--with", "power=Berserker Charge", "--dice", "6", "--choices", str(answers), "--json")
     assert run.code == 0, run.stderr
     assert json.loads(run.stdout)["results"]["target_hp"] == 24 - 2
+
+
+SECOND_WIND = """\
+extends mestezia
+
+Second Wind
+Cost: 1 CP
+Target: You
+Threshold: 5
+Check: [Will]
+Result 1: You regain 4 HP.
+Keywords: *Heal Recovery*
+"""
+
+
+@pytest.mark.parametrize("body, hp", [
+    ("  Max HP: 10\nresources:\n  HP: 3\n", 3 + 4),
+    ("  Max HP: 10\nresources:\n  HP: 8\n", 10),                        # Max HP caps it
+    ("  Max HP: 10\nresources:\n  HP: 0\nconditions: [Dying]\n", 4),     # a heal ends Dying
+    ("", None)])                                                         # no Max HP: nothing to heal
+def test_a_heal_on_oneself(tmp_path: Path, body: str, hp: int | None) -> None:
+    (tmp_path / "wind.rules").write_text(SECOND_WIND)
+    (tmp_path / "h.yaml").write_text(f"name: H\npowers: [Second Wind]\nstats:\n  Will: 2\n{body}")
+    rules = interpreter.load(str(tmp_path))
+    run = rules.run("Second Wind", as_=rules.entity(str(tmp_path / "h.yaml")), dice=[5, 1, 1])
+    assert run.results["healed"] == 4
+    assert run.state["actor"]["resources"].get("HP") == hp
+    assert "Dying" not in run.state["actor"]["conditions"]
+
+
+def test_mending_touch_odds_match_an_enumeration(homebrew) -> None:  # type: ignore[no-untyped-def]
+    odds = homebrew.odds("Mending Touch", as_=homebrew.entity(MENDER), against=homebrew.entity(WOUNDED))
+    expected: dict[int, Fraction] = {}
+    for faces in product(range(1, 11), repeat=3):
+        hits = sum(f + 3 >= 8 for f in faces)
+        healed = 0 if hits == 0 else _jolt(20, 2) + (hits if hits >= 3 else 0)
+        expected[healed] = expected.get(healed, Fraction(0)) + Fraction(1, 1000)
+    assert dict(odds.results["healed"]) == expected
