@@ -64,7 +64,20 @@ def trace_text(trace: Trace) -> list[str]:
     """One line per event; dice marked as in :data:`LEGEND`, then the legend."""
     lines = []
     used: set[str] = set()
-    for event in trace:
+    # A name looked up again with the same value, or a name that is its own value (a level,
+    # an option's choice), adds nothing for a reader; the JSON trace keeps every event.
+    known: set[tuple[str, str]] = set()
+    events = list(trace)
+    for index, event in enumerate(events):
+        following = events[index + 1] if index + 1 < len(events) else None
+        if (isinstance(event, StepEvent) and event.kind == "op" and isinstance(following, StepEvent)
+                and following.kind == "condition" and following.text == event.text):
+            continue  # the condition line that follows shows the same test and its verdict
+        if isinstance(event, StepEvent) and event.kind == "name":
+            shown_name = format_value(event.value)
+            if shown_name == event.text or (event.text, shown_name) in known:
+                continue
+            known.add((event.text, shown_name))
         if isinstance(event, RollEvent):
             faces = " ".join(_die_text(d, used) for d in event.dice) or "no dice"
             lines.append(f"  {_short(event.text)}: {faces} = {format_value(event.value)}")

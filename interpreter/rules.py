@@ -1019,15 +1019,23 @@ class Rules:
         return self.procedures.get(fold(name))
 
     def _user_of(self, entry_name: str) -> tuple[Procedure, str] | None:
-        """The procedure that uses an entry of this kind (its first input of that kind)."""
+        """The procedure that uses an entry of this kind (its first input of that kind). When
+        several do, the one that needs the fewest other inputs (those without a default) is
+        the plain use of the entry; declaration order breaks ties."""
         entry = self.ruleset.entry(entry_name)
         if entry is None or entry.kind is None:
             return None
-        for procedure in self.procedures.values():
-            for param in procedure.decl.params:
-                if param.type and fold(param.type) == fold(entry.kind):
-                    return procedure, param.name
-        return None
+        found = []
+        for order, procedure in enumerate(self.procedures.values()):
+            params = procedure.decl.params
+            typed = [p for p in params if p.type and fold(p.type) == fold(entry.kind)]
+            if typed:
+                needed = sum(1 for p in params if p.default is None and p is not typed[0])
+                found.append((needed, order, procedure, typed[0].name))
+        if not found:
+            return None
+        _, _, procedure, name = min(found, key=lambda item: item[:2])
+        return procedure, name
 
     def run(self, name: str, *, options: Mapping[str, str] | None = None, seed: int | None = None,
             dice: Sequence[int] | None = None, rng: random.Random | None = None, driver: Any = None,

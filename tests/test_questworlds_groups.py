@@ -191,7 +191,7 @@ def test_pairings_and_their_outcomes(rules) -> None:  # type: ignore[no-untyped-
     # success bumped to a critical, 16 a failure: a major victory, 3 points. 3 - 1 = 2: minor.
     run = rules.run(SIMPLE, dice=[3, 10, 5, 16], ability_1=15, ability_2="7M", resistance=14, resistance_2=12)
     assert results_of(run) == {
-        "outcome": "victory", "degree": "minor", "points": 3, "opposition_points": 1, "boost_cost": 0,
+        "outcome": "victory", "degree": "minor", "points": 3, "opposition_points": 1, "boost_cost": 0, "hero_points_spent": 0,
         "pairing_1": "marginal_defeat", "pairing_2": "major_win", "pairing_3": None, "pairing_4": None}
 
 
