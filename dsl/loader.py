@@ -252,6 +252,17 @@ def _check_chunk(spans: list[tuple[int, int, int, int]]) -> tuple[list[Diagnosti
     return [attrs.evolve(d, source=None) for d in sink.items], names, len(entries)
 
 
+def _has_references(text: str, vocab: Vocabulary) -> bool:
+    """Whether any line starts with a label that names other entries (``refers KIND``)."""
+    labels = {name for kind in vocab.kinds.values() for spec in kind.labels.values() if spec.refers
+              for name in (spec.name, *spec.aliases)}
+    if not labels:
+        return False
+    pattern = re.compile(r"^[ \t*]*(?:" + "|".join(re.escape(n) for n in sorted(labels)) + r")[ \t\d+*]*:",
+                         re.IGNORECASE | re.MULTILINE)
+    return pattern.search(text) is not None
+
+
 def _check_large(source: Source, base: Ruleset, report: CheckReport) -> bool:
     """Check a large homebrew file on every core. False when that is not possible here."""
     global _WORKER
@@ -266,6 +277,8 @@ def _check_large(source: Source, base: Ruleset, report: CheckReport) -> bool:
     head = parse_rules(source, DiagnosticSink(source), spans[:1])
     sink = DiagnosticSink(source)
     vocab = build_vocabulary([(source, head)], sink, base.vocabulary)
+    if _has_references(source.text, vocab):
+        return False  # lines naming other entries are resolved across the whole file: one process
     size = (len(spans) + workers - 1) // workers
     chunks = [spans[i : i + size] for i in range(0, len(spans), size)]
     _WORKER = (source, vocab)

@@ -97,8 +97,10 @@ NUMERIC = (int, Fraction, bool, Bound, type(UNKNOWN))
 # ---------------------------------------------------------------- environments
 
 
+@lru_cache(maxsize=4096)
 def normalize_name(name: str) -> str:
-    """How names match: ignoring case, spaces, hyphens and underscores."""
+    """How names match: ignoring case, spaces, hyphens and underscores (memoized: the same few
+    names are folded millions of times when exact odds run a procedure's segments)."""
     return name.casefold().replace(" ", "").replace("_", "").replace("-", "")
 
 

@@ -81,6 +81,25 @@ def test_large_files_checked_in_parallel_report_what_serial_checking_reports(tmp
     assert sorted(d.code for d in serial.diagnostics) == ["E0203", "E0209"]
 
 
+def test_a_large_file_naming_other_entries_is_checked_whole(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Lines that name other entries are resolved across the file, so a large file that has
+    them is not split between workers: its bad reference is still reported."""
+    import sys
+
+    from dsl import loader
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from bench_check import generate
+
+    text = generate(3000) + "\nKeen Edge\nTo: Generated Powr 5\nAdd: one more die\nKeywords: *Techno Upgrade*\n"
+    path = tmp_path / "big.rules"
+    path.write_text(text)
+    monkeypatch.setattr(loader.LIMITS, "parallel_lines", 1000)
+    report = loader.check_paths([str(path)])
+    assert [d.code for d in report.diagnostics] == ["E0230"]
+    assert "'Generated Power 5'" in (report.diagnostics[0].help or "")
+
+
 def test_parse_shows_the_tree_and_the_canonical_form(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "p.rules"
     path.write_text("extends mestezia\n\n**Quick Jab**\n*Cost:* [Weapon+1]  CP\nKeywords: *Melee Strike*\n")

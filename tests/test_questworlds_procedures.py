@@ -253,7 +253,7 @@ def test_chained_contest_round_by_round(rules) -> None:  # type: ignore[no-untyp
     assert seen == [("unharmed", "unharmed"), ("unharmed", "hurt"), ("unharmed", "injured")]
     assert {k: _name(v) for k, v in run.results.items()} == {
         "winner": "player", "outcome": "victory", "disengaged": False,
-        "harm": "unharmed", "opposition_harm": "dying"}
+        "harm": "unharmed", "opposition_harm": "dying", "penalty": 0, "opposition_penalty": 9}
 
 
 def test_chained_contest_penalties_and_withdrawal(rules) -> None:  # type: ignore[no-untyped-def]
@@ -265,4 +265,17 @@ def test_chained_contest_penalties_and_withdrawal(rules) -> None:  # type: ignor
                     driver=CallbackDriver(lambda point: next(answers)), ability=15, resistance=14)
     assert {k: _name(v) for k, v in run.results.items()} == {
         "winner": None, "outcome": "defeat", "disengaged": True,
-        "harm": "injured", "opposition_harm": "unharmed"}
+        "harm": "injured", "opposition_harm": "unharmed", "penalty": 9, "opposition_penalty": 0}
+
+
+def test_chained_penalties_may_stack(rules) -> None:  # type: ignore[no-untyped-def]
+    """AMB-25, option chained_stack: hurt then injured is -3 - 9 = -12 instead of -9."""
+    answers = iter(["press_on", "withdraw", "withdraw"])
+    # The dice of the test above: hurt (15 - 3 = 12), then injured: 15 - 12 = 3 when the
+    # penalties stack. 6 vs 15 is then failure against failure, lost on the worse roll: a
+    # marginal defeat, injured becomes dying, and the withdrawal fails.
+    run = rules.run("chained contest", dice=[20, 16, 13, 5, 6, 15], options={"chained_stack": "stack"},
+                    driver=CallbackDriver(lambda point: next(answers)), ability=15, resistance=14)
+    assert {k: _name(v) for k, v in run.results.items()} == {
+        "winner": "opposition", "outcome": "defeat", "disengaged": False,
+        "harm": "dying", "opposition_harm": "unharmed", "penalty": 12, "opposition_penalty": 0}
