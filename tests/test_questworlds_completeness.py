@@ -1,0 +1,495 @@
+"""QuestWorlds completeness (issue 6): the hero point offered after the roll in every procedure
+where a player rolls (healing, special contests, augments, group contests), the GM's tactics,
+parting shots and the multiple-opponent penalty in group scored contests, option
+`chained_stack` (AMB-25), and the golden cases T-13 and T-20. Replays from given dice; exact
+odds against enumerations of the two d20 faces written here from the rules text (no
+masteries: every rating below 21)."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+import interpreter
+from dsl.diagnostics import RunebookError
+from interpreter.entities import Held
+from interpreter.procedures import CallbackDriver, ChoicePoint
+
+FUMBLE, FAILURE, SUCCESS, CRITICAL = range(4)
+DEGREES = ["marginal", "minor", "major", "complete"]
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return interpreter.load("questworlds")
+
+
+@pytest.fixture
+def hero(rules, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A character with ability 15 holding the conditions given."""
+
+    def make(*conditions: str) -> Any:
+        path = tmp_path / "hero.yaml"
+        path.write_text("name: Test Hero\nstats:\n  Ability: 15\n", encoding="utf-8")
+        return attrs.evolve(rules.entity(str(path)), conditions=[Held(c) for c in conditions])
+
+    return make
+
+
+def _name(value: Any) -> Any:
+    return getattr(value, "name", value)
+
+
+def names(results: dict[str, Any]) -> dict[str, Any]:
+    return {k: _name(v) for k, v in results.items()}
+
+
+class Answers:
+    """Answers choice points from a table by name and records the names asked."""
+
+    def __init__(self, **answers: str) -> None:
+        self.answers = answers
+        self.asked: list[str] = []
+
+    def __call__(self, point: ChoicePoint) -> str:
+        self.asked.append(point.name)
+        return self.answers[point.name]
+
+
+class Stop(Exception):
+    """Raised by a driver to look at a procedure's state at a choice point."""
+
+
+# ------------------------------------------------------------------ an independent d20 model
+
+
+def level(face: int, target: int) -> int:
+    """§1.4: 1 critical, 20 fumble, at or under the target a success; a target of 0 fails."""
+    if target <= 0:
+        return FAILURE
+    return CRITICAL if face == 1 else FUMBLE if face == 20 else SUCCESS if face <= target else FAILURE
+
+
+def compare(mine: int, theirs: int, a: int, b: int) -> tuple[str, int]:
+    """§1.6: outcome and result steps; equal results go to the higher roll; the same roll,
+    or fumble against fumble, is a standoff."""
+    if mine == theirs and (a == b or mine == FUMBLE):
+        return "tie", 0
+    if mine > theirs or (mine == theirs and a > b):
+        return "victory", abs(mine - theirs)
+    return "defeat", abs(mine - theirs)
+
+
+def faces(target: int, resistance: int, hero: bool) -> dict[tuple[str, int], Fraction]:
+    """One simple contest over the 400 face pairs; with `hero`, a point is spent whenever the
+    bump changes the player's result (never on a critical)."""
+    found: dict[tuple[str, int], Fraction] = {}
+    for a, b in itertools.product(range(1, 21), repeat=2):
+        mine, theirs = level(a, target), level(b, resistance)
+        if hero and mine < CRITICAL and target > 0:
+            mine += 1
+        key = compare(mine, theirs, a, b)
+        found[key] = found.get(key, Fraction(0)) + Fraction(1, 400)
+    return found
+
+
+def signed(outcome: str, steps: int) -> int:
+    return 0 if outcome == "tie" else (steps + 1) * (1 if outcome == "victory" else -1)
+
+
+# ------------------------------------------------------------------ healing
+
+
+def test_heal_offers_the_point_after_the_roll(rules, hero) -> None:  # type: ignore[no-untyped-def]
+    # Injured: high resistance, 20. 12 vs 5 at 15: success against success, the higher roll:
+    # a marginal victory (one level: impaired). With the point: critical against success, a
+    # minor victory (two levels: hurt).
+    kept = Answers(hero_point="keep")
+    run = rules.run("heal", as_=hero("Injured State"), healing=15, hero_points=1, dice=[12, 5],
+                    driver=CallbackDriver(kept))
+    assert kept.asked == ["hero_point"]
+    assert (_name(run.results["after"]), run.results["hero_left"]) == ("impaired", 1)
+    used = Answers(hero_point="use")
+    run = rules.run("heal", as_=hero("Injured State"), healing=15, hero_points=1, dice=[12, 5],
+                    driver=CallbackDriver(used))
+    assert (_name(run.results["degree"]), _name(run.results["after"]), run.results["hero_left"]) == (
+        "minor", "hurt", 0)
+    assert run.state["actor"]["conditions"] == ["Hurt State"]
+    # No point held: nothing is asked (a driver that would fail is never called).
+    run = rules.run("heal", as_=hero("Injured State"), healing=15, dice=[12, 5], driver=CallbackDriver(Answers()))
+    assert _name(run.results["after"]) == "impaired"
+
+
+def test_heal_odds_with_a_hero_point_match_an_enumeration(rules, hero) -> None:  # type: ignore[no-untyped-def]
+    # T5: injured heals against high (14 + 6 = 20). §1.11: a victory removes one level per
+    # level of victory (below hurt: unharmed); a major defeat worsens one level, a complete
+    # defeat two, stopping at dying.
+    ladder = ["unharmed", "dazed", "hurt", "impaired", "injured", "dying"]
+    expected: dict[str, Fraction] = {}
+    for (outcome, steps), p in faces(15, 20, hero=True).items():
+        after = 4
+        if outcome == "victory":
+            after = 4 - (steps + 1)
+            after = 0 if after <= 1 else after
+        elif outcome == "defeat" and steps >= 2:
+            after = min(5, 4 + steps - 1)
+        expected[ladder[after]] = expected.get(ladder[after], Fraction(0)) + p
+    odds = rules.odds("heal", as_=hero("Injured State"), healing=15, hero_points=1, answers={"hero_point": "use"})
+    assert {_name(k): v for k, v in odds.results["after"].items()} == expected
+
+
+# ------------------------------------------------------------------ special contests
+
+
+@pytest.mark.parametrize("answer, outcome, state", [("keep", "defeat", "Impaired State"), ("use", "victory", None)])
+def test_costly_automatic_victory_with_a_hero_point(rules, hero, answer: str, outcome: str, state: str | None) -> None:  # type: ignore[no-untyped-def]
+    # 17 vs 5: failure against success, a minor defeat (impaired); bumped, success against
+    # success won by 17: a marginal victory, no cost.
+    run = rules.run("costly automatic victory", as_=hero(), ability=15, resistance=14, hero_points=1,
+                    dice=[17, 5], driver=CallbackDriver(Answers(hero_point=answer)))
+    assert (_name(run.results["outcome"]), _name(run.results["contest_outcome"])) == ("victory", outcome)
+    assert run.state["actor"]["conditions"] == ([state] if state else [])
+
+
+@pytest.mark.parametrize("answer, degree, state", [("keep", "marginal", "dead"), ("use", "minor", "dying")])
+def test_pyrrhic_victory_with_a_hero_point(rules, hero, answer: str, degree: str, state: str) -> None:  # type: ignore[no-untyped-def]
+    # 17 vs 5 with the Pyrrhic bump: success against success, 17 higher: a marginal victory
+    # (T6: dead). The hero point on top: critical against success, minor (T6: dying).
+    run = rules.run("pyrrhic victory", as_=hero(), ability=15, resistance=14, hero_points=1,
+                    dice=[17, 5], driver=CallbackDriver(Answers(hero_point=answer)))
+    assert names(run.results) == {"outcome": "victory", "degree": degree, "state": state,
+                                  "hero_left": 0 if answer == "use" else 1}
+
+
+def test_mass_effort_offers_a_point_after_each_roll(rules) -> None:  # type: ignore[no-untyped-def]
+    # Contributing: the augment (15 vs 14), 17 vs 5, a minor defeat (+0); with the point a
+    # marginal victory, +3. The force, 12 + 3 = 15 against 14, 17 vs 5 again: offered only
+    # while a point is left.
+    one = Answers(hero_point="use")
+    run = rules.run("mass effort", role="contributing", ability=15, force=12, resistance=14, hero_points=1,
+                    dice=[17, 5, 17, 5], driver=CallbackDriver(one))
+    assert one.asked == ["hero_point"]
+    assert names(run.results) == {"augment": 3, "outcome": "defeat", "degree": "minor", "hero_left": 0}
+    two = Answers(hero_point="use")
+    run = rules.run("mass effort", role="contributing", ability=15, force=12, resistance=14, hero_points=2,
+                    dice=[17, 5, 17, 5], driver=CallbackDriver(two))
+    assert two.asked == ["hero_point", "hero_point"]
+    assert names(run.results) == {"augment": 3, "outcome": "victory", "degree": "marginal", "hero_left": 0}
+    # Determining: the one roll.
+    run = rules.run("mass effort", ability=15, resistance=14, hero_points=1, dice=[17, 5],
+                    driver=CallbackDriver(Answers(hero_point="use")))
+    assert (_name(run.results["outcome"]), _name(run.results["degree"])) == ("victory", "marginal")
+
+
+def test_final_action_offers_a_point_after_each_roll(rules, hero) -> None:  # type: ignore[no-untyped-def]
+    # Wherewithal 15 against 14, 17 vs 5: a minor defeat, no final action; with the point a
+    # marginal victory. The action, 15 against 14 with a bump down, 3 vs 10: success down to
+    # failure, a minor defeat; the second point brings it back to success, lost on the roll.
+    run = rules.run("final action", as_=hero("Dying State"), wherewithal=15, ability=15, resistance=14,
+                    dice=[17, 5], driver=CallbackDriver(Answers(hero_point="keep")))
+    assert (run.results["acted"], run.results["hero_left"]) == (False, 0)
+    both = Answers(hero_point="use")
+    run = rules.run("final action", as_=hero("Dying State"), wherewithal=15, ability=15, resistance=14,
+                    hero_points=2, dice=[17, 5, 3, 10], driver=CallbackDriver(both))
+    assert both.asked == ["hero_point", "hero_point"]
+    assert names(run.results) == {
+        "wherewithal_outcome": "victory", "wherewithal_degree": "marginal", "acted": True, "bump_down": True,
+        "outcome": "defeat", "degree": "marginal", "hero_left": 0}
+
+
+# ------------------------------------------------------------------ augments
+
+AUGMENT = {-4: -3, -3: 0, -2: 0, -1: 0, 0: 0, 1: 3, 2: 6, 3: 9, 4: 20}  # T2
+
+
+def test_augment_check_shows_the_bumped_bonus(rules) -> None:  # type: ignore[no-untyped-def]
+    # 17 vs 5 at 17: success against success, 17 higher: a marginal victory, +3; bumped, a
+    # critical against success: minor, +6.
+    results = names(rules.resolve("augment", augmenting=17, dice=[17, 5]).results)
+    assert (results["bonus"], results["hero_result"], results["hero_degree"], results["hero_bonus"]) == (
+        3, "critical", "minor", 6)
+    results = names(rules.resolve("modified contest", ability=15, resistance=14, dice=[17, 5]).results)
+    assert (results["outcome"], results["hero_outcome"], results["hero_degree"]) == ("defeat", "victory", "marginal")
+
+
+def test_rolled_augment_from_a_choices_file(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    choices = tmp_path / "choices.yaml"
+    choices.write_text("- use\n", encoding="utf-8")
+    run = cli("run", "questworlds", "rolled augment", "--with", "augmenting=17", "--with", "hero_points=1",
+              "--dice", "17,5", "--choices", str(choices))
+    assert run.code == 0, run.stderr
+    assert "bonus: 6" in run.stdout and "hero_left: 0" in run.stdout
+
+
+def test_rolled_augment_odds_match_an_enumeration(rules) -> None:  # type: ignore[no-untyped-def]
+    for policy, hero_on in (("use", True), ("keep", False)):
+        expected: dict[int, Fraction] = {}
+        for (outcome, steps), p in faces(17, 14, hero_on).items():
+            bonus = AUGMENT[signed(outcome, steps)]
+            expected[bonus] = expected.get(bonus, Fraction(0)) + p
+        odds = rules.odds("rolled augment", augmenting=17, hero_points=1, answers={"hero_point": policy})
+        assert dict(odds.results["bonus"].items()) == expected
+
+
+# ------------------------------------------------------------------ group simple contest
+
+OUTCOME_POINTS = {0: 1, 1: 2, 2: 3, 3: 5}  # T7 by result steps
+
+
+def test_group_simple_hero_point_per_member(rules) -> None:  # type: ignore[no-untyped-def]
+    # Member 1 (15 vs 14), 3 vs 10: a marginal defeat (1 against); with the point, critical
+    # against success: a minor victory (2). Member 2 (7M vs 12), 5 vs 16: a critical by the
+    # mastery against a failure, 3 points; no bump can help a critical, so nothing is asked.
+    driver = Answers(hero_point="use")
+    run = rules.run("group simple contest", ability_1=15, ability_2="7M", resistance=14, resistance_2=12,
+                    hero_points_1=1, hero_points_2=1, dice=[3, 10, 5, 16], driver=CallbackDriver(driver))
+    assert driver.asked == ["hero_point"]
+    results = names(run.results)
+    assert (results["points"], results["opposition_points"], results["outcome"], results["degree"]) == (
+        5, 0, "victory", "complete")
+    assert (results["pairing_1"], results["hero_points_spent"]) == ("minor_win", 1)
+
+
+def test_group_simple_odds_with_hero_points_match_an_enumeration(rules) -> None:  # type: ignore[no-untyped-def]
+    def pairing(target: int, hero: bool) -> dict[int, Fraction]:
+        found: dict[int, Fraction] = {}
+        for (outcome, steps), p in faces(target, 14, hero).items():
+            points = 0 if outcome == "tie" else OUTCOME_POINTS[steps] * (1 if outcome == "victory" else -1)
+            found[points] = found.get(points, Fraction(0)) + p
+        return found
+
+    expected: dict[tuple[str, Any], Fraction] = {}
+    for (x, p), (y, q) in itertools.product(pairing(15, True).items(), pairing(12, False).items()):
+        difference = x + y
+        gap = abs(difference)
+        degree = None if gap == 0 else "marginal" if gap == 1 else "minor" if gap == 2 else "major" if gap <= 4 else "complete"
+        outcome = "tie" if gap == 0 else "victory" if difference > 0 else "defeat"
+        expected[(outcome, degree)] = expected.get((outcome, degree), Fraction(0)) + p * q
+    odds = rules.odds("group simple contest", ability_1=15, ability_2=12, resistance=14, hero_points_1=1,
+                      answers={"hero_point": "use"})
+    outcomes: dict[str, Fraction] = {}
+    degrees: dict[Any, Fraction] = {}
+    for (outcome, degree), p in expected.items():
+        outcomes[outcome] = outcomes.get(outcome, Fraction(0)) + p
+        degrees[degree] = degrees.get(degree, Fraction(0)) + p
+    assert {_name(k): v for k, v in odds.results["outcome"].items()} == outcomes
+    assert {_name(k): v for k, v in odds.results["degree"].items()} == degrees
+
+
+# ------------------------------------------------------------------ group scored contest
+
+SCORED = "group scored contest"
+
+
+def _look(answers: dict[str, str], at: int, keys: tuple[str, ...]) -> tuple[Any, list[str], Any]:
+    """A driver that answers by name and stops at the `at`-th `tactic` asked, keeping `keys`
+    of the state there."""
+    asked: list[str] = []
+    seen: dict[str, Any] = {}
+
+    def answer(point: ChoicePoint) -> str:
+        asked.append(point.name)
+        if point.name == "tactic" and asked.count("tactic") == at:
+            seen.update({k: point.state[k] for k in keys})
+            raise Stop
+        return answers[point.name]
+
+    return answer, asked, seen
+
+
+@pytest.mark.parametrize("tactic, against", [("opposition_normal", 1), ("opposition_gambit", 2),
+                                              ("opposition_defensive", 0)])
+def test_group_scored_gm_tactics(rules, tactic: str, against: int) -> None:  # type: ignore[no-untyped-def]
+    # 3 vs 10: success against success, the worse roll loses: a marginal defeat, 1 point
+    # against the member; the GM's gamble +1, its defensive response -1 (§3.5).
+    answer, asked, seen = _look({"tactic": "normal", "opposition_tactic": tactic}, 2, ("against_1", "scored_1"))
+    with pytest.raises(Stop):
+        rules.run(SCORED, ability_1=15, resistance_1=14, opposition_tactics=1, dice=[3, 10],
+                  driver=CallbackDriver(answer))
+    assert asked == ["tactic", "opposition_tactic", "tactic"]
+    assert seen == {"against_1": against, "scored_1": 0}
+
+
+def test_group_scored_hero_point_after_the_members_roll(rules) -> None:  # type: ignore[no-untyped-def]
+    # 17 vs 5: a minor defeat (2 against); with the point a marginal victory (1 scored).
+    answer, asked, seen = _look({"tactic": "normal", "hero_point": "use"}, 2,
+                                ("against_1", "scored_1", "hero_left_1"))
+    with pytest.raises(Stop):
+        rules.run(SCORED, ability_1=15, resistance_1=14, hero_points_1=1, dice=[17, 5], driver=CallbackDriver(answer))
+    assert asked == ["tactic", "hero_point", "tactic"]
+    assert seen == {"against_1": 0, "scored_1": 1, "hero_left_1": 0}
+
+
+def test_group_scored_hero_point_on_an_assist(rules) -> None:  # type: ignore[no-untyped-def]
+    # Round 1: member 1 (15) 1 vs 20, a complete victory, opponent 1 out; member 2 (12) 17 vs
+    # 5, a minor defeat: 2 against. Round 2: member 1 assists member 2 against 14, 17 vs 5: a
+    # minor defeat would add 1 against; with member 1's point, a marginal victory takes 1 off.
+    answers = {"tactic": "normal", "free_action": "assist_2", "hero_point": "use"}
+    answer, asked, seen = _look(answers, 3, ("against_2", "hero_left_1", "hero_left_2"))
+    with pytest.raises(Stop):
+        rules.run(SCORED, ability_1=15, ability_2=12, resistance_1=14, resistance_2=14, opponent_2=2,
+                  hero_points_1=1, dice=[1, 20, 17, 5, 17, 5], driver=CallbackDriver(answer))
+    assert asked == ["tactic", "tactic", "free_action", "hero_point", "tactic"]
+    assert seen == {"against_2": 1, "hero_left_1": 0, "hero_left_2": 0}
+
+
+def test_group_scored_parting_shot(rules) -> None:  # type: ignore[no-untyped-def]
+    # 1 vs 20: a complete victory, 5: the opponent is out, and the member takes a parting
+    # shot: 17 vs 5, a minor defeat, takes 2 of the 5 back: the opponent is back in at 3.
+    answer, asked, seen = _look({"tactic": "normal", "parting_shot": "attempt"}, 2, ("scored_1",))
+    with pytest.raises(Stop):
+        rules.run(SCORED, ability_1=15, resistance_1=14, parting_shots=1, dice=[1, 20, 17, 5],
+                  driver=CallbackDriver(answer))
+    assert asked == ["tactic", "parting_shot", "tactic"]
+    assert seen == {"scored_1": 3}
+    # Then 1 vs 20 again: 8 to 0, declined: T11 at a difference of 8 leaves the opponent dead.
+    driver = Answers(tactic="normal", parting_shot="attempt")
+    answers = iter(["attempt", "decline"])
+    driver.answers = {"tactic": "normal"}
+
+    def answer2(point: ChoicePoint) -> str:
+        driver.asked.append(point.name)
+        return next(answers) if point.name == "parting_shot" else "normal"
+
+    run = rules.run(SCORED, ability_1=15, resistance_1=14, parting_shots=1, dice=[1, 20, 17, 5, 1, 20],
+                    driver=CallbackDriver(answer2))
+    results = names(run.results)
+    assert (results["winner"], results["consequence_1"], results["opposition_consequence_1"]) == (
+        "player", "unharmed", "dead")
+    # A hero point on the shot: the minor defeat becomes a marginal victory, +1: 6 to 0.
+    shot = Answers(tactic="normal", parting_shot="attempt", hero_point="use")
+    run = rules.run(SCORED, ability_1=15, resistance_1=14, parting_shots=1, hero_points_1=1, dice=[1, 20, 17, 5],
+                    driver=CallbackDriver(shot))
+    assert shot.asked == ["tactic", "parting_shot", "hero_point"]
+    assert _name(run.results["opposition_consequence_1"]) == "injured"  # T11 at 6
+
+
+@pytest.mark.parametrize("penalty, scored", [(0, 3), (3, 2)])
+def test_group_scored_multiple_opponent_penalty(rules, penalty: int, scored: int) -> None:  # type: ignore[no-untyped-def]
+    # One member against two opponents: the second is engaged by no one, so the member's
+    # exchange takes the penalty. 13 vs 20 at 15: success against fumble, a major victory (3);
+    # at 15 - 3 = 12, failure against fumble, a minor victory (2).
+    answer, _, seen = _look({"tactic": "normal"}, 2, ("scored_1",))
+    with pytest.raises(Stop):
+        rules.run(SCORED, ability_1=15, resistance_1=14, resistance_2=14, multiple_opponents=penalty,
+                  dice=[13, 20], driver=CallbackDriver(answer))
+    assert seen == {"scored_1": scored}
+
+
+def test_one_member_group_scored_plays_as_the_scored_contest(rules) -> None:  # type: ignore[no-untyped-def]
+    # With the GM gambling every round, a hero point and parting shots, one member against one
+    # opponent has the exact odds of `Scored Contest` (which its own tests check against an
+    # enumeration).
+    answers = {"tactic": "normal", "opposition_tactic": "opposition_gambit", "hero_point": "use",
+               "parting_shot": "attempt"}
+    single = rules.odds("scored contest", ability=15, resistance=14, hero_points=1, opposition_tactics=1,
+                        answers=answers)
+    group = rules.odds(SCORED, ability_1=15, resistance_1=14, hero_points_1=1, opposition_tactics=1,
+                       parting_shots=1, answers=answers)
+    for mine, theirs in (("winner", "winner"), ("consequence", "consequence_1"),
+                         ("opposition_consequence", "opposition_consequence_1")):
+        assert {_name(k): v for k, v in single.results[mine].items()} == {
+            _name(k): v for k, v in group.results[theirs].items()}
+
+
+# ------------------------------------------------------------------ chained contest: AMB-25
+
+
+def _chained(stack: bool) -> dict[str, Fraction]:
+    """Winner odds of a chained contest at 15 against 14, both pressing on. T21: a marginal or
+    minor defeat hurts (hurt: injured; injured: dying), a major one injures (injured: dying),
+    a complete one leaves the loser dying. Penalties (hurt 3, injured 9) apply to both sides:
+    the worst state's, or every state's added up (`stack`)."""
+    cost = {"hurt": 3, "injured": 9}
+
+    def worsen(h: str, steps: int) -> str:
+        if steps == 3 or h == "injured":
+            return "dying"
+        return "injured" if steps == 2 or h == "hurt" else "hurt"
+
+    def penalty(h: str, taken: int) -> int:
+        return taken if stack else cost.get(h, 0)
+
+    @cache
+    def finish(mine: str, theirs: str, taken: int, dealt: int) -> dict[str, Fraction]:
+        if theirs == "dying":
+            return {"player": Fraction(1)}
+        if mine == "dying":
+            return {"opposition": Fraction(1)}
+        rounds = faces(15 - penalty(mine, taken), 14 - penalty(theirs, dealt), False)
+        stay = rounds.get(("tie", 0), Fraction(0))
+        total: dict[str, Fraction] = {}
+        for (outcome, steps), p in rounds.items():
+            if outcome == "tie":
+                continue
+            if outcome == "victory":
+                new = worsen(theirs, steps)
+                after = (mine, new, taken, dealt + cost.get(new, 0))
+            else:
+                new = worsen(mine, steps)
+                after = (new, theirs, taken + cost.get(new, 0), dealt)
+            for who, q in finish(*after).items():
+                total[who] = total.get(who, Fraction(0)) + p * q / (1 - stay)
+        return total
+
+    return finish("unharmed", "unharmed", 0, 0)
+
+
+@pytest.mark.parametrize("option", ["replace", "stack"])
+def test_chained_odds_match_an_enumeration(rules, option: str) -> None:  # type: ignore[no-untyped-def]
+    odds = rules.odds("chained contest", ability=15, resistance=14, options={"chained_stack": option})
+    assert {_name(k): v for k, v in odds.results["winner"].items()} == _chained(option == "stack")
+
+
+def test_the_two_chained_readings_differ() -> None:
+    assert _chained(True) != _chained(False)
+
+
+# ------------------------------------------------------------------ golden cases T-13, T-20
+
+
+def test_t13_base_resistance_and_augments(rules) -> None:  # type: ignore[no-untyped-def]
+    # The base resistance is 14 (moderate), and an augment is rolled against it, unmodified.
+    assert rules.resolve("resistance").results["resistance"] == 14
+    assert rules.resolve("augment", augmenting=14, dice=[14, 15]).results["outcome"].name == "victory"
+    assert rules.resolve("augment", augmenting=14, dice=[15, 14]).results["outcome"].name == "defeat"
+
+
+def test_t20_community_ratings(rules) -> None:  # type: ignore[no-untyped-def]
+    # {12W, 9W, 18, 18, 12} are 32, 29, 18, 18, 12 (W is the community section's mastery): a
+    # resource averaged with itself alone is its numeric value; the five average 109 / 5,
+    # rounded down (option combined_rounding): 21.
+    ratings = ("12W", "9W", 18, 18, 12)
+    alone = [rules.resolve("background event", resource=r, resource_1=r, dice=[10, 10]).results["average"]
+             for r in ratings]
+    assert alone == [32, 29, 18, 18, 12]
+    five = dict(zip(("resource_1", "resource_2", "resource_3", "resource_4", "resource_5"), ratings))
+    assert rules.resolve("background event", resource="12W", dice=[10, 10], **five).results["average"] == 109 // 5
+
+
+# ------------------------------------------------------------------ bad answers
+
+
+def test_a_hero_point_answer_not_offered_is_refused(cli, hero, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "patient.yaml"
+    text = "name: Patient\nstats:\n  Ability: 15\nconditions: [Injured State]\n"
+    path.write_text(text, encoding="utf-8")
+    for answers, code in (("- spend\n", "E0611"), ("", "E0610")):
+        choices = tmp_path / "choices.yaml"
+        choices.write_text(answers or "[]\n", encoding="utf-8")
+        run = cli("run", "questworlds", "heal", "--as", str(path), "--with", "healing=15", "--with", "hero_points=1",
+                  "--dice", "12,5", "--choices", str(choices))
+        assert run.code == 1 and code in run.stderr and "hero_point" in run.stderr
+        assert "Traceback" not in run.stderr and run.stdout == ""
+        assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_check_takes_no_hero_point_pool(rules) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(RunebookError):
+        rules.resolve("augment", augmenting=17, hero_points=1, dice=[17, 5])
