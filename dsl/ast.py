@@ -6,6 +6,8 @@ equal. ``str()`` prints canonical notation, and ``parse(str(node)) == node``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from dsl.expr_ast import Expr, Number
@@ -17,6 +19,7 @@ __all__ = [
     "ConditionDecl",
     "DeriveDecl",
     "FunctionDecl",
+    "Inlined",
     "LevelsDecl",
     "OptionDecl",
     "Param",
@@ -412,6 +415,23 @@ class FunctionDecl:
 
 
 @attrs.frozen
+class Inlined:
+    """Where a line a ``do`` brought into a procedure came from: the procedure used (whose
+    file diagnostics point into), the label of the use, and for a ``choose`` line the
+    choice's own name (its options are levels of that name)."""
+
+    procedure: str
+    label: str
+    source: Any = attrs.field(eq=False, repr=False)
+    choice: str | None = None
+    #: an input line (``kind == "input"``): the parameter it binds, converted by its type.
+    param: Param | None = None
+    #: the prefix of the names the line reads and binds (``used``, ``used.inner``; empty for
+    #: the caller's own): what an entry's lines read while it runs.
+    scope: str = ""
+
+
+@attrs.frozen
 class Statement:
     """A line of a check or procedure.
 
@@ -430,6 +450,12 @@ class Statement:
     args: tuple[Expr, ...] | None = None
     #: ``apply NAME for 2 rounds``: how many of which event the condition lasts.
     duration: tuple[Expr, str] | None = None
+    #: ``do NAME(args) as LABEL``: the arguments given by name, and the label (``args`` holds
+    #: the positional ones; ``name`` is the procedure used).
+    named: tuple[tuple[str, Expr], ...] = ()
+    label: str | None = None
+    #: A line another procedure's ``do`` brought in (see interpreter.inline): where it came from.
+    inlined: Inlined | None = attrs.field(default=None, eq=False, repr=False)
 
     def __str__(self) -> str:
         on = f" on {self.on}" if self.on else ""
@@ -454,6 +480,13 @@ class Statement:
             return f"{self.kind} {self.expr}{on}"
         if self.kind == "step":
             return f"step {self.name}"
+        if self.kind == "do":
+            given = [str(a) for a in self.args or ()] + [f"{k} = {v}" for k, v in self.named]
+            return f"do {self.name}({', '.join(given)})" + (f" as {self.label}" if self.label else "")
+        if self.kind == "input":
+            return f"input {self.name} = {self.expr}"
+        if self.kind == "use":
+            return f"-- do {self.name} as {self.label}"
         if self.kind == "choose":
             condition = f" if {self.expr}" if self.expr is not None else ""
             return f"choose {self.name}: {' | '.join(choice_runs(self.choices))}{condition}"

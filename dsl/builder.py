@@ -389,6 +389,19 @@ class RulesBuilder(Transformer):
         return ast.Statement("remove", name.text, on=str(on) if on is not None else None, span=span_of(meta),
                              args=args)
 
+    def do_line(self, meta: Meta, children: list) -> ast.Statement:
+        name, *given, label = children
+        positional = tuple(a[1] for a in given if a is not None and a[0] is None)
+        named = tuple((a[0], a[1]) for a in given if a is not None and a[0] is not None)
+        return ast.Statement("do", name.text, args=positional, named=named,
+                             label=str(label) if label is not None else None, span=span_of(meta))
+
+    def named_arg(self, meta: Meta, children: list) -> tuple[str | None, ex.Expr]:
+        return (str(children[0]), children[1])
+
+    def positional_arg(self, meta: Meta, children: list) -> tuple[str | None, ex.Expr]:
+        return (None, children[0])
+
     def condition_args(self, meta: Meta, children: list) -> tuple:
         return tuple(c for c in children if c is not None)
 

@@ -116,6 +116,9 @@ MESSAGES: dict[str, str] = {
     "E0613": "'{check}' requires {condition}",
     "E0614": "this procedure may never end: some of its states cannot reach an end",
     "E0612": "the procedure ran more than {limit} lines; is a 'goto' looping forever?",
+    "E0620": "unknown procedure '{name}'",
+    "E0621": "procedure '{name}' uses itself: {chain}",
+    "E0622": "'{label}.{name}' is not a result of '{procedure}'",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",
     "E0702": "'{name}' expects {expected}, got {found}",

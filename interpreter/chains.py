@@ -81,8 +81,22 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
         return tuple(sorted((role, tuple(sorted(e.resources.items())), tuple(e.conditions))
                             for role, e in entities.items()))
 
+    # A state's values and entities are long tuples; each distinct one is numbered once, so
+    # that states hash, compare and sort as small tuples of numbers (the distribution of every
+    # segment sorts its outcomes, and the chain keys its transitions by state).
+    numbers: dict[Any, int] = {}
+    numbered: list[Any] = []
+
+    def number(value: Any) -> int:
+        found = numbers.get(value)
+        if found is None:
+            found = numbers[value] = len(numbered)
+            numbered.append(value)
+        return found
+
     def segment(state: tuple[Any, ...]) -> Distribution:
-        pc, held, entity_state = state
+        pc, held_number, entity_number = state
+        held, entity_state = numbered[held_number], numbered[entity_number]
 
         def run(ctx: Context) -> tuple[Any, ...]:
             entities = {}
@@ -105,11 +119,11 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
             if following is None:
                 found = dict(values)
                 return ("end", tuple(found.get(n) for n in result_names))
-            return ("state", following, values, entity_key(entities))
+            return ("state", following, number(values), number(entity_key(entities)))
 
         return rules.enumerate(run)
 
-    start = (0, (), entity_key(roles))
+    start = (0, number(()), number(entity_key(roles)))
     transitions: dict[tuple[Any, ...], dict[Any, Fraction]] = {}
     queue = [start]
     while queue:

@@ -140,7 +140,9 @@ def choice_value(statement: ast.Statement, rank: int) -> Any:
     """A choice's answer as the rules see it: a whole number for a number option (``1 to
     50``), else a level of the choice (options compare by their order)."""
     option = statement.choices[rank]
-    return int(option) if option.isdigit() else Level(statement.name, option, rank, statement.choices)
+    # A choice a `do` brought in keeps its own name as the group its options are levels of.
+    group = statement.inlined.choice if statement.inlined is not None and statement.inlined.choice else statement.name
+    return int(option) if option.isdigit() else Level(group, option, rank, statement.choices)
 
 
 def load_choices(path: str | Path) -> ScriptedDriver:
@@ -219,8 +221,13 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
     labels = {fold(s.name): i for i, s in enumerate(statements) if s.kind == "step"}
     pc = start
     ran = 0
+    own_source = source
     while pc < len(statements):
         statement = statements[pc]
+        # A line a `do` brought in points into the used procedure's own file.
+        source = own_source if statement.inlined is None else statement.inlined.source
+        # What entries read meanwhile: a used procedure's own names (interpreter.inline.ReadingEnv).
+        env.reading = "" if statement.inlined is None else statement.inlined.scope  # type: ignore[attr-defined]
         if stop_at_step and statement.kind == "step" and ran > 0:
             return pc
         ran += 1
@@ -273,7 +280,20 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
         if kind in ("spend", "gain", "apply", "remove", "reset"):
             rules.change_state(ctx, statement, source, env)
             continue
-        value = rules.run_statement(ctx, statement, source, env, index=pc - 1, owner=name)
+        if kind == "use":
+            # Where the lines of a used procedure (`do NAME(...) as LABEL`) start.
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("use", f"{statement.name} as {statement.label}", None, statement.span,
+                                           source.name))
+            continue
+        if kind == "input":
+            from interpreter.inline import bind_input
+
+            value = ctx.evaluate(rules.compiled(statement.expr, source), env)
+            env.define(statement.name, bind_input(rules, ctx, statement, source, env, value))
+            continue
+        owner = name if statement.inlined is None else statement.inlined.procedure
+        value = rules.run_statement(ctx, statement, source, env, index=pc - 1, owner=owner)
         if kind == "result":
             results[statement.name] = value
     return None

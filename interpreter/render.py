@@ -83,6 +83,8 @@ def trace_text(trace: Trace) -> list[str]:
             lines.append(f"  {_short(event.text)}: {faces} = {format_value(event.value)}")
         elif isinstance(event, StepEvent) and event.kind == "step":
             lines.append(f"  -- step {event.text}")
+        elif isinstance(event, StepEvent) and event.kind == "use":
+            lines.append(f"  -- do {event.text}")
         elif isinstance(event, StepEvent) and event.kind == "choice":
             lines.append(f"  >> choose {event.text}: {format_value(event.value)}")
         elif isinstance(event, StepEvent):

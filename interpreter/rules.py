@@ -280,6 +280,10 @@ class Rules:
             self._check_names(check, sink)
         for procedure in self.procedures.values():
             self._check_procedure(procedure, sink)
+        # `do NAME(args) as LABEL`: the used procedure's lines, brought in (interpreter.inline).
+        from interpreter.inline import expand_procedures
+
+        self.procedures = expand_procedures(self.procedures, sink)
         for condition in self.conditions.values():
             self._check_condition(condition, sink)
         for source, block in blocks:
@@ -380,6 +384,13 @@ class Rules:
         local = [p.name for p in decl.params] + [s.name for s in decl.statements
                                                  if s.kind in ("roll", "let", "set", "result", "choose")]
         known |= {fold(n) for n in local}
+        # `do NAME(...) as LABEL`: the label's results are read as `LABEL.name` (checked when
+        # the use is expanded, interpreter.inline); the arguments are the caller's expressions.
+        known |= {fold(s.label) for s in decl.statements if s.kind == "do" and s.label}
+        for statement in decl.statements:
+            if statement.kind == "do":
+                for arg in tuple(statement.args or ()) + tuple(v for _, v in statement.named):
+                    self._names_in(arg, known, procedure.source, sink, local)
         steps = [s.name for s in decl.statements if s.kind == "step"]
         for statement in decl.statements:
             if statement.expr is not None:
@@ -892,6 +903,7 @@ class Rules:
         from dsl.checker import CheckedEntry
         from interpreter.entries import EntryView
         from interpreter.amendments import amended
+        from interpreter.inline import ReadingEnv
 
         actor = scope.mapping.get("actor")
         for name, value in list(scope.mapping.items()):
@@ -902,7 +914,7 @@ class Rules:
                     for patch, line in changes:
                         ctx.trace.append(StepEvent("amend", f"{patch.by} -> {value.entry.name}", line,
                                                    patch.prop.span, patch.source.name))
-                scope.define(name, EntryView(entry, kind, env, value.source))
+                scope.define(name, EntryView(entry, kind, ReadingEnv(env), value.source))
 
     def run_statement(self, ctx: Context, statement: ast.Statement, source: Source, env: MapEnv,
                       index: int = 0, owner: str = "") -> Any:

@@ -237,6 +237,26 @@ def test_rolled_augment_odds_match_an_enumeration(rules) -> None:  # type: ignor
         assert dict(odds.results["bonus"].items()) == expected
 
 
+def test_extended_contest_augment_takes_a_hero_point(rules) -> None:  # type: ignore[no-untyped-def]
+    # The augment (17 against 14), 17 vs 5: a marginal victory, +3; the point makes it a
+    # critical against a success, minor: +6 for the rest of the contest.
+    asked: list[str] = []
+    seen: list[int] = []
+
+    def answer(point: ChoicePoint) -> str:
+        asked.append(point.name)
+        if point.name == "action" and asked.count("action") == 2:
+            seen.append(point.state["bonus"])
+            raise Stop
+        return {"action": "augment_attempt", "hero_point": "use"}[point.name]
+
+    with pytest.raises(Stop):
+        rules.run("extended contest", ability=15, resistance=14, augment_ability=17, hero_points=1,
+                  dice=[17, 5, 1, 20], driver=CallbackDriver(answer))
+    assert asked == ["action", "hero_point", "action"]
+    assert seen == [6]
+
+
 # ------------------------------------------------------------------ group simple contest
 
 OUTCOME_POINTS = {0: 1, 1: 2, 2: 3, 3: 5}  # T7 by result steps
@@ -254,6 +274,17 @@ def test_group_simple_hero_point_per_member(rules) -> None:  # type: ignore[no-u
     assert (results["points"], results["opposition_points"], results["outcome"], results["degree"]) == (
         5, 0, "victory", "complete")
     assert (results["pairing_1"], results["hero_points_spent"]) == ("minor_win", 1)
+
+
+@pytest.mark.parametrize("answer, outcome, degree", [("keep", "defeat", "major"), ("use", "tie", None)])
+def test_group_simple_hero_point_against_a_single_gm_roll(rules, answer: str, outcome: str, degree: str | None) -> None:  # type: ignore[no-untyped-def]
+    # Option group_gm_roll=single: the GM's 5 (a success against 14) meets every member's roll.
+    # Member 1 (15): 17, a failure, a minor defeat (2 against); with the point a success won on
+    # the higher roll (1 for). Member 2 (12): 3, a success lost on the lower roll (1 against).
+    run = rules.run("group simple contest", ability_1=15, ability_2=12, resistance=14, hero_points_1=1,
+                    dice=[5, 17, 3], options={"group_gm_roll": "single"},
+                    driver=CallbackDriver(Answers(hero_point=answer)))
+    assert (_name(run.results["outcome"]), _name(run.results["degree"])) == (outcome, degree)
 
 
 def test_group_simple_odds_with_hero_points_match_an_enumeration(rules) -> None:  # type: ignore[no-untyped-def]
@@ -398,14 +429,52 @@ def test_one_member_group_scored_plays_as_the_scored_contest(rules) -> None:  # 
             _name(k): v for k, v in group.results[theirs].items()}
 
 
+def test_group_extended_hero_point_per_roll(rules) -> None:  # type: ignore[no-untyped-def]
+    # Member 1 (15 against 14) bids 3: 17 vs 5 would be a minor defeat (-6); with the point a
+    # marginal victory, the resistance loses half the bid, 2. The GM's exchange, 3 vs 10, a
+    # marginal defeat for the member (-2): the point is spent, so nothing is asked.
+    asked: list[str] = []
+    seen: dict[str, Any] = {}
+
+    def answer(point: ChoicePoint) -> str:
+        asked.append(point.name)
+        if point.name == "group_action" and asked.count("group_action") == 2:
+            seen.update(ap_1=point.state["ap_1"], opposition_ap=point.state["opposition_ap"],
+                        hero_left_1=point.state["hero_left_1"])
+            raise Stop
+        return {"group_action": "exchange", "bid": "standard", "opposition_target": "first_standing",
+                "hero_point": "use"}[point.name]
+
+    with pytest.raises(Stop):
+        rules.run("group extended contest", ability_1=15, resistance=14, hero_points_1=1, dice=[17, 5, 3, 10],
+                  driver=CallbackDriver(answer))
+    assert asked == ["group_action", "bid", "opposition_target", "hero_point", "group_action"]
+    assert seen == {"ap_1": 13, "opposition_ap": 12, "hero_left_1": 0}
+
+
+def test_one_member_group_extended_with_hero_points_plays_as_the_extended_contest(rules) -> None:  # type: ignore[no-untyped-def]
+    # One member, bids of 3 and 1 (the member acts first, as in `Extended Contest`), two hero
+    # points spent whenever they help, on the member's rolls and on the GM's rolls against them.
+    answers = {"hero_point": "use"}
+    group = rules.odds("group extended contest", ability_1=3, resistance=3, opposition_bid=1, hero_points_1=2,
+                       answers=answers)
+    single = rules.odds("extended contest", ability=3, resistance=3, opposition_bid=1, hero_points=2,
+                        answers=answers)
+    plain = rules.odds("extended contest", ability=3, resistance=3, opposition_bid=1)
+    for name in ("winner", "degree", "opposition_ap"):
+        assert group.results[name] == single.results[name]
+    assert single.results["winner"] != plain.results["winner"]
+
+
 # ------------------------------------------------------------------ chained contest: AMB-25
 
 
-def _chained(stack: bool) -> dict[str, Fraction]:
+def _chained(stack: bool, hero_points: int = 0) -> dict[str, Fraction]:
     """Winner odds of a chained contest at 15 against 14, both pressing on. T21: a marginal or
     minor defeat hurts (hurt: injured; injured: dying), a major one injures (injured: dying),
     a complete one leaves the loser dying. Penalties (hurt 3, injured 9) apply to both sides:
-    the worst state's, or every state's added up (`stack`)."""
+    the worst state's, or every state's added up (`stack`). Hero points go on every roll a
+    bump improves while any is left."""
     cost = {"hurt": 3, "injured": 9}
 
     def worsen(h: str, steps: int) -> str:
@@ -417,28 +486,36 @@ def _chained(stack: bool) -> dict[str, Fraction]:
         return taken if stack else cost.get(h, 0)
 
     @cache
-    def finish(mine: str, theirs: str, taken: int, dealt: int) -> dict[str, Fraction]:
+    def finish(mine: str, theirs: str, taken: int, dealt: int, left: int) -> dict[str, Fraction]:
         if theirs == "dying":
             return {"player": Fraction(1)}
         if mine == "dying":
             return {"opposition": Fraction(1)}
-        rounds = faces(15 - penalty(mine, taken), 14 - penalty(theirs, dealt), False)
-        stay = rounds.get(("tie", 0), Fraction(0))
+        target, resistance = 15 - penalty(mine, taken), 14 - penalty(theirs, dealt)
+        rounds: dict[tuple[str, int, int], Fraction] = {}
+        for a, b in itertools.product(range(1, 21), repeat=2):
+            own = level(a, target)
+            used = 1 if left > 0 and own < CRITICAL and target > 0 else 0
+            key = (*compare(own + used, level(b, resistance), a, b), used)
+            rounds[key] = rounds.get(key, Fraction(0)) + Fraction(1, 400)
+        stay = rounds.get(("tie", 0, 0), Fraction(0))
         total: dict[str, Fraction] = {}
-        for (outcome, steps), p in rounds.items():
-            if outcome == "tie":
+        for (outcome, steps, used), p in rounds.items():
+            if outcome == "tie" and not used:
                 continue
-            if outcome == "victory":
+            if outcome == "tie":
+                after = (mine, theirs, taken, dealt, left - used)
+            elif outcome == "victory":
                 new = worsen(theirs, steps)
-                after = (mine, new, taken, dealt + cost.get(new, 0))
+                after = (mine, new, taken, dealt + cost.get(new, 0), left - used)
             else:
                 new = worsen(mine, steps)
-                after = (new, theirs, taken + cost.get(new, 0), dealt)
+                after = (new, theirs, taken + cost.get(new, 0), dealt, left - used)
             for who, q in finish(*after).items():
                 total[who] = total.get(who, Fraction(0)) + p * q / (1 - stay)
         return total
 
-    return finish("unharmed", "unharmed", 0, 0)
+    return finish("unharmed", "unharmed", 0, 0, hero_points)
 
 
 @pytest.mark.parametrize("option", ["replace", "stack"])
@@ -447,11 +524,117 @@ def test_chained_odds_match_an_enumeration(rules, option: str) -> None:  # type:
     assert {_name(k): v for k, v in odds.results["winner"].items()} == _chained(option == "stack")
 
 
+def test_chained_odds_with_hero_points_match_an_enumeration(rules) -> None:  # type: ignore[no-untyped-def]
+    odds = rules.odds("chained contest", ability=15, resistance=14, hero_points=2, answers={"hero_point": "use"})
+    assert {_name(k): v for k, v in odds.results["winner"].items()} == _chained(False, 2)
+    assert _chained(False, 2) != _chained(False)
+
+
+def test_chained_hero_point_after_the_roll(rules) -> None:  # type: ignore[no-untyped-def]
+    # 17 vs 5: a minor defeat would hurt the player; with the point a marginal victory hurts
+    # the opponent. Then 1 vs 20: complete, the opponent is dying.
+    driver = Answers(move="press_on", hero_point="use")
+    run = rules.run("chained contest", ability=15, resistance=14, hero_points=1, dice=[17, 5, 1, 20],
+                    driver=CallbackDriver(driver))
+    assert driver.asked == ["move", "hero_point", "move"]
+    assert (_name(run.results["harm"]), _name(run.results["opposition_harm"])) == ("unharmed", "dying")
+
+
 def test_the_two_chained_readings_differ() -> None:
     assert _chained(True) != _chained(False)
 
 
-# ------------------------------------------------------------------ golden cases T-13, T-20
+# ------------------------------------------------------------------ Pyrrhic long contest: AMB-49
+
+RESOLUTION = {0: 1, 1: 2, 2: 3, 3: 5}  # T10 by result steps
+
+
+def _pyrrhic_scored(bump_once: bool) -> dict[tuple[str, str], Fraction]:
+    """(winner, T6 state) of a scored contest at 15 against 14, normal tactics, the parting
+    shot declined, with a Pyrrhic bump on every roll or on the first roll only (AMB-49)."""
+
+    def rounds(bump: int) -> dict[tuple[str, int], Fraction]:
+        found: dict[tuple[str, int], Fraction] = {}
+        for a, b in itertools.product(range(1, 21), repeat=2):
+            key = compare(min(CRITICAL, level(a, 15) + bump), level(b, 14), a, b)
+            found[key] = found.get(key, Fraction(0)) + Fraction(1, 400)
+        return found
+
+    def state(points: int, against: int) -> tuple[str, str]:
+        if against >= 5:
+            return ("opposition", "dead")
+        difference = min(9, points - against)  # T11: 1-2 marginal ... 7+ complete; T6
+        return ("player", "dead" if difference <= 2 else "dying" if difference <= 4
+                else "injured" if difference <= 6 else "impaired")
+
+    @cache
+    def finish(points: int, against: int, bump: int) -> dict[tuple[str, str], Fraction]:
+        if points >= 5 or against >= 5:
+            return {state(points, against): Fraction(1)}
+        after_bump = 0 if bump_once else bump
+        found = rounds(bump)
+        stay = found.get(("tie", 0), Fraction(0)) if after_bump == bump else Fraction(0)
+        total: dict[tuple[str, str], Fraction] = {}
+        for (outcome, steps), p in found.items():
+            if outcome == "tie" and after_bump == bump:
+                continue
+            scored = 0 if outcome == "tie" else RESOLUTION[steps]
+            nxt = (points + scored, against, after_bump) if outcome == "victory" else (points, against + scored, after_bump)
+            for key, q in finish(*nxt).items():
+                total[key] = total.get(key, Fraction(0)) + p * q / (1 - stay)
+        return total
+
+    return finish(0, 0, 1)
+
+
+@pytest.mark.parametrize("option", ["every_roll", "once"])
+def test_pyrrhic_scored_contest_odds(rules, option: str) -> None:  # type: ignore[no-untyped-def]
+    expected = _pyrrhic_scored(option == "once")
+    odds = rules.odds("scored contest", ability=15, resistance=14, pyrrhic=1, options={"pyrrhic_bump": option})
+    states: dict[str, Fraction] = {}
+    winners: dict[str, Fraction] = {}
+    for (winner, state), p in expected.items():
+        states[state] = states.get(state, Fraction(0)) + p
+        winners[winner] = winners.get(winner, Fraction(0)) + p
+    assert {_name(k): v for k, v in odds.results["pyrrhic_state"].items()} == states
+    assert {_name(k): v for k, v in odds.results["winner"].items()} == winners
+
+
+def test_pyrrhic_scored_contest_replay(rules) -> None:  # type: ignore[no-untyped-def]
+    # 17 vs 5 with the bump: success against success, 17 higher: 1 point; under `once` the
+    # second 17 vs 5 is a minor defeat (2 against), on every roll another point.
+    def play(option: str) -> dict[str, Any]:
+        run = rules.run("scored contest", ability=15, resistance=14, pyrrhic=1, dice=[17, 5, 17, 5, 1, 20],
+                        options={"pyrrhic_bump": option},
+                        driver=CallbackDriver(lambda point: {"tactic": "normal", "parting_shot": "decline"}[point.name]))
+        return names(run.results)
+
+    every, once = play("every_roll"), play("once")
+    assert (every["points"], every["opposition_points"], every["pyrrhic_state"]) == (7, 0, "impaired")  # T11: 7 is complete; T6: impaired
+    assert (once["points"], once["opposition_points"], once["pyrrhic_state"]) == (6, 2, "dying")  # 4: minor
+    with pytest.raises(RunebookError):
+        rules.run("scored contest", ability=15, resistance=14, pyrrhic=2, dice=[17, 5])
+
+
+# ------------------------------------------------------------------ golden cases T-1 to T-7, T-13, T-20
+
+
+@pytest.mark.parametrize("rating, value, masteries, target", [
+    (27, 27, 1, 7),         # T-1: "7M"
+    (43, 43, 2, 3),         # T-2: "3M2"
+    ("10M2", 50, 2, 10),    # T-3: 10 + 20 + 20
+    ("10M3", 70, 3, 10),    # T-4: three masteries
+    (21, 21, 1, 1),         # T-5: 20 raised by 1 is 1M
+    (40, 40, 1, 20),        # T-6 and AMB-1: 40 is still one mastery (20M) ...
+    (41, 41, 2, 1),         # ... and 41 is the second (1M2)
+    (15, 15, 0, 15), ("5M", 25, 1, 5), ("1M2", 41, 2, 1),  # T-7: apprentice, journeyman, master
+])
+def test_t1_to_t7_ratings(rules, rating: Any, value: int, masteries: int, target: int) -> None:  # type: ignore[no-untyped-def]
+    # The numeric value, read as a community resource averaged with itself alone, and its
+    # masteries and target number, read as a base resistance.
+    assert rules.resolve("background event", resource=rating, resource_1=rating, dice=[10, 10]).results["average"] == value
+    results = rules.resolve("resistance", base=value).results
+    assert (results["masteries"], results["target"]) == (masteries, target)
 
 
 def test_t13_base_resistance_and_augments(rules) -> None:  # type: ignore[no-untyped-def]
@@ -493,3 +676,13 @@ def test_a_hero_point_answer_not_offered_is_refused(cli, hero, tmp_path: Path) -
 def test_a_check_takes_no_hero_point_pool(rules) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(RunebookError):
         rules.resolve("augment", augmenting=17, hero_points=1, dice=[17, 5])
+
+
+def test_a_refused_run_leaves_the_entity_as_it_was(rules, hero) -> None:  # type: ignore[no-untyped-def]
+    patient = hero("Injured State")
+    before = (dict(patient.resources), list(patient.conditions))
+    with pytest.raises(RunebookError) as error:
+        rules.run("heal", as_=patient, healing=15, hero_points=1, dice=[12, 5],
+                  driver=CallbackDriver(lambda point: "spend"))
+    assert [d.code for d in error.value.diagnostics] == ["E0611"]
+    assert (dict(patient.resources), list(patient.conditions)) == before

@@ -672,6 +672,7 @@ def test_full_group_extended_contest_round_by_round(rules) -> None:  # type: ign
         "winner": "player", "outcome": "victory", "degree": "marginal", "ap_1": 19, "ap_2": 8, "ap_3": None,
         "opposition_ap": 0, "consequence_1": "unharmed", "consequence_2": "unharmed", "consequence_3": None,
         "opposition_consequence": "hurt", "benefit": "fresh", "opposition_benefit": None, "hero_points_spent": 0,
+        "hero_left_1": 0, "hero_left_2": 0, "hero_left_3": None,
     }
 
 

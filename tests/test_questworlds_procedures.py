@@ -63,7 +63,7 @@ def test_full_scored_contest_round_by_round(rules) -> None:  # type: ignore[no-u
         "winner": "player", "outcome": "victory", "disengaged": False,
         "points": 8, "opposition_points": 4,
         "degree": "minor",  # rising action, difference 4
-        "consequence": "unharmed", "opposition_consequence": "impaired",
+        "consequence": "unharmed", "opposition_consequence": "impaired", "pyrrhic_state": None,
     }
 
 
@@ -161,7 +161,7 @@ def test_disengaging_leaves_without_harm_in_rising_action(rules) -> None:  # typ
     assert scores == [(0, 0), (0, 3)]
     assert results == {"winner": None, "outcome": "defeat", "disengaged": True, "points": 0,
                        "opposition_points": 3, "degree": None, "consequence": "unharmed",
-                       "opposition_consequence": "unharmed"}
+                       "opposition_consequence": "unharmed", "pyrrhic_state": None}
 
 
 def test_disengaging_at_the_climax_keeps_the_points_against(rules) -> None:  # type: ignore[no-untyped-def]
