@@ -414,11 +414,12 @@ def test_group_scored_multiple_opponent_penalty(rules, penalty: int, scored: int
 
 
 def test_one_member_group_scored_plays_as_the_scored_contest(rules) -> None:  # type: ignore[no-untyped-def]
-    # With the GM gambling every round, a hero point and parting shots, one member against one
-    # opponent has the exact odds of `Scored Contest` (which its own tests check against an
-    # enumeration).
+    # With the GM gambling every round and a hero point, one member against one opponent has
+    # the exact odds of `Scored Contest` (which its own tests check against an enumeration).
+    # Parting shots are left to the replays above: always attempting one makes the single
+    # contest's chain large (its score may rise and fall), and the test slow.
     answers = {"tactic": "normal", "opposition_tactic": "opposition_gambit", "hero_point": "use",
-               "parting_shot": "attempt"}
+               "parting_shot": "decline"}
     single = rules.odds("scored contest", ability=15, resistance=14, hero_points=1, opposition_tactics=1,
                         answers=answers)
     group = rules.odds(SCORED, ability_1=15, resistance_1=14, hero_points_1=1, opposition_tactics=1,
@@ -686,3 +687,16 @@ def test_a_refused_run_leaves_the_entity_as_it_was(rules, hero) -> None:  # type
                   driver=CallbackDriver(lambda point: "spend"))
     assert [d.code for d in error.value.diagnostics] == ["E0611"]
     assert (dict(patient.resources), list(patient.conditions)) == before
+
+
+def test_a_check_in_the_branch_not_taken_rolls_nothing(tmp_path: Path) -> None:
+    """Game-neutral: the parting shot's `Contest(...) if shooting else r` relies on a
+    conditional evaluating only the branch taken (docs/expressions.md)."""
+    (tmp_path / "game.rules").write_text(
+        "check Die (n = 6)\n  roll d = 1d6\n  result face = sum(d)\n\n"
+        "procedure Maybe (go = 0)\n  roll first = 1d6\n  let x = Die(6) if go == 1 else none\n"
+        "  result a = sum(first)\n  result b = x.face if go == 1 else 0\n", encoding="utf-8")
+    game = interpreter.load(str(tmp_path))
+    assert game.run("maybe", dice=[3]).results == {"a": 3, "b": 0}  # one die given, one used
+    assert game.run("maybe", go=1, dice=[3, 4]).results == {"a": 3, "b": 4}
+    assert dict(game.odds("maybe").results["b"].items()) == {0: 1}
