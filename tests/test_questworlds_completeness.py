@@ -13,13 +13,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
 
 import interpreter
 from dsl.diagnostics import RunebookError
-from interpreter.entities import Held
 from interpreter.procedures import CallbackDriver, ChoicePoint
+from questworlds_helpers import hero_maker, level_name as _name, Stop
 
 FUMBLE, FAILURE, SUCCESS, CRITICAL = range(4)
 DEGREES = ["marginal", "minor", "major", "complete"]
@@ -32,18 +31,7 @@ def rules():  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def hero(rules, tmp_path: Path):  # type: ignore[no-untyped-def]
-    """A character with ability 15 holding the conditions given."""
-
-    def make(*conditions: str) -> Any:
-        path = tmp_path / "hero.yaml"
-        path.write_text("name: Test Hero\nstats:\n  Ability: 15\n", encoding="utf-8")
-        return attrs.evolve(rules.entity(str(path)), conditions=[Held(c) for c in conditions])
-
-    return make
-
-
-def _name(value: Any) -> Any:
-    return getattr(value, "name", value)
+    return hero_maker(rules, tmp_path)
 
 
 def names(results: dict[str, Any]) -> dict[str, Any]:
@@ -60,10 +48,6 @@ class Answers:
     def __call__(self, point: ChoicePoint) -> str:
         self.asked.append(point.name)
         return self.answers[point.name]
-
-
-class Stop(Exception):
-    """Raised by a driver to look at a procedure's state at a choice point."""
 
 
 # ------------------------------------------------------------------ an independent d20 model

@@ -15,6 +15,7 @@ import pytest
 import interpreter
 from dsl.diagnostics import RunebookError
 from interpreter.procedures import CallbackDriver, ChoicePoint
+from questworlds_helpers import level_name as _name, Stop
 
 NAME = "extended contest"
 REPO = Path(__file__).resolve().parent.parent
@@ -24,14 +25,6 @@ EXAMPLES = REPO / "rulesets" / "questworlds" / "examples"
 @pytest.fixture(scope="module")
 def rules():  # type: ignore[no-untyped-def]
     return interpreter.load("questworlds")
-
-
-def _name(value: Any) -> Any:
-    return getattr(value, "name", value)
-
-
-class Stop(Exception):
-    """Raised by a driver to end a run early, once the state of interest was seen."""
 
 
 def play(rules, dice: list[int], answers: list[str], options: dict[str, str] | None = None,

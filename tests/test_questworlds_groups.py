@@ -18,6 +18,7 @@ import pytest
 import interpreter
 from dsl.diagnostics import RunebookError
 from interpreter.procedures import CallbackDriver, ChoicePoint
+from questworlds_helpers import level_name as _name, Stop
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "rulesets" / "questworlds" / "examples"
@@ -29,14 +30,6 @@ EXTENDED = "group extended contest"
 @pytest.fixture(scope="module")
 def rules():  # type: ignore[no-untyped-def]
     return interpreter.load("questworlds")
-
-
-def _name(value: Any) -> Any:
-    return getattr(value, "name", value)
-
-
-class Stop(Exception):
-    """Raised by a driver to end a run once the state of interest was seen."""
 
 
 def results_of(run: Any) -> dict[str, Any]:

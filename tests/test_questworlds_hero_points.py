@@ -17,6 +17,7 @@ import pytest
 
 import interpreter
 from interpreter.procedures import CallbackDriver, ChoicePoint
+from questworlds_helpers import level_name as _name
 
 LEVELS = ["fumble", "failure", "success", "critical"]
 POINTS = {0: 1, 1: 2, 2: 3, 3: 5}  # resolution points by result steps (T10)
@@ -25,10 +26,6 @@ POINTS = {0: 1, 1: 2, 2: 3, 3: 5}  # resolution points by result steps (T10)
 @pytest.fixture(scope="module")
 def rules():  # type: ignore[no-untyped-def]
     return interpreter.load("questworlds")
-
-
-def _name(value: Any) -> Any:
-    return getattr(value, "name", value)
 
 
 class Recorder:

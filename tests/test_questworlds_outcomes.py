@@ -18,6 +18,7 @@ import pytest
 import interpreter
 from dsl.diagnostics import RunebookError
 from interpreter.entities import Held
+from questworlds_helpers import hero_maker
 
 REPO = Path(__file__).resolve().parent.parent
 DEGREES = ["marginal", "minor", "major", "complete"]
@@ -38,14 +39,7 @@ def rules():  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def hero(rules, tmp_path: Path):  # type: ignore[no-untyped-def]
-    """A character with ability 15 and the conditions given."""
-
-    def make(*conditions: str) -> Any:
-        path = tmp_path / "hero.yaml"
-        path.write_text("name: Test Hero\nstats:\n  Ability: 15\n", encoding="utf-8")
-        return attrs.evolve(rules.entity(str(path)), conditions=[Held(c) for c in conditions])
-
-    return make
+    return hero_maker(rules, tmp_path)
 
 
 def names(results: dict[str, Any]) -> dict[str, Any]:
