@@ -1,6 +1,6 @@
 """Measure `runebook check` on a generated content file of N lines (default 100,000).
 
-    python benchmarks/bench_check.py [--lines N] [--repeat R]
+    python benchmarks/bench_check.py [--lines N] [--repeat R] [--one-core]
 
 The file is homebrew content for a built-in game: powers written the way authors
 write them, with brackets, keywords, graded results and nested bullets.
@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dsl.loader import check_paths  # noqa: E402
+from dsl.loader import LIMITS, check_paths  # noqa: E402
 
 TEMPLATE = """\
 {name}
@@ -55,7 +55,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--lines", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--one-core", action="store_true",
+                        help="check in this process only (no workers for large files)")
     args = parser.parse_args()
+    if args.one_core:
+        LIMITS.parallel_lines = sys.maxsize
     text = generate(args.lines)
     lines = text.count("\n")
     with tempfile.TemporaryDirectory() as tmp:
@@ -69,7 +73,8 @@ def main() -> int:
             best = min(best, time.perf_counter() - start)
             best_cpu = min(best_cpu, time.process_time() - start_cpu)
         errors = [d for d in report.diagnostics if d.severity == "error"]
-    print(f"runebook check: {lines:,} lines, {report.entries:,} entries, {len(errors)} errors")
+    mode = "one core" if args.one_core else "all cores"
+    print(f"runebook check ({mode}): {lines:,} lines, {report.entries:,} entries, {len(errors)} errors")
     print(f"best of {args.repeat}: {best:.2f} s wall = {lines / best:,.0f} lines/s "
           f"(CPU time of this process: {best_cpu:.2f} s)")
     return 0 if not errors else 1

@@ -93,17 +93,24 @@ def _split_label(text: str) -> tuple[str, str | None]:
     return inner, None
 
 
+def _with_text(part: ast.Text, text: str) -> ast.Text:
+    """``attrs.evolve(part, text=text)``, without its generic cost for the common class."""
+    if part.__class__ is ast.Text:
+        return ast.Text(text, span=part.span)
+    return attrs.evolve(part, text=text)
+
+
 def _strip_value(parts: list) -> ast.Value | None:
     """Trim the value's outer whitespace; an all-blank value is no value."""
     parts = list(parts)
     if parts and isinstance(parts[0], ast.Text):
         text = parts[0].text.lstrip()
-        parts[0] = attrs.evolve(parts[0], text=text)
+        parts[0] = _with_text(parts[0], text)
         if not text:
             parts.pop(0)
     if parts and isinstance(parts[-1], ast.Text):
         text = parts[-1].text.rstrip()
-        parts[-1] = attrs.evolve(parts[-1], text=text)
+        parts[-1] = _with_text(parts[-1], text)
         if not text:
             parts.pop()
     if not parts:

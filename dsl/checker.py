@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from difflib import get_close_matches
+from functools import lru_cache
 
 import attrs
 
@@ -19,6 +20,9 @@ from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_m
 from dsl.parser import parse_expression
 from dsl.source import Source, Span
 from dsl.vocabulary import KindSpec, LabelSpec, Vocabulary, fold
+
+#: `fold` of the few label and type names that come back on every entry, remembered.
+_fold = lru_cache(maxsize=4096)(fold)
 
 __all__ = ["CheckedEntry", "check_entries", "expression_names"]
 
@@ -58,6 +62,26 @@ class _EntryChecker:
     vocab: Vocabulary
     source: Source
     sink: DiagnosticSink
+    # Memos for one run (the vocabulary does not change while entries are checked): the
+    # same few names and labels come back on almost every line.
+    _known: dict[str, bool] = attrs.field(factory=dict, init=False)
+    _labels: dict[tuple[int, str], tuple[KindSpec, LabelSpec | None]] = attrs.field(factory=dict, init=False)
+
+    def knows(self, name: str) -> bool:
+        """``vocab.knows(name)``, remembered."""
+        hit = self._known.get(name)
+        if hit is None:
+            hit = self._known[name] = self.vocab.knows(name)
+        return hit
+
+    def label_spec(self, kind: KindSpec, label: str) -> LabelSpec | None:
+        """``kind.label(label)``, remembered."""
+        key = (id(kind), label)
+        hit = self._labels.get(key)
+        if hit is None:
+            # The kind is kept with its answer, so its id is not reused during the run.
+            hit = self._labels[key] = (kind, kind.label(label))
+        return hit[1]
 
     def error(self, code: str, span: Span | None, *, help: str | None = None, **fields: object) -> None:
         self.sink.items.append(Diagnostic.make(code, self.source, span, help=help, **fields))
@@ -77,7 +101,6 @@ class _EntryChecker:
 
     def check_names(self, expr: ex.Expr) -> None:
         self.check_dice(expr)
-        known = self.vocab.known_names()
         for node in expression_names(expr):
             if isinstance(node, ex.Possessive):
                 if isinstance(node.owner, ex.Name | ex.Possessive):
@@ -85,14 +108,14 @@ class _EntryChecker:
                 prop = node.prop
             else:
                 prop = node
-            if not self.vocab.knows(prop.text):
-                self.error("E0207", prop.span, name=prop.text, help=did_you_mean(prop.text, known))
+            if not self.knows(prop.text):
+                self.error("E0207", prop.span, name=prop.text, help=did_you_mean(prop.text, self.vocab.known_names()))
 
     def _check_name_only(self, node: ex.Expr) -> None:
         if isinstance(node, ex.Possessive):
             self._check_name_only(node.owner)
             node = node.prop
-        if isinstance(node, ex.Name) and not self.vocab.knows(node.text):
+        if isinstance(node, ex.Name) and not self.knows(node.text):
             self.error("E0207", node.span, name=node.text, help=did_you_mean(node.text, self.vocab.known_names()))
 
     def check_value_names(self, value: ast.Value | None) -> None:
@@ -113,9 +136,9 @@ class _EntryChecker:
         # No bracket: the kind comes from a keyword in the entry's keyword values.
         for prop in entry.properties:
             for word in _keyword_words(prop.value):
-                hit = self.vocab.types.get(fold(word))
+                hit = self.vocab.types.get(_fold(word))
                 if hit:
-                    return self.vocab.kinds.get(fold(hit[0]))
+                    return self.vocab.kinds.get(_fold(hit[0]))
         if len(self.vocab.kinds) == 1:
             return next(iter(self.vocab.kinds.values()))
         if self.vocab.kinds:
@@ -152,7 +175,7 @@ class _EntryChecker:
         counts: dict[str, int] = {}
         previous: LabelSpec | None = None
         for prop in properties:
-            spec = kind.label(prop.label) if kind else None
+            spec = self.label_spec(kind, prop.label) if kind else None
             if kind is not None and spec is None:
                 self.error("E0203", prop.label_span or prop.span, label=prop.label,
                            help=did_you_mean(prop.label, _spellings(kind)))
@@ -161,7 +184,7 @@ class _EntryChecker:
                 self.check_items(kind, prop.items)
                 continue
             if spec is not None:
-                key = fold(spec.name)
+                key = _fold(spec.name)
                 counts[key] = counts.get(key, 0) + 1
                 if counts[key] > 1 and not spec.repeatable and not spec.graded:
                     self.error("E0204", prop.label_span or prop.span, label=prop.label, kind=kind.name.lower())
@@ -170,7 +193,7 @@ class _EntryChecker:
                                help=f"write '{prop.label}:' without a number")
                 if spec.graded and counts[key] > 1 and prop.grade is None and not spec.repeatable:
                     self.error("E0212", prop.label_span or prop.span, label=prop.label)
-                if spec.after and (previous is None or fold(previous.name) != fold(spec.after)):
+                if spec.after and (previous is None or _fold(previous.name) != _fold(spec.after)):
                     self.error("E0208", prop.label_span or prop.span, label=prop.label, after=spec.after,
                                help=f"put a '{spec.after}:' line directly above it")
                 self.check_value(spec, prop)
@@ -182,7 +205,7 @@ class _EntryChecker:
             previous = spec
         if kind is not None and top:
             for spec in {id(s): s for s in kind.labels.values()}.values():
-                if spec.required and fold(spec.name) not in counts:
+                if spec.required and _fold(spec.name) not in counts:
                     self.error("E0202", header_span, kind=kind.name.lower(), entry=owner, label=spec.name,
                                help=f"add a line '{spec.name}: ...'")
 

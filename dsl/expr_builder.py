@@ -61,16 +61,32 @@ def with_span(f, _data, children, _meta):  # type: ignore[no-untyped-def]
     times faster than building a tree and transforming it afterwards, but gets no
     ``meta``; the position is the cover of the children's spans instead.
     """
-    first = _first(children)
+    if not children:
+        return f(None, children)
+    # The common cases first: a token or a node at either end.
+    head = children[0]
+    if head.__class__ is Token:
+        first: tuple[int, int] | None = (head.line, head.column) if head.line else _first(children)
+    else:
+        start = getattr(head, "span", None) if head is not None and head.__class__ is not list else None
+        first = (start.line, start.column) if start is not None else _first(children)
     if first is None:
         return f(None, children)
-    last = _last(children) or first
-    return f(Position(first[0], first[1], last[0], last[1]), children)
+    tail = children[-1]
+    if tail.__class__ is Token:
+        last: tuple[int, int] | None = (tail.end_line, tail.end_column) if tail.end_line else (_last(children) or first)
+    else:
+        span = getattr(tail, "span", None) if tail is not None and tail.__class__ is not list else None
+        last = (span.end_line, span.end_column) if span is not None else (_last(children) or first)
+    # A Span has the attributes of a Position; `span_of` passes it through unchanged.
+    return f(Span(first[0], first[1], last[0], last[1]), children)  # type: ignore[index]
 
 
-def span_of(item: Position | Token | None) -> Span | None:
+def span_of(item: Position | Token | Span | None) -> Span | None:
     if item is None:
         return None
+    if item.__class__ is Span:
+        return item  # type: ignore[return-value]
     return Span(item.line, item.column, item.end_line, item.end_column)
 
 

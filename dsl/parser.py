@@ -21,6 +21,7 @@ from lark.lark import PostLex
 from dsl import ast
 from dsl.builder import RulesBuilder, make_builder
 from dsl.diagnostics import Diagnostic, DiagnosticSink
+from dsl.lalr import FastDriver
 from dsl.expr_ast import Expr
 from dsl.source import Source, Span
 from grammar import GRAMMAR_DIR
@@ -87,15 +88,40 @@ def rules_parser() -> Lark:
     )
 
 
+@lru_cache(maxsize=1)
+def _fast_driver() -> FastDriver:
+    return FastDriver(rules_parser())
+
+
 def _run(text: str | TextSlice, start: str, sink: DiagnosticSink) -> object:
-    """Parse with the shared builder reporting into ``sink``."""
+    """Parse with the shared builder reporting into ``sink``.
+
+    The fast driver (dsl.lalr) runs first; on input it cannot take, Lark parses the
+    same text again and raises the error the diagnostics are made from.
+    """
     parser = rules_parser()
+    driver = _fast_driver()
+    whole, begin, end = (text.text, text.start, text.end) if isinstance(text, TextSlice) else (text, 0, len(text))
     with _LOCK:
+        fast_sink = DiagnosticSink(sink.source)
+        _BUILDER.sink = fast_sink
+        try:
+            result = driver.parse(whole, begin, end, start)
+        except Exception:  # noqa: BLE001 - any problem: Lark reparses and reports it
+            result = _FAILED
+        finally:
+            _BUILDER.sink = DiagnosticSink()
+        if result is not _FAILED:
+            sink.items.extend(fast_sink.items)
+            return result
         _BUILDER.sink = sink
         try:
             return parser.parse(text, start=start)
         finally:
             _BUILDER.sink = DiagnosticSink()
+
+
+_FAILED = object()
 
 
 # ---------------------------------------------------------------- syntax errors

@@ -65,8 +65,12 @@ class ProcedureOdds(CheckOdds):
         return {"procedure": payload.pop("check"), "states": self.states, **payload}
 
 
+#: The types of values a state may carry from one step to the next.
+_PLAIN_TYPES: frozenset[type] = frozenset({type(None), int, bool, str, Fraction, Level, Bound})
+
+
 def _plain(value: Any) -> bool:
-    return value is None or type(value) in (int, bool, str, Fraction) or isinstance(value, Level | Bound)
+    return type(value) in _PLAIN_TYPES or isinstance(value, Level | Bound)
 
 
 def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], options: Mapping[str, Level],
@@ -115,7 +119,8 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                     rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True))
             finally:
                 rules._active.pop(id(ctx), None)
-            values = tuple(sorted((k, v) for k, v in env.mapping.items() if _plain(v)))
+            values = tuple(sorted((k, v) for k, v in env.mapping.items()
+                                  if type(v) in _PLAIN_TYPES or _plain(v)))
             if following is None:
                 found = dict(values)
                 return ("end", tuple(found.get(n) for n in result_names))

@@ -112,6 +112,11 @@ class Distribution(Mapping):  # type: ignore[type-arg]
     def __len__(self) -> int:
         return len(self._items)
 
+    def items(self) -> Any:
+        """(outcome, probability) pairs in order, straight from the stored dict (the
+        Mapping default looks each key up again; exact odds iterate these very often)."""
+        return self._items.items()
+
     def __repr__(self) -> str:
         shown = ", ".join(f"{format_value(k)}: {format_value(v)}" for k, v in self._items.items())
         return f"Distribution({{{shown}}}, residual={format_value(self.residual)})"

@@ -122,20 +122,41 @@ class MapEnv:
         self.index = {normalize_name(k): k for k in self.mapping}
         self.parent = parent
 
+    @classmethod
+    def indexed(cls, mapping: dict[str, Any], index: dict[str, str], parent: Any = None) -> MapEnv:
+        """``MapEnv(mapping, parent)`` from a dict it may keep and its folded-name index,
+        already built (keep in step with ``__init__``)."""
+        env = cls.__new__(cls)
+        env.mapping = mapping
+        env.index = index
+        env.parent = parent
+        return env
+
     def define(self, name: str, value: Any) -> None:
         """Add a name (for definitions that refer to the environment they live in)."""
         self.mapping[name] = value
         self.index[normalize_name(name)] = name
 
     def lookup(self, name: str) -> Any:
-        if name in self.mapping:
-            return self.mapping[name]
-        key = self.index.get(normalize_name(name))
-        if key is not None:
-            return self.mapping[key]
-        if self.parent is not None:
-            return self.parent.lookup(name)
-        raise KeyError(name)
+        # Walk a chain of plain map environments in a loop (no recursion, the name folded
+        # once); any other kind of parent is asked in the usual way.
+        env = self
+        folded = None
+        while True:
+            mapping = env.mapping
+            if name in mapping:
+                return mapping[name]
+            if folded is None:
+                folded = normalize_name(name)
+            key = env.index.get(folded)
+            if key is not None:
+                return mapping[key]
+            parent = env.parent
+            if parent is None:
+                raise KeyError(name)
+            if type(parent) is not MapEnv:
+                return parent.lookup(name)
+            env = parent
 
     def names(self) -> Iterable[str]:
         yield from self.mapping
@@ -160,6 +181,8 @@ class CallbackEnv:
 
 def as_env(env: Any) -> Any:
     """An environment from None, a mapping, a callable or an environment object."""
+    if type(env) is MapEnv:  # the common case, without the abstract-class checks below
+        return env
     if env is None:
         return EmptyEnv()
     if isinstance(env, Mapping):
@@ -213,7 +236,7 @@ class Context:
 
     def evaluate(self, compiled: CompiledExpression, env: Any = None) -> Any:
         """Evaluate a compiled expression; a pool comes back as a pool (see ``result``)."""
-        return compiled.closure(self, as_env(env))
+        return compiled.closure(self, env if type(env) is MapEnv else as_env(env))
 
     def result(self, value: Any) -> Any:
         """A final value: a pool reads as its number (its total, or its successes)."""
@@ -370,11 +393,18 @@ def _operand(op: str, value: Any, site: Any) -> Any:
     return value
 
 
+#: Types whose values of one type ``equal`` compares by plain ``==`` (no Bound, no UNKNOWN).
+_SAME_EQUAL: frozenset[type] = frozenset({Level, str, bool, Fraction})
+
+
 def compare(op: str, a: Any, b: Any, ctx: Context, site: Any) -> Any:
     """``a op b``; a pool against a number selects the dice that satisfy it (per die)."""
     ta, tb = type(a), type(b)
     if ta is int and tb is int:
         return COMPARE[op](a, b)
+    if ta is tb and ta in _SAME_EQUAL and (op == "==" or op == "!="):
+        # Two plain values of one type: `equal` would come to `a == b` after its checks.
+        return (a == b) if op == "==" else (a != b)
     # A pool counting successes (cs/cf/df) is already a number: `5d10cs>=8 >= 3`.
     if ta is PoolView and _counted(a):
         a, ta = number(a, ctx), None
@@ -880,14 +910,16 @@ class Compiler:
 
         def name(ctx: Context, env: Any) -> Any:
             try:
-                value = env.lookup(text)
+                # The name held right in a map environment: MapEnv.lookup's first test, inlined.
+                value = env.mapping[text] if type(env) is MapEnv and text in env.mapping else env.lookup(text)
             except KeyError:
                 folded = text.casefold()
                 if folded in constants:
                     return constants[folded]
                 hint = did_you_mean(text, list(env.names()))
                 raise _error("E0207", site, name=text, help=hint) from None
-            value = resolve_value(value, text, ctx, site)
+            if type(value) not in _SETTLED:
+                value = resolve_value(value, text, ctx, site)
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("name", text, trace_value(value), span))
             return value
@@ -1078,8 +1110,14 @@ class Compiler:
         site = self.site(node)
         span = node.span
 
+        # For two whole numbers `==` and `!=` are Python's (what `equal` comes to for them).
+        plain = {"==": operator.eq, "=": operator.eq, "!=": operator.ne}.get(op, COMPARE.get(op, None))
+
         def comparison(ctx: Context, env: Any) -> Any:
-            value = compare(op, left(ctx, env), right(ctx, env), ctx, site)
+            a, b = left(ctx, env), right(ctx, env)
+            # Two whole numbers: compare's first case, inlined.
+            value = plain(a, b) if type(a) is int and type(b) is int and plain is not None \
+                else compare(op, a, b, ctx, site)
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("op", text, trace_value(value), span))
             return value
@@ -1096,7 +1134,7 @@ class Compiler:
 
         def and_(ctx: Context, env: Any) -> Any:
             a = left(ctx, env)
-            if not truth(a, ctx):
+            if not (a if type(a) is bool else truth(a, ctx)):
                 return a
             return right(ctx, env)
 
@@ -1108,7 +1146,7 @@ class Compiler:
 
         def or_(ctx: Context, env: Any) -> Any:
             a = left(ctx, env)
-            if truth(a, ctx):
+            if a if type(a) is bool else truth(a, ctx):
                 return a
             return right(ctx, env)
 
@@ -1122,7 +1160,9 @@ class Compiler:
         span = node.condition.span
 
         def conditional(ctx: Context, env: Any) -> Any:
-            decided = truth(condition(ctx, env), ctx)
+            decided = condition(ctx, env)
+            if type(decided) is not bool:
+                decided = truth(decided, ctx)
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("condition", text, decided, span))
             return then(ctx, env) if decided else otherwise(ctx, env)
@@ -1157,13 +1197,15 @@ class Compiler:
             except KeyError:
                 hint = did_you_mean(name, list(BUILTINS) + [n for n in env.names()])
                 raise _error("E0412", site, name=name, help=hint) from None
-            invoke = getattr(func, "invoke", None)
-            if invoke is not None and not isinstance(func, Function):
-                # Something the host defines as callable (a rules layer's check): it runs
-                # with this context, so its dice and trace join this evaluation's.
-                return invoke(ctx, [ctx.result(a(ctx, env)) for a in args], site)
-            if not isinstance(func, Function):
-                raise _error("E0405", site, op="(...)", kind=kind_of(func), help=f"'{name}' is not a function")
+            if type(func) is not Function:  # the checks below, skipped for a plain function
+                invoke = getattr(func, "invoke", None)
+                if invoke is not None and not isinstance(func, Function):
+                    # Something the host defines as callable (a rules layer's check): it runs
+                    # with this context, so its dice and trace join this evaluation's.
+                    return invoke(ctx, [ctx.result(a(ctx, env)) for a in args], site)
+                if not isinstance(func, Function):
+                    raise _error("E0405", site, op="(...)", kind=kind_of(func),
+                                 help=f"'{name}' is not a function")
             if len(args) != len(func.params):
                 raise _error("E0406", site, name=name, expected=len(func.params), got=len(args))
             values = [a(ctx, env) for a in args]
@@ -1262,9 +1304,15 @@ def ladder_spec(n: int, rungs: list[DieSpec]) -> PoolSpec:
     return PoolSpec(tuple(groups), None, (), None, text)
 
 
+#: Types whose values :func:`resolve_value` returns as they are (exact types, not subclasses).
+_SETTLED: frozenset[type] = frozenset({int, bool, str, float, Fraction, type(None), Level, Bound, Rating})
+
+
 def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:
     """A looked-up value as the expression sees it: declared pools are rolled (once),
     derived values are computed."""
+    if type(value) in _SETTLED:  # plain values need none of the checks below
+        return value
     if isinstance(value, PoolSource):
         return ctx.realize(value)
     resolve = getattr(value, "resolve_in", None)
@@ -1289,7 +1337,8 @@ def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:
 
 def call_function_value(func: Function, values: list[Any], ctx: Context, site: Any) -> Any:
     compiled = compile_body(func.body, func.source)
-    env = MapEnv(dict(zip(func.params, values)), parent=as_env(func.env))
+    # MapEnv(dict(zip(params, values))), with the parameters' index folded once per function.
+    env = MapEnv.indexed(dict(zip(func.params, values)), dict(_params_index(func.params)), as_env(func.env))
     ctx.depth += 1
     try:
         if ctx.depth > ctx.limits.max_depth:
@@ -1297,6 +1346,15 @@ def call_function_value(func: Function, values: list[Any], ctx: Context, site: A
         return compiled(ctx, env)
     finally:
         ctx.depth -= 1
+
+
+@lru_cache(maxsize=4096)
+def _params_index(params: tuple[str, ...]) -> dict[str, str]:
+    """The folded-name index of a function's parameters (copied per call, never changed)."""
+    index: dict[str, str] = {}
+    for name in params:  # as MapEnv builds it: a later parameter wins a folded clash
+        index[normalize_name(name)] = name
+    return index
 
 
 _BODIES: dict[int, tuple[Any, Closure]] = {}

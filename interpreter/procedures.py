@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
@@ -213,28 +214,62 @@ def _values_read(rules: Any, ctx: Context, source: Source, expr: Any, env: MapEn
     return found
 
 
+_LABELS: dict[int, tuple[Any, dict[str, int]]] = {}
+
+#: Lines that bind or test a value, run by ``rules.run_statement`` (what ``run_segment`` runs
+#: most; any kind it does not handle itself goes there too).
+_VALUE_LINES = frozenset({"let", "set", "result", "roll", "require"})
+
+
+@lru_cache(maxsize=1024)
+def _folded(options: tuple[str, ...]) -> tuple[str, ...]:
+    """A choice's options as answers match them (folded), once per list of options."""
+    return tuple(fold(o) for o in options)
+
+
+def _labels(statements: Sequence[ast.Statement]) -> dict[str, int]:
+    """Where each `step` of a procedure's lines is, found once per list of lines (exact odds
+    run the segments of one procedure many thousands of times)."""
+    found = _LABELS.get(id(statements))
+    if found is not None and found[0] is statements:
+        return found[1]
+    if len(_LABELS) > 1024:
+        _LABELS.clear()
+    labels = {fold(s.name): i for i, s in enumerate(statements) if s.kind == "step"}
+    _LABELS[id(statements)] = (statements, labels)
+    return labels
+
+
 def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], source: Source, ctx: Context,
                 env: MapEnv, driver: Driver, start: int, results: dict[str, Any],
                 choices: list[tuple[str, str]], *, stop_at_step: bool) -> int | None:
     """Run lines from ``start``. With ``stop_at_step``, stop on reaching a `step` line other
     than the first one run, and return its index; return None when the procedure ends."""
-    labels = {fold(s.name): i for i, s in enumerate(statements) if s.kind == "step"}
+    labels = _labels(statements)
     pc = start
     ran = 0
     own_source = source
-    while pc < len(statements):
+    count, max_steps = len(statements), rules.limits.max_steps
+    while pc < count:
         statement = statements[pc]
+        inlined = statement.inlined
         # A line a `do` brought in points into the used procedure's own file.
-        source = own_source if statement.inlined is None else statement.inlined.source
+        source = own_source if inlined is None else inlined.source
         # What entries read meanwhile: a used procedure's own names (interpreter.inline.ReadingEnv).
-        env.reading = "" if statement.inlined is None else statement.inlined.scope  # type: ignore[attr-defined]
+        env.reading = "" if inlined is None else inlined.scope  # type: ignore[attr-defined]
         if stop_at_step and statement.kind == "step" and ran > 0:
             return pc
         ran += 1
-        if ran > rules.limits.max_steps:
+        if ran > max_steps:
             raise RunebookError([Diagnostic.make("E0612", source, statement.span, limit=rules.limits.max_steps)])
         pc += 1
         kind = statement.kind
+        if kind in _VALUE_LINES:  # the common lines first (the last case below, unchanged)
+            value = rules.run_statement(ctx, statement, source, env, index=pc - 1,
+                                        owner=name if inlined is None else inlined.procedure)
+            if kind == "result":
+                results[statement.name] = value
+            continue
         if kind == "step":
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("step", statement.name, None, statement.span, source.name))
@@ -262,7 +297,8 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
             point = ChoicePoint(name, statement.name, statement.choices, dict(env.mapping), statement.span, source,
                                 shown)
             answer = driver.choose(point)
-            match = [c for c in statement.choices if fold(c) == fold(str(answer))]
+            wanted = fold(str(answer))
+            match = [c for c, folded in zip(statement.choices, _folded(statement.choices)) if folded == wanted]
             if not match:
                 raise RunebookError([Diagnostic.make("E0611", source, statement.span, answer=answer,
                                                      name=statement.name, allowed=", ".join(ast.choice_runs(statement.choices)),

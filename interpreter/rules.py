@@ -919,8 +919,10 @@ class Rules:
     def run_statement(self, ctx: Context, statement: ast.Statement, source: Source, env: MapEnv,
                       index: int = 0, owner: str = "") -> Any:
         """Run one ``roll``/``let``/``set``/``result``/``require`` line; returns the value it binds."""
-        assert statement.expr is not None
-        compiled = self.compiled(statement.expr, source)
+        expr = statement.expr
+        assert expr is not None
+        found = self._compiled_cache.get(id(expr))  # self.compiled, inlined: this runs per line
+        compiled = found[1] if found is not None and found[0] is expr else self.compiled(expr, source)
         if statement.kind == "require":
             seen = len(ctx.trace) if ctx.trace is not None else 0
             if not ctx.result(ctx.evaluate(compiled, env)):
@@ -948,7 +950,8 @@ class Rules:
                 value = pool
             env.define(statement.name, value)
             return value
-        value = ctx.evaluate(compiled, env)
+        # ctx.evaluate, inlined for the usual environment (this runs once per line).
+        value = compiled.closure(ctx, env) if type(env) is MapEnv else ctx.evaluate(compiled, env)
         if statement.kind in ("result", "set"):
             value = ctx.result(value)
         if statement.kind == "result" and ctx.trace is not None:
