@@ -54,7 +54,7 @@ def _last(children: list) -> tuple[int, int] | None:  # type: ignore[type-arg]
     return None
 
 
-def with_span(f, _data, children, _meta):  # type: ignore[no-untyped-def]
+def with_span(f, _data, children, _meta=None):  # type: ignore[no-untyped-def]
     """A Lark visitor wrapper: calls ``f(position, children)``.
 
     Rules are transformed while parsing (Lark's inline transformer), which is several

@@ -14,6 +14,8 @@ same text with Lark itself, which produces the usual exception and diagnostics.
 
 from __future__ import annotations
 
+import inspect
+from functools import partial
 from typing import Any
 
 from lark import Lark, Token, Transformer
@@ -58,6 +60,12 @@ class FastDriver:
             self.actions[state] = out
         self.start_states = dict(table.start_states)
         self.end_states = dict(table.end_states)
+        # Terminals no rule keeps (punctuation such as "[", `_NL`): the rules' callbacks
+        # never see them, so they are shifted as None instead of as a Token.
+        kept = {str(symbol.name) for rule in lark.rules for symbol in rule.expansion
+                if symbol.is_term and (rule.options.keep_all_tokens or not symbol.filter_out)}
+        terminals = {str(t.name) for t in lark.terminals} | {"_NL", "_BLANK", "INDENT"}
+        self.dropped = frozenset(terminals - kept)
         contextual = frontend.lexer.lexer
         self.scanners: dict[int, tuple[Any, tuple[Any, ...], frozenset[str], dict[str, Any], frozenset[str]]] = {}
         for state, basic in contextual.lexers.items():
@@ -86,8 +94,7 @@ class FastDriver:
         line_start = text.rfind("\n", 0, start) + 1
         pos = start
         new_token = getattr(Token, "_future_new", Token)
-        borrow = Token.new_borrow_pos
-        last: Token | None = None
+        dropped = self.dropped
         while pos < end:
             first_match, other_matches, special, lexer_callbacks, ignore = scanners[state_stack[-1]]
             match = first_match(text, pos, end)
@@ -110,6 +117,8 @@ class FastDriver:
                     line += value.count("\n")
                     line_start = token_pos + value.rindex("\n") + 1
                     token = new_token(kind, value, token_pos, token_line, column, line, pos - line_start + 1, pos)
+                elif kind in dropped:
+                    token = None
                 else:
                     token = new_token(kind, value, token_pos, line, token_pos - line_start + 1, line,
                                       pos - line_start + 1, pos)
@@ -120,21 +129,24 @@ class FastDriver:
                     line_start = token_pos + value.rindex("\n") + 1
                 if kind in ignore:
                     continue
-                token = new_token(kind, value, token_pos, token_line, column, line, pos - line_start + 1, pos)
-                if kind in lexer_callbacks:
-                    token = lexer_callbacks[kind](token)
-                    kind = token.type
-                if kind == "NEWLINE":
+                if kind == "NEWLINE" and kind not in lexer_callbacks:
                     # The post-lexer (dsl.parser.LinePostLexer), inlined.
                     lines = value.split("\n")[1:]
                     indent = lines[-1]
                     if indent:
-                        token = new_token("INDENT", indent, pos - len(indent), line, 1, line, len(indent) + 1, pos)
                         kind = "INDENT"
+                        token = new_token("INDENT", indent, pos - len(indent), line, 1, line, len(indent) + 1, pos)
                     else:
                         kind = "_BLANK" if any(not part.strip() for part in lines[:-1]) else "_NL"
-                        token = borrow(kind, value, token)
-            last = token
+                        token = None if kind in dropped else new_token(
+                            kind, value, token_pos, token_line, column, line, pos - line_start + 1, pos)
+                else:
+                    token = new_token(kind, value, token_pos, token_line, column, line, pos - line_start + 1, pos)
+                    if kind in lexer_callbacks:
+                        token = lexer_callbacks[kind](token)
+                        kind = token.type
+                    if kind == "NEWLINE":
+                        raise Fallback  # a callback on NEWLINE: not this grammar; let Lark run it
             # Feed the token: reduce as far as needed, then shift it.
             while True:
                 try:
@@ -158,7 +170,6 @@ class FastDriver:
                     children = []
                 value_stack.append(callback(children))
                 state_stack.append(actions[state_stack[-1]][origin])
-        token = borrow("$END", "", last) if last is not None else new_token("$END", "", 0, 1, 1)
         while True:
             try:
                 action = actions[state_stack[-1]]["$END"]
@@ -226,9 +237,11 @@ def _direct_callback(rule: Any, transformer: Any, lark_callback: Any) -> Any:
         if wrapper is None or base is None or wrapper.__module__.startswith("lark"):
             return lark_callback
         label = str(name)
-
-        def node(children: list[Any]) -> Any:
-            return wrapper(base, label, children, None)
+        if _meta_is_optional(wrapper):
+            node = partial(wrapper, base, label)
+        else:
+            def node(children: list[Any]) -> Any:
+                return wrapper(base, label, children, None)
     elif (str(rule.origin.name).startswith("_") and transformer is not None
           and type(transformer).__default__ is Transformer.__default__):
         node = _Children
@@ -280,3 +293,12 @@ def _direct_callback(rule: Any, transformer: Any, lark_callback: Any) -> Any:
         return node(filtered)
 
     return run
+
+
+def _meta_is_optional(wrapper: Any) -> bool:
+    """Whether a ``v_args`` wrapper can be called without its last (meta) argument."""
+    try:
+        parameters = list(inspect.signature(wrapper).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    return len(parameters) == 4 and parameters[3].default is None

@@ -4,6 +4,10 @@ The AST is built while parsing (Lark's inline transformer): no parse tree is kep
 A file is parsed in one go; when that fails, it is split into blocks at blank lines
 followed by a line at column 0 (the rule the post-lexer applies) and each block is
 parsed on its own, so a syntax error in one block does not hide the errors of others.
+
+Parsing runs Lark's tables through the fast driver of dsl/lalr.py; only input that driver
+gives up on (a syntax error) goes through Lark's own loop, which raises the error the
+diagnostic is made from.
 """
 
 from __future__ import annotations
@@ -89,8 +93,11 @@ def rules_parser() -> Lark:
 
 
 @lru_cache(maxsize=1)
-def _fast_driver() -> FastDriver:
-    return FastDriver(rules_parser())
+def _fast_driver() -> FastDriver | None:
+    try:
+        return FastDriver(rules_parser())
+    except Exception:  # noqa: BLE001 - a Lark whose internals differ: its own loop parses everything
+        return None
 
 
 def _run(text: str | TextSlice, start: str, sink: DiagnosticSink) -> object:
@@ -106,7 +113,7 @@ def _run(text: str | TextSlice, start: str, sink: DiagnosticSink) -> object:
         fast_sink = DiagnosticSink(sink.source)
         _BUILDER.sink = fast_sink
         try:
-            result = driver.parse(whole, begin, end, start)
+            result = driver.parse(whole, begin, end, start) if driver is not None else _FAILED
         except Exception:  # noqa: BLE001 - any problem: Lark reparses and reports it
             result = _FAILED
         finally:
