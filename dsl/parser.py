@@ -12,12 +12,15 @@ diagnostic is made from.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 import threading
 from collections.abc import Iterator
 from functools import lru_cache
 
 from lark import Lark, Token
+from lark import __version__ as lark_version
 from lark.utils import TextSlice
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 from lark.lark import PostLex
@@ -89,7 +92,27 @@ def rules_parser() -> Lark:
         maybe_placeholders=True,
         postlex=LinePostLexer(),
         transformer=make_builder(_BUILDER),
+        cache=_table_cache(),
     )
+
+
+def _table_cache() -> str | bool:
+    """Where Lark keeps the grammar's analysed tables between runs: building them is most of
+    a short command's start-up. The file lives in the user's own cache folder (Lark checks
+    it against the grammar's hash and rebuilds a stale one); no cache when that folder cannot
+    be made. ``RUNEBOOK_NO_CACHE=1`` turns it off."""
+    if os.environ.get("RUNEBOOK_NO_CACHE"):
+        return False
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "runebook")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return False
+    if not os.access(folder, os.W_OK):
+        return False
+    version = "%d.%d" % sys.version_info[:2]
+    return os.path.join(folder, f"grammar-lark{lark_version}-py{version}.cache")
 
 
 @lru_cache(maxsize=1)
