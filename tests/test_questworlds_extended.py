@@ -47,21 +47,28 @@ def play(rules, dice: list[int], answers: list[str], options: dict[str, str] | N
     return {k: _name(v) for k, v in run.results.items()}, held
 
 
-def ap_after_round(rules, dice: list[int], answers: list[str], **inputs: Any) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+def ap_by_round(rules, dice: list[int], answers: list[str], options: dict[str, str] | None = None,  # type: ignore[no-untyped-def]
+                keys: tuple[str, ...] = ("ap", "opposition_ap"), **inputs: Any) -> list[tuple[Any, ...]]:
+    """The values ``keys`` at the first two `action` choices (the start of rounds 1 and 2)."""
     queue = list(answers)
-    seen: list[tuple[int, int]] = []
+    seen: list[tuple[Any, ...]] = []
 
     def answer(point: ChoicePoint) -> str:
         if point.name == "action":
-            seen.append((point.state["ap"], point.state["opposition_ap"]))
+            seen.append(tuple(point.state[k] for k in keys))
             if len(seen) == 2:
                 raise Stop
         return queue.pop(0)
 
     with pytest.raises(Stop):
-        rules.run(NAME, dice=dice + [9, 9], driver=CallbackDriver(answer),
+        rules.run(NAME, dice=dice, driver=CallbackDriver(answer), options=options or {},
                   **{"ability": 15, "resistance": 14, **inputs})
-    return seen[-1]
+    return seen
+
+
+def ap_after_round(rules, dice: list[int], answers: list[str], **inputs: Any) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """Both sides' AP after round 1 (two more dice for the round-2 roll it stops before)."""
+    return ap_by_round(rules, dice + [9, 9], answers, **inputs)[-1]  # type: ignore[return-value]
 
 
 # ability 15 against resistance 14: two rounds, then a parting shot.
@@ -124,19 +131,8 @@ def test_bid_three_loses_twice_the_bid(rules) -> None:  # type: ignore[no-untype
 def test_default_bid_is_three_and_the_gm_responds(rules) -> None:  # type: ignore[no-untyped-def]
     """T-26: an undeclared bid is 3; the GM's response bids `opposition_bid` (3)."""
     assert ap_after_round(rules, [5, 16], ["act", "standard"]) == (15, 11)
-    queue = ["act", "standard"]
-    seen: list[tuple[int, int]] = []
-
-    def answer(point: ChoicePoint) -> str:
-        if point.name == "action":
-            seen.append((point.state["ap"], point.state["opposition_ap"]))
-            if len(seen) == 2:
-                raise Stop
-        return queue.pop(0)
-
-    with pytest.raises(Stop):  # the response: 16 vs 5, the player loses 1x the GM's bid of 5
-        rules.run(NAME, dice=[9, 9, 16, 5], driver=CallbackDriver(answer), ability=15, resistance=14,
-                  opposition_bid=5)
+    # the response: 16 vs 5, the player loses 1x the GM's bid of 5
+    seen = ap_by_round(rules, [9, 9, 16, 5], ["act", "standard"], opposition_bid=5)
     assert seen == [(15, 14), (10, 14)]
 
 
@@ -242,18 +238,7 @@ def test_failed_parting_shot_brings_the_opponent_back(rules) -> None:  # type: i
     # 5 vs 16 with bid 16 (sixteen): the resistance is at -2, out. Parting shot, bid 2: 17 vs 1,
     # a failure against a critical: 2x2 moves to the resistance (2): back in, and it responds
     # (its bid of 3 held at 2): 9 vs 9, a standoff.
-    queue = ["act", "16", "attempt", "2"]
-    seen: list[tuple[int, int]] = []
-
-    def answer(point: ChoicePoint) -> str:
-        if point.name == "action":
-            seen.append((point.state["ap"], point.state["opposition_ap"]))
-            if len(seen) == 2:
-                raise Stop
-        return queue.pop(0)
-
-    with pytest.raises(Stop):
-        rules.run(NAME, dice=[5, 16, 17, 1, 9, 9], driver=CallbackDriver(answer), ability=16, resistance=14)
+    seen = ap_by_round(rules, [5, 16, 17, 1, 9, 9], ["act", "16", "attempt", "2"], ability=16)
     assert seen == [(16, 14), (12, 2)]
     # A failed shot can also knock the shooter out: 16 - 20 = -4 against 18; the resistance,
     # back in, wins.
@@ -276,19 +261,7 @@ def test_disengaging(rules) -> None:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("rounding, after", [("ceil", (14, 17)), ("half_up", (15, 16))])
 def test_disengage_rounding_option(rules, rounding: str, after: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     """AMB-21: 3 vs 10 is a marginal defeat: 17 / 8 = 2.125 is 3 rounded up, 2 to the nearest."""
-    queue = ["disengage_attempt"]
-    seen: list[tuple[int, int]] = []
-
-    def answer(point: ChoicePoint) -> str:
-        if point.name == "action":
-            seen.append((point.state["ap"], point.state["opposition_ap"]))
-            if len(seen) == 2:
-                raise Stop
-        return queue.pop(0)
-
-    with pytest.raises(Stop):
-        rules.run(NAME, dice=[3, 10, 9, 9], driver=CallbackDriver(answer), options={"ap_rounding": rounding},
-                  ability=17, resistance=14)
+    seen = ap_by_round(rules, [3, 10, 9, 9], ["disengage_attempt"], {"ap_rounding": rounding}, ability=17)
     assert seen[-1] == after
 
 
@@ -296,19 +269,8 @@ def test_augment_in_an_unrelated_action(rules) -> None:  # type: ignore[no-untyp
     # A rolled augment with 17 against 14: 5 vs 16, a minor victory: +6 for the rest of the
     # contest. The response: 19 vs 15 with 15 + 6 = 21 (1M): a failure bumped to a success
     # against a failure, a minor victory: the resistance loses 1x the GM's bid.
-    queue = ["augment_attempt"]
-    seen: list[tuple[int, int]] = []
-
-    def answer(point: ChoicePoint) -> str:
-        if point.name == "action":
-            seen.append((point.state["ap"], point.state["opposition_ap"], point.state["bonus"]))
-            if len(seen) == 2:
-                raise Stop
-        return queue.pop(0)
-
-    with pytest.raises(Stop):
-        rules.run(NAME, dice=[5, 16, 19, 15], driver=CallbackDriver(answer), ability=15, resistance=14,
-                  augment_ability=17)
+    seen = ap_by_round(rules, [5, 16, 19, 15], ["augment_attempt"], keys=("ap", "opposition_ap", "bonus"),
+                       augment_ability=17)
     assert seen == [(15, 14, 0), (15, 11, 6)]
 
 
