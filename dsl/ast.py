@@ -14,8 +14,17 @@ from dsl.expr_ast import Expr, Number
 from dsl.source import Span
 
 __all__ = [
+    "BLOCKS",
     "Block",
+    "Case",
     "CheckDecl",
+    "ForEachBlock",
+    "IfBlock",
+    "MatchBlock",
+    "NextLine",
+    "RepeatBlock",
+    "StopLine",
+    "walk_statements",
     "ConditionDecl",
     "DeriveDecl",
     "FunctionDecl",
@@ -480,6 +489,10 @@ class Statement:
             return f"{self.kind} {self.expr}{on}"
         if self.kind == "step":
             return f"step {self.name}"
+        if self.kind == "label":  # flat programs only (dsl.flow): a place jumps go to
+            return f"-- {self.name}"
+        if self.kind == "test":  # flat programs only: on when the condition holds, else to the label
+            return f"-- if {self.expr} else {self.name}"
         if self.kind == "do":
             given = [str(a) for a in self.args or ()] + [f"{k} = {v}" for k, v in self.named]
             return f"do {self.name}({', '.join(given)})" + (f" as {self.label}" if self.label else "")
@@ -492,6 +505,136 @@ class Statement:
             return f"choose {self.name}: {' | '.join(choice_runs(self.choices))}{condition}"
         head = "end" if self.kind == "end" else f"goto {self.name}"
         return head + (f" if {self.expr}" if self.expr is not None else "")
+
+
+Body = tuple[Any, ...]
+
+
+def _body_lines(body: Body) -> list[str]:
+    """A block's body as printed: each statement's lines, one level further in."""
+    return [f"{INDENT}{line}" for statement in body for line in str(statement).split("\n")]
+
+
+@attrs.frozen
+class IfBlock:
+    """``if C`` and its indented body, then any ``else if C`` bodies and an ``else`` body."""
+
+    branches: tuple[tuple[Expr, Body], ...]
+    otherwise: Body | None = None
+    span: Span | None = _span
+    #: Where each ``else`` line is (for diagnostics about its body).
+    else_spans: tuple[Span | None, ...] = attrs.field(default=(), eq=False, repr=False)
+
+    def __str__(self) -> str:
+        lines: list[str] = []
+        for index, (condition, body) in enumerate(self.branches):
+            lines.append(f"{'if' if index == 0 else 'else if'} {condition}")
+            lines.extend(_body_lines(body))
+        if self.otherwise is not None:
+            lines.append("else")
+            lines.extend(_body_lines(self.otherwise))
+        return "\n".join(lines)
+
+
+@attrs.frozen
+class Case:
+    """``case A, B`` inside a ``match``: what it matches (as table rows match) and its body."""
+
+    patterns: tuple[RowKey, ...]
+    body: Body
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return "\n".join([f"case {', '.join(map(str, self.patterns))}"] + _body_lines(self.body))
+
+
+@attrs.frozen
+class MatchBlock:
+    """``match E`` with ``case`` lines and an optional ``else``: the first case that matches
+    the value runs."""
+
+    subject: Expr
+    cases: tuple[Case, ...]
+    otherwise: Body | None = None
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        lines = [f"match {self.subject}"]
+        for case in self.cases:
+            lines.extend(f"{INDENT}{line}" for line in str(case).split("\n"))
+        if self.otherwise is not None:
+            lines.append(f"{INDENT}else")
+            lines.extend(f"{INDENT}{line}" for line in _body_lines(self.otherwise))
+        return "\n".join(lines)
+
+
+@attrs.frozen
+class ForEachBlock:
+    """``for each NAME in COLLECTION``: the body once per item, in order."""
+
+    name: str
+    collection: Expr
+    body: Body
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return "\n".join([f"for each {self.name} in {self.collection}"] + _body_lines(self.body))
+
+
+@attrs.frozen
+class RepeatBlock:
+    """``repeat``: the body again and again, until a ``stop`` leaves it or ``end`` ends the
+    procedure (a contest's rounds)."""
+
+    body: Body
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return "\n".join(["repeat"] + _body_lines(self.body))
+
+
+@attrs.frozen
+class NextLine:
+    """``next [if C]``: on with the next turn of the innermost loop."""
+
+    condition: Expr | None = None
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return "next" + (f" if {self.condition}" if self.condition is not None else "")
+
+
+@attrs.frozen
+class StopLine:
+    """``stop [if C]``: leave the innermost loop."""
+
+    condition: Expr | None = None
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return "stop" + (f" if {self.condition}" if self.condition is not None else "")
+
+
+#: Statements that hold other statements.
+BLOCKS = (IfBlock, MatchBlock, ForEachBlock, RepeatBlock)
+
+
+def walk_statements(body: Body) -> Any:
+    """Every statement of a body, blocks before the statements inside them, in order."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, IfBlock):
+            for _, inner in statement.branches:
+                yield from walk_statements(inner)
+            if statement.otherwise is not None:
+                yield from walk_statements(statement.otherwise)
+        elif isinstance(statement, MatchBlock):
+            for case in statement.cases:
+                yield from walk_statements(case.body)
+            if statement.otherwise is not None:
+                yield from walk_statements(statement.otherwise)
+        elif isinstance(statement, ForEachBlock | RepeatBlock):
+            yield from walk_statements(statement.body)
 
 
 @attrs.frozen
@@ -519,7 +662,7 @@ class ProcedureDecl:
 
     def __str__(self) -> str:
         head = f"procedure {self.name} ({', '.join(map(str, self.params))})"
-        return "\n".join([head] + [f"{INDENT}{line}" for line in self.statements])
+        return "\n".join([head] + _body_lines(self.statements))
 
 
 @attrs.frozen

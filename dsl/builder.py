@@ -13,6 +13,7 @@ from lark.visitors import merge_transformers
 
 from dsl import ast
 from dsl import expr_ast as ex
+from dsl.blocks import Opener, nest
 from dsl.diagnostics import DiagnosticSink, did_you_mean
 from dsl.expr_builder import ExprBuilder, span_of, with_span
 from dsl.source import Span
@@ -460,8 +461,38 @@ class RulesBuilder(Transformer):
 
     def procedure_decl(self, meta: Meta, children: list) -> ast.ProcedureDecl:
         name, params, *lines = children
-        statements = tuple(line for line in lines if isinstance(line, ast.Statement))
-        return ast.ProcedureDecl(name, params or (), statements, span=span_of(meta))
+        paired: list[tuple[int, object]] = []
+        width = 0
+        for line in lines:
+            if isinstance(line, Token):  # an INDENT: the width of the line after it
+                width = len(str(line).expandtabs(8))
+            elif line is not None:
+                paired.append((width, line))
+        return ast.ProcedureDecl(name, params or (), nest(paired, self.sink), span=span_of(meta))
+
+    def if_line(self, meta: Meta, children: list) -> Opener:
+        return Opener("if", children[0], span=span_of(meta))
+
+    def else_line(self, meta: Meta, children: list) -> Opener:
+        return Opener("else", children[0], span=span_of(meta))
+
+    def match_line(self, meta: Meta, children: list) -> Opener:
+        return Opener("match", children[0], span=span_of(meta))
+
+    def case_line(self, meta: Meta, children: list) -> Opener:
+        return Opener("case", patterns=tuple(children), span=span_of(meta))
+
+    def for_line(self, meta: Meta, children: list) -> Opener:
+        return Opener("for", children[1], name=str(children[0]), span=span_of(meta))
+
+    def repeat_line(self, meta: Meta, children: list) -> Opener:
+        return Opener("repeat", span=span_of(meta))
+
+    def next_line(self, meta: Meta, children: list) -> ast.NextLine:
+        return ast.NextLine(children[0], span=span_of(meta))
+
+    def stop_line(self, meta: Meta, children: list) -> ast.StopLine:
+        return ast.StopLine(children[0], span=span_of(meta))
 
     def roll_line(self, meta: Meta, children: list) -> ast.Statement:
         return self._statement("roll", meta, children)

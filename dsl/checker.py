@@ -40,21 +40,29 @@ class CheckedEntry:
 
 
 def expression_names(expr: ex.Expr) -> Iterator[ex.Name | ex.Possessive]:
-    """Every name an expression looks up (function names excluded)."""
-    stack: list[ex.Expr] = [expr]
+    """Every name an expression looks up (function names excluded; in a comprehension,
+    ``[x * 2 for x in items]``, the name it binds is its own, not one looked up)."""
+    stack: list[tuple[ex.Expr, frozenset[str]]] = [(expr, frozenset())]
     while stack:
-        node = stack.pop()
+        node, bound = stack.pop()
         if isinstance(node, ex.Name):
-            yield node
+            if not bound or fold(node.text) not in bound:
+                yield node
         elif isinstance(node, ex.Possessive):
             yield node
         elif isinstance(node, ex.Call):
-            stack.extend(node.args)
+            stack.extend((arg, bound) for arg in node.args)
         elif isinstance(node, ex.Dice):
             if node.count is not None:
-                stack.append(node.count)
+                stack.append((node.count, bound))
+        elif isinstance(node, ex.Comprehension):
+            inner = bound | {fold(node.name)}
+            stack.append((node.collection, bound))
+            stack.append((node.value, inner))
+            if node.condition is not None:
+                stack.append((node.condition, inner))
         else:
-            stack.extend(node.children())
+            stack.extend((child, bound) for child in node.children())
 
 
 @attrs.define

@@ -54,6 +54,9 @@ MESSAGES: dict[str, str] = {
     "E0113": "a line outside any label",
     "E0115": "'{word}' needs {what}",
     "E0114": "sub-property '{label}' has no named item ('- **Name**') above it",
+    "E0116": "'{word}' needs an indented body",
+    "E0117": "'{word}' without an '{opener}' before it",
+    "E0118": "only 'case' lines and one 'else' go in a 'match'",
     # E02xx: content against the vocabulary
     "E0201": "unknown entry type '{name}'",
     "E0202": "{kind} '{entry}' is missing required label '{label}'",
@@ -97,6 +100,7 @@ MESSAGES: dict[str, str] = {
     "E0415": "exact odds are not available for {what}: {why}",
     "E0416": "'{name}' depends on itself",
     "E0417": "no {die} can be {op} {value}, and a comparison with dice counts the dice that match",
+    "E0430": "there is no item {key} in a list of {count}",
     # E05xx: dice given by the user
     "E0501": "not enough dice given: needed a {die} for {what}",
     "E0502": "{count} dice given but only {used} used",

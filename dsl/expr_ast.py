@@ -17,6 +17,7 @@ __all__ = [
     "Attribute",
     "Binary",
     "Call",
+    "Comprehension",
     "Compare",
     "Conditional",
     "Decimal",
@@ -25,6 +26,7 @@ __all__ = [
     "Expr",
     "FacesDie",
     "Index",
+    "ListOf",
     "Name",
     "Not",
     "Number",
@@ -336,6 +338,39 @@ class Dice(Expr):
         elif self.count is not None:
             count = f"({self.count})"
         return count + str(self.die) + "".join(map(str, self.modifiers))
+
+
+@attrs.frozen
+class ListOf(Expr):
+    """``[a, b, c]``: a list of values, in order."""
+
+    items: tuple[Expr, ...]
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return self.items
+
+    def __str__(self) -> str:
+        return f"[{', '.join(map(str, self.items))}]"
+
+
+@attrs.frozen
+class Comprehension(Expr):
+    """``[value for NAME in collection if condition]``: a list made from another, item by
+    item (the condition, when given, keeps only the items it holds for)."""
+
+    value: Expr
+    name: str
+    collection: Expr
+    condition: Expr | None = None
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.value, self.collection) + ((self.condition,) if self.condition is not None else ())
+
+    def __str__(self) -> str:
+        condition = f" if {_wrap(self.condition, OR)}" if self.condition is not None else ""
+        return f"[{self.value} for {self.name} in {_wrap(self.collection, OR)}{condition}]"
 
 
 # Precedence levels, lowest binding first.

@@ -131,6 +131,13 @@ class ExprBuilder(Transformer):
         func, *args = children
         return ex.Call(func, tuple(a for a in args if a is not None), span=span_of(meta))
 
+    def list_(self, meta: Meta, children: list) -> ex.ListOf:
+        return ex.ListOf(tuple(c for c in children if c is not None), span=span_of(meta))
+
+    def comprehension(self, meta: Meta, children: list) -> ex.Comprehension:
+        value, name, collection, condition = children
+        return ex.Comprehension(value, str(name), collection, condition, span=span_of(meta))
+
     def unary(self, meta: Meta, children: list) -> ex.Unary:
         return ex.Unary(str(children[0]), children[1], span=span_of(meta))
 

@@ -24,13 +24,14 @@ from typing import Any
 import attrs
 
 from dsl.diagnostics import Diagnostic, RunebookError
+from dsl.flow import flow_of
 from dsl.vocabulary import fold
 from interpreter.dice import PoolSource
 from interpreter.distribution import Distribution
 from interpreter.evaluate import Context, MapEnv
 from interpreter.procedures import ChoicePoint, Driver, run_segment
 from interpreter.rules import CheckOdds
-from interpreter.values import Bound, Level
+from interpreter.values import Bound, Level, Record
 
 __all__ = ["FixedDriver", "ProcedureOdds", "procedure_odds"]
 
@@ -66,11 +67,17 @@ class ProcedureOdds(CheckOdds):
 
 
 #: The types of values a state may carry from one step to the next.
-_PLAIN_TYPES: frozenset[type] = frozenset({type(None), int, bool, str, Fraction, Level, Bound})
+_PLAIN_TYPES: frozenset[type] = frozenset({type(None), int, bool, str, Fraction, Level, Bound, Record})
 
 
 def _plain(value: Any) -> bool:
-    return type(value) in _PLAIN_TYPES or isinstance(value, Level | Bound)
+    """Whether a value can be part of a state: plain values, records, and lists of them."""
+    kind = type(value)
+    if kind in _PLAIN_TYPES:
+        return kind is not Record or all(_plain(v) for v in value.values())
+    if kind is tuple:
+        return all(_plain(v) for v in value)
+    return isinstance(value, Level | Bound)
 
 
 def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], options: Mapping[str, Level],
@@ -80,6 +87,14 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     statements = decl.statements
     result_names = list(dict.fromkeys(s.name for s in statements if s.kind == "result"))
     driver = FixedDriver(answers)
+    flow = flow_of(statements)
+    # Entries' lines read the procedure's values by name at run time, where no analysis
+    # sees them: a procedure that takes an entry keeps every value in its states.
+    kinds = rules.ruleset.vocabulary.kinds
+    reads_entries = any(p.type and fold(p.type) in kinds for p in decl.params) or any(
+        s.kind == "input" and s.inlined is not None and s.inlined.param is not None
+        and s.inlined.param.type and fold(s.inlined.param.type) in kinds for s in statements)
+    live = None if reads_entries else flow.live
 
     def entity_key(entities: Mapping[str, Any]) -> tuple[Hashable, ...]:
         return tuple(sorted((role, tuple(sorted(e.resources.items())), tuple(e.conditions))
@@ -119,8 +134,13 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                     rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True))
             finally:
                 rules._active.pop(id(ctx), None)
-            values = tuple(sorted((k, v) for k, v in env.mapping.items()
-                                  if type(v) in _PLAIN_TYPES or _plain(v)))
+            if following is not None and live is not None:
+                # Only what the rest of the run may read is part of its state.
+                needed = live[following]
+                values = tuple(sorted((k, v) for k, v in env.mapping.items()
+                                      if fold(k) in needed and _plain(v)))
+            else:
+                values = tuple(sorted((k, v) for k, v in env.mapping.items() if _plain(v)))
             if following is None:
                 found = dict(values)
                 return ("end", tuple(found.get(n) for n in result_names))

@@ -64,6 +64,7 @@ from interpreter.limits import DEFAULT_LIMITS, Limits
 from interpreter.trace import RollEvent, StepEvent, Trace
 from interpreter.values import (
     Level,
+    Record,
     UNKNOWN,
     Bound,
     Derived,
@@ -334,6 +335,8 @@ def kind_of(value: Any) -> str:
         return "a pool"
     if isinstance(value, Mapping):
         return "a record"
+    if type(value) is tuple:
+        return f"a list of {len(value)}"
     if type(value) in NUMERIC:
         return "a number"
     return type(value).__name__
@@ -492,7 +495,32 @@ class Builtin:
 
 
 def _numbers(name: str, ctx: Context, args: list[Any], site: Any) -> list[Any]:
-    return [_check_number(name, number(a, ctx), site) for a in args]
+    values = [_check_number(name, number(a, ctx), site) for a in _spread(args)]
+    if not values:
+        raise _error("E0405", site, op=name, kind="an empty list")
+    return values
+
+
+def _spread(args: list[Any]) -> list[Any]:
+    """Arguments with the items of any list among them, so ``max(xs)`` and ``max(a, b)`` agree."""
+    if not any(type(a) is tuple for a in args):
+        return args
+    out: list[Any] = []
+    for arg in args:
+        if type(arg) is tuple:
+            out.extend(arg)
+        else:
+            out.append(arg)
+    return out
+
+
+def items_of(value: Any, op: str, site: Any, limits: Limits) -> tuple[Any, ...]:
+    """A collection's items, in order; anything else (or too many items) is an error."""
+    if type(value) is not tuple:
+        raise _error("E0405", site, op=op, kind=kind_of(value), help=f"'{op}' goes through a list: [a, b, c]")
+    if len(value) > limits.max_collection:
+        raise _error("E0901", site, what=f"a collection of {len(value)} items", limit=limits.max_collection)
+    return value
 
 
 def _b_min(ctx: Context, args: list[Any], site: Any) -> Any:
@@ -540,7 +568,7 @@ def _pool_fold(name: str, agg: str, combine: Callable[[Any, Any], Any], start: A
                accept: Callable[[Any], Any]) -> Callable[[Context, list[Any], Any], Any]:
     def impl(ctx: Context, args: list[Any], site: Any) -> Any:
         result = start
-        for arg in args:
+        for arg in _spread(args):
             if type(arg) is PoolView:
                 value = read(arg, (arg.transforms, agg), ctx)
             else:
@@ -636,8 +664,24 @@ _register("abs", _b_abs, 1, 1, "absolute value")
 _register("clamp", _b_clamp, 3, 3, "clamp(x, low, high)")
 _register("sum", _pool_fold("sum", "sum", lambda a, b: normalize(a + b), 0, _accept_number), 1, None,
           "the sum of the dice of its pools (plus any numbers)")
-_register("count", _pool_fold("count", "count", lambda a, b: a + b, 0, _accept_count), 1, None,
-          "how many dice its pools hold (a selection: how many dice matched); true counts 1")
+_count_fold = _pool_fold("count", "count", lambda a, b: a + b, 0, _accept_count)
+
+
+def _b_count(ctx: Context, args: list[Any], site: Any) -> Any:
+    # A list's items count one each (true 1, false 0, so counting tests counts matches).
+    total = 0
+    rest = []
+    for arg in args:
+        if type(arg) is tuple:
+            total += sum(int(v) if type(v) is bool else 1 for v in arg)
+        else:
+            rest.append(arg)
+    return total + _count_fold(ctx, rest, site) if rest else total
+
+
+_register("count", _b_count, 1, None,
+          "how many dice its pools hold (a selection: how many dice matched); true counts 1; "
+          "a list's items count one each (true 1, false 0)")
 _register("highest", _pool_fold("highest", "max", _max2, None, _accept_number), 1, None,
           "the highest single die of its pools, or nothing")
 _register("lowest", _pool_fold("lowest", "min", _min2, None, _accept_number), 1, None,
@@ -647,6 +691,95 @@ _register("any", _pool_fold("any", "any", _or, False, _accept_bool), 1, None,
 _register("all", _pool_fold("all", "all", _and, True, _accept_bool), 1, None,
           "whether every die of its pools was selected (or every argument is true)")
 _register("each", _b_each, 1, 1, "the pool die by die: each(3d10) + 3 >= 11")
+def _one_list(name: str, value: Any, site: Any) -> tuple[Any, ...]:
+    if type(value) is not tuple:
+        raise _error("E0405", site, op=name, kind=kind_of(value), help=f"{name}(...) takes a list: [a, b, c]")
+    return value
+
+
+def _b_first(ctx: Context, args: list[Any], site: Any) -> Any:
+    items = _one_list("first", args[0], site)
+    return items[0] if items else None
+
+
+def _b_last(ctx: Context, args: list[Any], site: Any) -> Any:
+    items = _one_list("last", args[0], site)
+    return items[-1] if items else None
+
+
+def _b_index(ctx: Context, args: list[Any], site: Any) -> Any:
+    items = _one_list("index", args[0], site)
+    wanted = args[1]
+    return next((i for i, item in enumerate(items) if _same_value(item, wanted)), None)
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except TypeError:
+        return False
+
+
+def _b_zip(ctx: Context, args: list[Any], site: Any) -> Any:
+    lists = [_one_list("zip", a, site) for a in args]
+    return tuple(zip(*lists))
+
+
+def _sort_key(name: str, site: Any) -> Callable[[Any], Any]:
+    def key(value: Any) -> Any:
+        if isinstance(value, Level):
+            return (1, value.group, value.rank)
+        if type(value) in NUMERIC and type(value) is not bool:
+            return (0, "", value)
+        if type(value) is str:
+            return (2, value, 0)
+        raise _error("E0405", site, op=name, kind=kind_of(value), help="items sort by numbers, levels or text")
+
+    return key
+
+
+def _b_sort(ctx: Context, args: list[Any], site: Any) -> Any:
+    items = _one_list("sort", args[0], site)
+    try:
+        return tuple(sorted(items, key=_sort_key("sort", site)))
+    except TypeError:
+        raise _error("E0405", site, op="sort", kind="a list of different kinds of values") from None
+
+
+def _b_sort_by(ctx: Context, args: list[Any], site: Any) -> Any:
+    items, keys = _one_list("sort_by", args[0], site), _one_list("sort_by", args[1], site)
+    if len(items) != len(keys):
+        raise _error("E0405", site, op="sort_by", kind=f"{len(items)} items and {len(keys)} keys",
+                     help="give one key per item: sort_by(xs, [x.speed for x in xs])")
+    key = _sort_key("sort_by", site)
+    try:
+        order = sorted(range(len(items)), key=lambda i: key(keys[i]))
+    except TypeError:
+        raise _error("E0405", site, op="sort_by", kind="keys of different kinds") from None
+    return tuple(items[i] for i in order)
+
+
+def _b_reverse(ctx: Context, args: list[Any], site: Any) -> Any:
+    return tuple(reversed(_one_list("reverse", args[0], site)))
+
+
+def _b_items(ctx: Context, args: list[Any], site: Any) -> Any:
+    return items_of(ctx.result(args[0]), "for each", site, ctx.limits)
+
+
+_register("first", _b_first, 1, 1, "first(xs): the first item of a list, or none when it is empty")
+_register("last", _b_last, 1, 1, "last(xs): the last item of a list, or none when it is empty")
+_register("index", _b_index, 2, 2, "index(xs, v): where v first is in the list (from 0), or none")
+_register("zip", _b_zip, 1, None, "zip(xs, ys): the lists side by side, as a list of pairs (p[0], p[1])")
+_register("sort", _b_sort, 1, 1, "sort(xs): the list from lowest to highest (numbers, levels or text)")
+_register("sort_by", _b_sort_by, 2, 2,
+          "sort_by(xs, keys): the items of xs in the order of their keys, lowest first; equal keys keep "
+          "their order: sort_by(heroes, [h.speed for h in heroes])")
+_register("reverse", _b_reverse, 1, 1, "reverse(xs): the list in the opposite order")
+# The collection a `for each` walks (dsl.flow): its items, at most the limit.
+_register("#items", _b_items, 1, 1, "the items a 'for each' goes through")
+
+
 # ladder is a special form: its rungs are dice, not values (see Compiler.c_Call).
 _register("ladder", lambda *a: None, 2, None,
           "step dice: ladder(n, d4, d6, d8, d10, d12) is the n-th rung; past the last, "
@@ -907,6 +1040,8 @@ class Compiler:
         site = self.site(node)
         span = node.span
         constants = {"true": True, "false": False, "none": None}
+        # Internal names (dsl.flow: a loop's items, a match's subject) stay out of traces.
+        shown = not text.startswith("#")
 
         def name(ctx: Context, env: Any) -> Any:
             try:
@@ -920,7 +1055,7 @@ class Compiler:
                 raise _error("E0207", site, name=text, help=hint) from None
             if type(value) not in _SETTLED:
                 value = resolve_value(value, text, ctx, site)
-            if ctx.trace is not None:
+            if ctx.trace is not None and shown:
                 ctx.trace.append(StepEvent("name", text, trace_value(value), span))
             return value
 
@@ -980,7 +1115,15 @@ class Compiler:
             k = number(key(ctx, env), ctx)
             if isinstance(k, Level):
                 k = k.name  # a level looks up the row of its name
-            if isinstance(table, Table):
+            if type(table) is tuple:
+                if type(k) is not int:
+                    raise _error("E0405", site, op="[...]", kind=f"a list indexed by {kind_of(k)}",
+                                 help="a list's items are numbered from 0: items[0] is the first")
+                if not -len(table) <= k < len(table):
+                    raise _error("E0430", site, key=format_value(k), count=len(table),
+                                 help="items are numbered from 0; last(xs) is the last one")
+                value = table[k]
+            elif isinstance(table, Table):
                 try:
                     value = table.lookup(k)
                 except LookupError:
@@ -999,6 +1142,32 @@ class Compiler:
             return value
 
         return index
+
+    def c_ListOf(self, node: ex.ListOf) -> Closure:
+        items = [self.compile(item) for item in node.items]
+        site = self.site(node)
+        most = self.limits.max_collection
+        if len(items) > most:
+            raise _error("E0901", site, what=f"a list of {len(items)} items", limit=most)
+        return lambda ctx, env: tuple([ctx.result(item(ctx, env)) for item in items])
+
+    def c_Comprehension(self, node: ex.Comprehension) -> Closure:
+        value = self.compile(node.value)
+        collection = self.compile(node.collection)
+        condition = self.compile(node.condition) if node.condition is not None else None
+        name = node.name
+        site = self.site(node)
+        limits = self.limits
+
+        def comprehension(ctx: Context, env: Any) -> tuple[Any, ...]:
+            out = []
+            for item in items_of(ctx.result(collection(ctx, env)), "for", site, limits):
+                inner = MapEnv.indexed({name: item}, {normalize_name(name): name}, env)
+                if condition is None or truth(condition(ctx, inner), ctx):
+                    out.append(ctx.result(value(ctx, inner)))
+            return tuple(out)
+
+        return comprehension
 
     def c_Unary(self, node: ex.Unary) -> Closure:
         operand = self.compile(node.operand)

@@ -268,7 +268,7 @@ def _inline(use: ast.Statement, caller: Any, callee: Any, body: tuple[ast.Statem
         kind = statement.kind
         if kind == "choose" and inlined.choice is None:
             changes["inlined"] = attrs.evolve(inlined, choice=statement.name)
-        if kind in BINDING_KINDS or kind in ("step", "goto"):
+        if kind in BINDING_KINDS or kind in ("step", "goto", "label", "test"):
             changes["name"] = f"{prefix}.{statement.name}"
         if kind == "result":
             changes["kind"] = "set"

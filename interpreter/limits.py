@@ -31,6 +31,8 @@ class Limits:
     max_work: int = 5_000_000
     #: Lines a procedure may run (loops included) before it is stopped.
     max_steps: int = 10_000
+    #: Items of one collection: a list made by the rules, or one a `for each` walks.
+    max_collection: int = 1_000
 
 
 DEFAULT_LIMITS = Limits()

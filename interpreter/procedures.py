@@ -29,7 +29,8 @@ from dsl import expr_ast as ex
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.source import Source, Span
 from dsl.vocabulary import fold
-from interpreter.evaluate import Context, MapEnv, normalize_name
+from dsl.flow import flow_of
+from interpreter.evaluate import Context, MapEnv, normalize_name, truth
 from interpreter.trace import StepEvent, Trace
 from interpreter.values import Level, format_value, json_value
 from interpreter.yamlfile import read_yaml
@@ -214,8 +215,6 @@ def _values_read(rules: Any, ctx: Context, source: Source, expr: Any, env: MapEn
     return found
 
 
-_LABELS: dict[int, tuple[Any, dict[str, int]]] = {}
-
 #: Lines that bind or test a value, run by ``rules.run_statement`` (what ``run_segment`` runs
 #: most; any kind it does not handle itself goes there too).
 _VALUE_LINES = frozenset({"let", "set", "result", "roll", "require"})
@@ -227,25 +226,14 @@ def _folded(options: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(fold(o) for o in options)
 
 
-def _labels(statements: Sequence[ast.Statement]) -> dict[str, int]:
-    """Where each `step` of a procedure's lines is, found once per list of lines (exact odds
-    run the segments of one procedure many thousands of times)."""
-    found = _LABELS.get(id(statements))
-    if found is not None and found[0] is statements:
-        return found[1]
-    if len(_LABELS) > 1024:
-        _LABELS.clear()
-    labels = {fold(s.name): i for i, s in enumerate(statements) if s.kind == "step"}
-    _LABELS[id(statements)] = (statements, labels)
-    return labels
-
-
 def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], source: Source, ctx: Context,
                 env: MapEnv, driver: Driver, start: int, results: dict[str, Any],
                 choices: list[tuple[str, str]], *, stop_at_step: bool) -> int | None:
-    """Run lines from ``start``. With ``stop_at_step``, stop on reaching a `step` line other
-    than the first one run, and return its index; return None when the procedure ends."""
-    labels = _labels(statements)
+    """Run lines from ``start``. With ``stop_at_step``, stop on reaching a state boundary
+    (``dsl.flow.Flow.boundaries``: a `step` mark or the head of a loop) other than the first
+    line run, and return its index; return None when the procedure ends."""
+    flow = flow_of(statements)
+    labels, boundaries = flow.labels, flow.boundaries
     pc = start
     ran = 0
     own_source = source
@@ -257,7 +245,7 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
         source = own_source if inlined is None else inlined.source
         # What entries read meanwhile: a used procedure's own names (interpreter.inline.ReadingEnv).
         env.reading = "" if inlined is None else inlined.scope  # type: ignore[attr-defined]
-        if stop_at_step and statement.kind == "step" and ran > 0:
+        if stop_at_step and ran > 0 and pc in boundaries:
             return pc
         ran += 1
         if ran > max_steps:
@@ -269,6 +257,16 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
                                         owner=name if inlined is None else inlined.procedure)
             if kind == "result":
                 results[statement.name] = value
+            continue
+        if kind == "label":
+            continue
+        if kind == "test":
+            # An `if`, `else if` or `case`: on when the condition holds, else to its label.
+            holds = truth(ctx.evaluate(rules.compiled(statement.expr, source), env), ctx)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("condition", str(statement.expr), holds, statement.span, source.name))
+            if not holds:
+                pc = labels[fold(statement.name)]
             continue
         if kind == "step":
             if ctx.trace is not None:

@@ -23,6 +23,7 @@ from dsl import expr_ast as ex
 from dsl.builder import MAX_CHOICE_RANGE
 from dsl.checker import expression_names
 from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
+from dsl.flow import lower
 from dsl.loader import Ruleset, load_game
 from dsl.parser import parse_expression
 from dsl.source import Source, Span
@@ -32,7 +33,7 @@ from interpreter.distribution import Distribution, joint
 from interpreter.evaluate import BUILTINS, Context, MapEnv, compile_expression, normalize_name, pool_spec
 from interpreter.limits import DEFAULT_LIMITS, Limits
 from interpreter.trace import StepEvent, Trace
-from interpreter.values import Derived, Function, Level, Rating, Table, json_value
+from interpreter.values import Derived, Function, Level, Rating, Record, Table, json_value
 
 __all__ = ["CheckOdds", "CheckResult", "Rules", "load"]
 
@@ -242,6 +243,10 @@ class Rules:
                     check = self.checks[fold(str(block.name))] = Check(block, source)
                     self.globals.define(check.name, CheckCall(self, check))
             elif isinstance(block, ast.ProcedureDecl):
+                # Blocks become flat lines with internal jumps: the form every semantics runs.
+                flat_sink = DiagnosticSink(source)
+                block = attrs.evolve(block, statements=lower(block.statements, flat_sink))
+                sink.extend(flat_sink.items)
                 if claim(str(block.name), source, block.name.span):
                     self.procedures[fold(str(block.name))] = Procedure(block, source)
                 for statement in block.statements:
@@ -391,7 +396,7 @@ class Rules:
             if statement.kind == "do":
                 for arg in tuple(statement.args or ()) + tuple(v for _, v in statement.named):
                     self._names_in(arg, known, procedure.source, sink, local)
-        steps = [s.name for s in decl.statements if s.kind == "step"]
+        steps = [s.name for s in decl.statements if s.kind in ("step", "label")]
         for statement in decl.statements:
             if statement.expr is not None:
                 self._names_in(statement.expr, known, procedure.source, sink, local)
@@ -1370,7 +1375,7 @@ class CheckCall:
             chosen = self._as_one_choice(ctx, inputs, options, roles)
             if chosen is not None:
                 return chosen
-        return self.rules._run(ctx, self.check, inputs, options, roles)
+        return Record(self.rules._run(ctx, self.check, inputs, options, roles))
 
     def _as_one_choice(self, ctx: Context, inputs: dict[str, Any], options: Mapping[str, Level],
                        roles: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -1402,7 +1407,7 @@ class CheckCall:
         picked = ctx.world.choose(branches)
         if picked is unknown:
             raise Undetermined
-        return dict(zip(names, picked))
+        return Record(zip(names, picked))
 
 
 def _calls(expr: ex.Expr) -> list[ex.Call]:

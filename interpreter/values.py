@@ -20,13 +20,14 @@ Two values exist only while computing exact odds:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
 import attrs
 
 __all__ = [
+    "Record",
     "UNKNOWN",
     "Bound",
     "Derived",
@@ -210,6 +211,37 @@ def equal(left: Any, right: Any) -> bool:
     if type(left) is str or type(right) is str:
         return type(left) is type(right) and left == right
     return bool(left == right)
+
+
+class Record(Mapping):  # type: ignore[type-arg]
+    """Named values read as ``r.name`` (a check's results): immutable and hashable, so a
+    record can be part of a procedure's state for exact odds."""
+
+    __slots__ = ("_items", "_hash")
+
+    def __init__(self, items: Mapping[str, Any] | Iterable[tuple[str, Any]] = ()) -> None:
+        self._items = dict(items)
+        self._hash: int | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(tuple(self._items.items()))
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Record) and self._items == other._items
+
+    def __repr__(self) -> str:
+        return f"Record({self._items!r})"
 
 
 @attrs.frozen(order=False)

@@ -1,0 +1,325 @@
+"""A procedure's structured body as a flat program, and what can be known of its flow.
+
+:func:`lower` turns blocks (``if``, ``match``, ``for each``, ``repeat``) into a flat run of
+lines with internal jump targets, the form every semantics runs (a seeded run, given
+dice, and exact odds, which cuts the program into states at its boundaries). Internal
+names start with ``#``, which no name written in a file can: they never meet an
+author's. The flat lines:
+
+- ``label NAME``: a place to jump to; does nothing;
+- ``test NAME`` with a condition: goes on when it holds, else jumps to ``NAME``;
+- ``goto NAME [if C]``, ``step NAME`` and every other line, as written.
+
+A ``for each X in C`` is ``let #items = items(C)`` (the collection, bounded by the limit),
+a counter, and a head that binds ``X`` to the next item or leaves; ``repeat`` is a head
+and a jump back to it; ``next``/``stop`` jump to the innermost loop's head/exit.
+
+:class:`Flow` answers questions about a flat program: where labels are, which lines are
+**state boundaries** for exact odds (author ``step`` marks and the heads of loops: every
+place a run may come back to), which names are **live** at a line (read later before
+being set again: only those are part of a state, so states that differ only in dead
+values merge), which names may be read **before being set**, and which lines nothing
+reaches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+from typing import Any
+
+import attrs
+
+from dsl import ast
+from dsl import expr_ast as ex
+from dsl.checker import expression_names
+from dsl.diagnostics import DiagnosticSink
+from dsl.source import Span
+from dsl.vocabulary import fold
+
+__all__ = ["Flow", "ITEMS", "flow_of", "lower"]
+
+#: The internal builtin a ``for each`` reads its collection through (bounded, checked).
+ITEMS = "#items"
+
+#: Lines that bind the name they carry.
+BINDING = frozenset({"roll", "let", "set", "result", "choose", "input"})
+
+
+@attrs.define
+class _Loop:
+    head: str
+    exit: str
+
+
+class _Lowering:
+    def __init__(self, sink: DiagnosticSink | None) -> None:
+        self.sink = sink
+        self.out: list[ast.Statement] = []
+        self.count = 0
+        self.loops: list[_Loop] = []
+
+    def fresh(self, what: str) -> str:
+        self.count += 1
+        return f"#{what}{self.count}"
+
+    def emit(self, kind: str, name: str = "", expr: ex.Expr | None = None, span: Span | None = None) -> None:
+        self.out.append(ast.Statement(kind, name, expr, span=span))
+
+    def body(self, statements: Iterable[Any]) -> None:
+        for statement in statements:
+            self.statement(statement)
+
+    def statement(self, statement: Any) -> None:
+        if isinstance(statement, ast.IfBlock):
+            self.if_block(statement)
+        elif isinstance(statement, ast.MatchBlock):
+            self.match_block(statement)
+        elif isinstance(statement, ast.ForEachBlock):
+            self.for_each(statement)
+        elif isinstance(statement, ast.RepeatBlock):
+            self.repeat(statement)
+        elif isinstance(statement, ast.NextLine | ast.StopLine):
+            self.jump(statement)
+        else:
+            self.out.append(statement)
+
+    def if_block(self, block: ast.IfBlock) -> None:
+        done = self.fresh("endif")
+        for index, (condition, body) in enumerate(block.branches):
+            last = index == len(block.branches) - 1 and block.otherwise is None
+            otherwise = done if last else self.fresh("else")
+            self.emit("test", otherwise, condition, condition.span or block.span)
+            self.body(body)
+            if not last:
+                self.emit("goto", done, span=block.span)
+                self.emit("label", otherwise)
+        if block.otherwise is not None:
+            self.body(block.otherwise)
+        self.emit("label", done)
+
+    def match_block(self, block: ast.MatchBlock) -> None:
+        subject = self.fresh("match")
+        done = self.fresh("endmatch")
+        self.emit("let", subject, block.subject, block.subject.span or block.span)
+        held = ex.Name((subject,), span=block.subject.span)
+        for case in block.cases:
+            following = self.fresh("case")
+            self.emit("test", following, _matches(held, case.patterns, case.span), case.span)
+            self.body(case.body)
+            self.emit("goto", done, span=case.span)
+            self.emit("label", following)
+        if block.otherwise is not None:
+            self.body(block.otherwise)
+        self.emit("label", done)
+
+    def for_each(self, block: ast.ForEachBlock) -> None:
+        items, at = self.fresh("items"), self.fresh("at")
+        head, done = self.fresh("each"), self.fresh("endeach")
+        span = block.span
+        self.emit("let", items, ex.Call(ex.Name((ITEMS,)), (block.collection,), span=block.collection.span), span)
+        self.emit("let", at, ex.Number(0), span)
+        self.emit("label", head, span=span)
+        counter = ex.Name((at,), span=span)
+        self.emit("test", done, ex.Compare("<", counter, ex.Call(ex.Name(("count",)), (ex.Name((items,)),)),
+                                           span=span), span)
+        self.emit("let", block.name, ex.Index(ex.Name((items,)), counter, span=span), span)
+        self.emit("set", at, ex.Binary("+", counter, ex.Number(1)), span)
+        self.loops.append(_Loop(head, done))
+        self.body(block.body)
+        self.loops.pop()
+        self.emit("goto", head, span=span)
+        self.emit("label", done)
+
+    def repeat(self, block: ast.RepeatBlock) -> None:
+        head, done = self.fresh("repeat"), self.fresh("endrepeat")
+        self.emit("label", head, span=block.span)
+        self.loops.append(_Loop(head, done))
+        self.body(block.body)
+        self.loops.pop()
+        self.emit("goto", head, span=block.span)
+        self.emit("label", done)
+
+    def jump(self, line: ast.NextLine | ast.StopLine) -> None:
+        word = "next" if isinstance(line, ast.NextLine) else "stop"
+        if not self.loops:
+            if self.sink is not None:
+                self.sink.error("E0623", line.span, word=word,
+                                help="it belongs inside a 'for each' or a 'repeat'; 'end' ends the procedure")
+            return
+        loop = self.loops[-1]
+        self.emit("goto", loop.head if word == "next" else loop.exit, line.condition, line.span)
+
+
+def _matches(subject: ex.Name, patterns: Sequence[ast.RowKey], span: Span | None) -> ex.Expr:
+    """The condition a ``case`` stands for: the subject matches any of its patterns."""
+    tests: list[ex.Expr] = []
+    for key in patterns:
+        if key.kind == "name":
+            tests.append(ex.Compare("==", subject, ex.Name(tuple((key.name or "").split()), span=key.span),
+                                    span=key.span))
+        elif key.kind == "exact":
+            tests.append(ex.Compare("==", subject, _number(key.low), span=key.span))
+        elif key.kind == "open":
+            tests.append(ex.Compare(">=", subject, _number(key.low), span=key.span))
+        else:
+            tests.append(ex.And(ex.Compare(">=", subject, _number(key.low)),
+                                ex.Compare("<=", subject, _number(key.high)), span=key.span))
+    condition = tests[0]
+    for test in tests[1:]:
+        condition = ex.Or(condition, test, span=span)
+    return condition
+
+
+def _number(value: int | None) -> ex.Expr:
+    value = value or 0
+    return ex.Number(value) if value >= 0 else ex.Unary("-", ex.Number(-value))
+
+
+def lower(statements: Sequence[Any], sink: DiagnosticSink | None = None) -> tuple[ast.Statement, ...]:
+    """A structured body as flat lines (see the module's docstring). Already-flat bodies
+    come back as they are."""
+    if not any(isinstance(s, ast.BLOCKS + (ast.NextLine, ast.StopLine)) for s in statements):
+        return tuple(statements)
+    lowering = _Lowering(sink)
+    lowering.body(statements)
+    return tuple(lowering.out)
+
+
+# ---------------------------------------------------------------- analysis
+
+
+def _reads(statement: ast.Statement) -> set[str]:
+    found: set[str] = set()
+    exprs: list[ex.Expr] = []
+    if statement.expr is not None:
+        exprs.append(statement.expr)
+    exprs.extend(statement.args or ())
+    exprs.extend(v for _, v in statement.named)
+    if statement.duration is not None:
+        exprs.append(statement.duration[0])
+    for expr in exprs:
+        for node in expression_names(expr):
+            while isinstance(node, ex.Possessive):
+                node = node.owner  # type: ignore[assignment]
+            if isinstance(node, ex.Name):
+                found.add(fold(node.text))
+    return found
+
+
+class Flow:
+    """What is known of a flat program's flow (see the module's docstring)."""
+
+    def __init__(self, statements: Sequence[ast.Statement]) -> None:
+        self.statements = tuple(statements)
+        count = len(self.statements)
+        self.labels: dict[str, int] = {}
+        for index, statement in enumerate(self.statements):
+            if statement.kind in ("step", "label"):
+                self.labels.setdefault(fold(statement.name), index)
+        self.successors: list[tuple[int, ...]] = []
+        for index, statement in enumerate(self.statements):
+            kind = statement.kind
+            following = (index + 1,) if index + 1 < count else (count,)
+            if kind in ("goto", "test"):
+                target = self.labels.get(fold(statement.name), count)
+                if kind == "goto" and statement.expr is None:
+                    self.successors.append((target,))
+                else:
+                    self.successors.append(following + (target,))
+            elif kind == "end":
+                self.successors.append((count,) if statement.expr is None else following + (count,))
+            else:
+                self.successors.append(following)
+        self.results = frozenset(fold(s.name) for s in self.statements if s.kind == "result")
+        heads = {target for index, targets in enumerate(self.successors) for target in targets
+                 if target <= index and target < count}
+        #: Lines where a state of exact odds begins: `step` marks and the heads of loops.
+        self.boundaries = frozenset(heads | {i for i, s in enumerate(self.statements) if s.kind == "step"})
+
+    def reachable(self) -> list[bool]:
+        seen = [False] * len(self.statements)
+        stack = [0] if self.statements else []
+        while stack:
+            index = stack.pop()
+            if index >= len(self.statements) or seen[index]:
+                continue
+            seen[index] = True
+            stack.extend(self.successors[index])
+        return seen
+
+    @cached_property
+    def live(self) -> list[frozenset[str]]:
+        """The names (folded) each line may need from before it: read on some path from it
+        before being set. The end reads every result."""
+        return _liveness(self)
+
+    def unset_reads(self, known: frozenset[str]) -> list[tuple[int, str]]:
+        """(line, name) for names of the procedure's own (bound by one of its lines, not in
+        ``known``) read where some path from the start has not set them yet."""
+        own = {fold(s.name) for s in self.statements if s.kind in BINDING} - known
+        count = len(self.statements)
+        everything = frozenset(own)
+        # Definitely set on entry to each line: intersection over predecessors.
+        setin: list[frozenset[str] | None] = [None] * (count + 1)
+        setin[0] = frozenset()
+        changed = True
+        while changed:
+            changed = False
+            for index in range(count):
+                before = setin[index]
+                if before is None:
+                    continue
+                statement = self.statements[index]
+                after = before | {fold(statement.name)} if statement.kind in BINDING else before
+                for target in self.successors[index]:
+                    current = setin[target]
+                    merged = after if current is None else current & after
+                    if merged != current:
+                        setin[target] = merged
+                        changed = True
+        found: list[tuple[int, str]] = []
+        for index, statement in enumerate(self.statements):
+            before = setin[index]
+            if before is None:
+                continue
+            for name in sorted(_reads(statement) & everything - before):
+                found.append((index, name))
+        return found
+
+
+def _liveness(flow: Flow) -> list[frozenset[str]]:
+    count = len(flow.statements)
+    reads = [frozenset(_reads(s)) for s in flow.statements]
+    kills = [frozenset({fold(s.name)}) if s.kind in BINDING else frozenset() for s in flow.statements]
+    live: list[frozenset[str]] = [frozenset()] * (count + 1)
+    live[count] = flow.results
+    changed = True
+    while changed:
+        changed = False
+        for index in range(count - 1, -1, -1):
+            out: frozenset[str] = frozenset().union(*(live[t] for t in flow.successors[index]))
+            if flow.statements[index].kind == "end":
+                out = out | flow.results
+            new = reads[index] | (out - kills[index])
+            if new != live[index]:
+                live[index] = new
+                changed = True
+    return live[:count]
+
+
+_FLOWS: dict[int, tuple[tuple[ast.Statement, ...], Flow]] = {}
+
+
+def flow_of(statements: tuple[ast.Statement, ...]) -> Flow:
+    """The flow of a flat program, computed once per program (by identity: exact odds ask
+    for it once per state, and hashing a whole program each time would cost more than
+    the answer)."""
+    found = _FLOWS.get(id(statements))
+    if found is not None and found[0] is statements:
+        return found[1]
+    flow = Flow(statements)
+    if len(_FLOWS) > 1024:
+        _FLOWS.clear()
+    _FLOWS[id(statements)] = (statements, flow)
+    return flow
