@@ -468,7 +468,7 @@ class Statement:
 
     def __str__(self) -> str:
         on = f" on {self.on}" if self.on else ""
-        if self.kind in ("roll", "let", "result", "set", "modifier", "becomes"):
+        if self.kind in ("roll", "let", "result", "set", "modifier", "becomes", "each", "count"):
             return f"{self.kind} {self.name} = {self.expr}"
         if self.kind == "implies":
             return f"implies {self.name}"

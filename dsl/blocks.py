@@ -34,9 +34,10 @@ class Opener:
     span: Span | None = None
 
 
-def nest(lines: Sequence[tuple[int, Any]], sink: DiagnosticSink) -> tuple[Any, ...]:
-    """The statements of a body from ``(indentation width, line)`` pairs."""
-    reader = _Reader(list(lines), sink)
+def nest(lines: Sequence[tuple[int, Any, Span | None]], sink: DiagnosticSink) -> tuple[Any, ...]:
+    """The statements of a body from ``(indentation width, line, where the line starts)``."""
+    reader = _Reader([(width, line) for width, line, _ in lines], sink)
+    reader.starts = {id(line): start for _, line, start in lines}
     body = reader.body(-1)
     while reader.index < len(reader.lines):  # lines left of the first one's indentation
         width, line = reader.lines[reader.index]
@@ -51,9 +52,10 @@ class _Reader:
         self.lines = lines
         self.sink = sink
         self.index = 0
+        self.starts: dict[int, Span | None] = {}
 
     def problem(self, code: str, line: Any, **fields: Any) -> None:
-        span = getattr(line, "span", None)
+        span = self.starts.get(id(line)) or getattr(line, "span", None)
         self.sink.error(code, Span.point(span.line, span.column) if span is not None else None, **fields)
 
     def body(self, parent: int) -> tuple[Any, ...]:

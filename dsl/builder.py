@@ -21,6 +21,12 @@ from dsl.source import Span
 __all__ = ["RulesBuilder", "make_builder"]
 
 
+def _word(line: object) -> str:
+    if isinstance(line, Opener):
+        return {"for": "for each"}.get(line.word, line.word)
+    return "next" if isinstance(line, ast.NextLine) else "stop"
+
+
 #: The most options a range of numbers (`choose n: 1 to 50`) may stand for.
 MAX_CHOICE_RANGE = 1000
 
@@ -461,13 +467,19 @@ class RulesBuilder(Transformer):
 
     def procedure_decl(self, meta: Meta, children: list) -> ast.ProcedureDecl:
         name, params, *lines = children
-        paired: list[tuple[int, object]] = []
-        width = 0
+        paired: list[tuple[int, object, Span | None]] = []
+        width, start = 0, None
         for line in lines:
             if isinstance(line, Token):  # an INDENT: the width of the line after it
                 width = len(str(line).expandtabs(8))
+                start = (line.line, len(str(line)) + 1)
             elif line is not None:
-                paired.append((width, line))
+                if isinstance(line, Opener | ast.NextLine | ast.StopLine) and start is not None:
+                    # A block's line is where its keyword is (the grammar drops keywords).
+                    end = line.span if line.span is not None else None
+                    line = attrs.evolve(line, span=Span(start[0], start[1], end.end_line if end else start[0],
+                                                        end.end_column if end else start[1] + len(_word(line))))
+                paired.append((width, line, Span.point(start[0], start[1]) if start else None))
         return ast.ProcedureDecl(name, params or (), nest(paired, self.sink), span=span_of(meta))
 
     def if_line(self, meta: Meta, children: list) -> Opener:

@@ -123,6 +123,10 @@ MESSAGES: dict[str, str] = {
     "E0620": "unknown procedure '{name}'",
     "E0621": "procedure '{name}' uses itself: {chain}",
     "E0622": "'{label}.{name}' is not a result of '{procedure}'",
+    "E0623": "'{word}' outside a loop",
+    "E0624": "'{name}' may be read before it is set",
+    "E0625": "nothing reaches this line: '{line}'",
+    "E0626": "'match' does not cover {missing} of '{group}' and has no 'else'",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",
     "E0702": "'{name}' expects {expected}, got {found}",

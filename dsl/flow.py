@@ -8,6 +8,8 @@ author's. The flat lines:
 
 - ``label NAME``: a place to jump to; does nothing;
 - ``test NAME`` with a condition: goes on when it holds, else jumps to ``NAME``;
+- ``each NAME = item``: binds a loop's name to its next item (shown in the trace);
+- ``count NAME = value``: a loop's own counter (as ``let``, left out of the trace);
 - ``goto NAME [if C]``, ``step NAME`` and every other line, as written.
 
 A ``for each X in C`` is ``let #items = items(C)`` (the collection, bounded by the limit),
@@ -42,8 +44,8 @@ __all__ = ["Flow", "ITEMS", "flow_of", "lower"]
 #: The internal builtin a ``for each`` reads its collection through (bounded, checked).
 ITEMS = "#items"
 
-#: Lines that bind the name they carry.
-BINDING = frozenset({"roll", "let", "set", "result", "choose", "input"})
+#: Lines that bind the name they carry (``each``: a loop's name, bound to its next item).
+BINDING = frozenset({"roll", "let", "set", "result", "choose", "input", "each", "count"})
 
 
 @attrs.define
@@ -99,10 +101,14 @@ class _Lowering:
         self.emit("label", done)
 
     def match_block(self, block: ast.MatchBlock) -> None:
-        subject = self.fresh("match")
         done = self.fresh("endmatch")
-        self.emit("let", subject, block.subject, block.subject.span or block.span)
-        held = ex.Name((subject,), span=block.subject.span)
+        held: ex.Expr = block.subject
+        if not _plain(block.subject):
+            # A subject that rolls or calls is worked out once; a plain one is tested as written
+            # (and shows so in the trace).
+            subject = self.fresh("match")
+            self.emit("let", subject, block.subject, block.subject.span or block.span)
+            held = ex.Name((subject,), span=block.subject.span)
         for case in block.cases:
             following = self.fresh("case")
             self.emit("test", following, _matches(held, case.patterns, case.span), case.span)
@@ -118,13 +124,13 @@ class _Lowering:
         head, done = self.fresh("each"), self.fresh("endeach")
         span = block.span
         self.emit("let", items, ex.Call(ex.Name((ITEMS,)), (block.collection,), span=block.collection.span), span)
-        self.emit("let", at, ex.Number(0), span)
+        self.emit("count", at, ex.Number(0), span)
         self.emit("label", head, span=span)
         counter = ex.Name((at,), span=span)
         self.emit("test", done, ex.Compare("<", counter, ex.Call(ex.Name(("count",)), (ex.Name((items,)),)),
                                            span=span), span)
-        self.emit("let", block.name, ex.Index(ex.Name((items,)), counter, span=span), span)
-        self.emit("set", at, ex.Binary("+", counter, ex.Number(1)), span)
+        self.emit("each", block.name, ex.Index(ex.Name((items,)), counter, span=span), span)
+        self.emit("count", at, ex.Binary("+", counter, ex.Number(1)), span)
         self.loops.append(_Loop(head, done))
         self.body(block.body)
         self.loops.pop()
@@ -151,7 +157,18 @@ class _Lowering:
         self.emit("goto", loop.head if word == "next" else loop.exit, line.condition, line.span)
 
 
-def _matches(subject: ex.Name, patterns: Sequence[ast.RowKey], span: Span | None) -> ex.Expr:
+def _plain(expr: ex.Expr) -> bool:
+    """No dice and no calls: evaluating it again gives the same value, rolling nothing."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ex.Dice | ex.Call | ex.Comprehension):
+            return False
+        stack.extend(node.children())
+    return True
+
+
+def _matches(subject: ex.Expr, patterns: Sequence[ast.RowKey], span: Span | None) -> ex.Expr:
     """The condition a ``case`` stands for: the subject matches any of its patterns."""
     tests: list[ex.Expr] = []
     for key in patterns:

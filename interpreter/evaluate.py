@@ -375,6 +375,11 @@ def binop(op: str, a: Any, b: Any, ctx: Context, site: Any, right_site: Any = No
             raise _error("E0405", site, op=op, kind="two pools die by die",
                          help="apply per-die arithmetic to one pool: each(dice) + 3")
         a, b = number(a, ctx), number(b, ctx)
+    if type(a) is tuple and type(b) is tuple and op == "+":
+        # Lists join end to end, within the limit on a collection's size.
+        if len(a) + len(b) > ctx.limits.max_collection:
+            raise _error("E0901", site, what=f"a list of {len(a) + len(b)} items", limit=ctx.limits.max_collection)
+        return a + b
     a = _check_number(op, a, site)
     b = _operand(op, b, right_site)
     try:
@@ -1109,6 +1114,7 @@ class Compiler:
         text = expression_text(node)
         site = self.site(node)
         span = node.span
+        shown = "#" not in text
 
         def index(ctx: Context, env: Any) -> Any:
             table = obj(ctx, env)
@@ -1137,7 +1143,7 @@ class Compiler:
             else:
                 raise _error("E0405", site, op="[...]", kind=kind_of(table))
             value = resolve_value(value, text, ctx, site)
-            if ctx.trace is not None:
+            if ctx.trace is not None and shown:
                 ctx.trace.append(StepEvent("lookup", text, trace_value(value), span))
             return value
 
@@ -1352,9 +1358,11 @@ class Compiler:
         if builtin is not None:
             impl = builtin.impl
 
+            shown = "#" not in text  # a loop's own calls (dsl.flow) stay out of traces
+
             def call_builtin(ctx: Context, env: Any) -> Any:
                 value = impl(ctx, [a(ctx, env) for a in args], site)
-                if ctx.trace is not None:
+                if ctx.trace is not None and shown:
                     ctx.trace.append(StepEvent("call", text, trace_value(value), span))
                 return value
 

@@ -28,7 +28,7 @@ from dsl.vocabulary import fold
 __all__ = ["ReadingEnv", "bind_input", "expand_procedures", "statement_source"]
 
 #: Lines that bind a name of the procedure (besides its inputs).
-BINDING_KINDS = ("roll", "let", "set", "result", "choose", "input")
+BINDING_KINDS = ("roll", "let", "set", "result", "choose", "input", "each", "count")
 
 _NONE = ex.Name(("none",))
 

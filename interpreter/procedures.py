@@ -226,6 +226,11 @@ def _folded(options: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(fold(o) for o in options)
 
 
+def _internal(statement: ast.Statement) -> bool:
+    """A loop's own test (dsl.flow): not something the author wrote."""
+    return "#endeach" in statement.name
+
+
 def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], source: Source, ctx: Context,
                 env: MapEnv, driver: Driver, start: int, results: dict[str, Any],
                 choices: list[tuple[str, str]], *, stop_at_step: bool) -> int | None:
@@ -262,11 +267,31 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
             continue
         if kind == "test":
             # An `if`, `else if` or `case`: on when the condition holds, else to its label.
-            holds = truth(ctx.evaluate(rules.compiled(statement.expr, source), env), ctx)
-            if ctx.trace is not None:
+            if _internal(statement):
+                trace, ctx.trace = ctx.trace, None
+                try:
+                    holds = truth(ctx.evaluate(rules.compiled(statement.expr, source), env), ctx)
+                finally:
+                    ctx.trace = trace
+            else:
+                holds = truth(ctx.evaluate(rules.compiled(statement.expr, source), env), ctx)
+            if ctx.trace is not None and not _internal(statement):
                 ctx.trace.append(StepEvent("condition", str(statement.expr), holds, statement.span, source.name))
             if not holds:
                 pc = labels[fold(statement.name)]
+            continue
+        if kind == "count":
+            trace, ctx.trace = ctx.trace, None
+            try:
+                env.define(statement.name, ctx.evaluate(rules.compiled(statement.expr, source), env))
+            finally:
+                ctx.trace = trace
+            continue
+        if kind == "each":
+            value = ctx.evaluate(rules.compiled(statement.expr, source), env)
+            env.define(statement.name, value)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("each", f"for each {statement.name}", value, statement.span, source.name))
             continue
         if kind == "step":
             if ctx.trace is not None:

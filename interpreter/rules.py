@@ -23,7 +23,7 @@ from dsl import expr_ast as ex
 from dsl.builder import MAX_CHOICE_RANGE
 from dsl.checker import expression_names
 from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
-from dsl.flow import lower
+from dsl.flow import Flow, lower
 from dsl.loader import Ruleset, load_game
 from dsl.parser import parse_expression
 from dsl.source import Source, Span
@@ -40,8 +40,25 @@ __all__ = ["CheckOdds", "CheckResult", "Rules", "load"]
 #: Names a check may use for the entities taking part (`--as`, `--against`).
 ROLES = ("actor", "target")
 
-#: Input types a check may declare (`ability: rating`), besides the name of a levels group.
-INPUT_TYPES = ("number", "rating", "text")
+#: Input types a check may declare (`ability: rating`), besides the name of a levels group,
+#: an entry kind, or a list of any of them (`heroes: list of rating`; `list`: of anything).
+INPUT_TYPES = ("number", "rating", "text", "boolean", "list")
+
+_BOOLEAN_WORDS = {"true": True, "yes": True, "false": False, "no": False}
+
+
+def list_item_type(written: str | None) -> str | None:
+    """``list of rating`` → ``rating``; ``list`` → ``any``; anything else → None."""
+    if written is None:
+        return None
+    words = written.split()
+    if not words or fold(words[0]) != "list":
+        return None
+    if len(words) == 1:
+        return "any"
+    if len(words) >= 3 and fold(words[1]) == "of":
+        return " ".join(words[2:])
+    return None
 
 
 @attrs.frozen
@@ -189,6 +206,7 @@ class Rules:
             defined[key] = (source, span)
             return True
 
+        matches: list[tuple[ast.MatchBlock, Source]] = []
         for host in HOST_FUNCTIONS:
             claim(host, Source("<runebook>", ""), None)
             self.globals.define(host, StateQuery(self, host))
@@ -245,6 +263,8 @@ class Rules:
             elif isinstance(block, ast.ProcedureDecl):
                 # Blocks become flat lines with internal jumps: the form every semantics runs.
                 flat_sink = DiagnosticSink(source)
+                matches.extend((m, source) for m in ast.walk_statements(block.statements)
+                               if isinstance(m, ast.MatchBlock))
                 block = attrs.evolve(block, statements=lower(block.statements, flat_sink))
                 sink.extend(flat_sink.items)
                 if claim(str(block.name), source, block.name.span):
@@ -281,6 +301,8 @@ class Rules:
             if isinstance(block, ast.TableDecl):
                 self._shadowed_rows(block, source, defined, sink)
                 self._table(block, source, defined)
+        for match, source in matches:
+            self._check_coverage(match, source, sink)
         for check in self.checks.values():
             self._check_names(check, sink)
         for procedure in self.procedures.values():
@@ -369,15 +391,27 @@ class Rules:
                   if isinstance(self.globals.lookup(n), Level)}
         for param in check.decl.params:
             kinds = set(self.ruleset.vocabulary.kinds)
-            if param.type and param.type not in INPUT_TYPES and fold(param.type) not in known | groups | kinds:
-                sink.items.append(Diagnostic.make("E0301", check.source, param.span, name=param.type,
-                                                  help=did_you_mean(param.type, INPUT_TYPES)))
+            self._check_param_type(param, check.source, known | groups | kinds, sink)
             if param.default is not None:
                 self._names_in(param.default, known, check.source, sink, local)
         for statement in check.decl.statements:
             self._names_in(statement.expr, known, check.source, sink, local)
             known.add(fold(statement.name))
             local.append(statement.name)
+
+    def _check_param_type(self, param: ast.Param, source: Source, known: set[str], sink: DiagnosticSink) -> None:
+        """An input's type is a basic type, a levels group, an entry kind, or a list of one."""
+        written = param.type
+        if not written:
+            return
+        item = list_item_type(written)
+        if item == "any":
+            return
+        wanted = item if item is not None else written
+        if fold(wanted) in {fold(t) for t in INPUT_TYPES} or fold(wanted) in known:
+            return
+        sink.items.append(Diagnostic.make("E0301", source, param.span, name=written,
+                                          help=did_you_mean(wanted, INPUT_TYPES)))
 
     def _check_procedure(self, procedure: Procedure, sink: DiagnosticSink) -> None:
         """Names as in checks; since `goto` can jump back, every name the procedure binds
@@ -387,7 +421,7 @@ class Rules:
         known |= {fold(p.name) for p in decl.params} | {"true", "false", "none"} | set(ROLES)
         known |= set(self.ruleset.vocabulary.stats)
         local = [p.name for p in decl.params] + [s.name for s in decl.statements
-                                                 if s.kind in ("roll", "let", "set", "result", "choose")]
+                                                 if s.kind in ("roll", "let", "set", "result", "choose", "each", "count")]
         known |= {fold(n) for n in local}
         # `do NAME(...) as LABEL`: the label's results are read as `LABEL.name` (checked when
         # the use is expanded, interpreter.inline); the arguments are the caller's expressions.
@@ -418,6 +452,75 @@ class Rules:
             if statement.kind == "goto" and fold(statement.name) not in {fold(n) for n in steps}:
                 sink.items.append(Diagnostic.make("E0609", procedure.source, statement.span, name=statement.name,
                                                   help=did_you_mean(statement.name, steps)))
+        for param in decl.params:
+            groups = {fold(v.group) for v in (self.globals.lookup(n) for n in self.globals.names())
+                      if isinstance(v, Level)}
+            self._check_param_type(param, procedure.source, groups | set(self.ruleset.vocabulary.kinds), sink)
+        self._check_flow(procedure, sink)
+
+    def _check_coverage(self, match: ast.MatchBlock, source: Source, sink: DiagnosticSink) -> None:
+        """A `match` whose cases name levels of one group covers every level of it, or has
+        an `else`: otherwise a value it does not cover would silently do nothing."""
+        if match.otherwise is not None or not match.cases:
+            return
+        groups: set[str] = set()
+        named: set[str] = set()
+        every: tuple[str, ...] = ()
+        for case in match.cases:
+            for pattern in case.patterns:
+                if pattern.kind != "name":
+                    return
+                try:
+                    value = self.globals.lookup(pattern.name or "")
+                except KeyError:
+                    return  # an unknown name: reported where names are checked
+                if not isinstance(value, Level):
+                    return
+                groups.add(value.group)
+                named.add(fold(value.name))
+                every = value.names or every
+        if len(groups) != 1:
+            return
+        group = groups.pop()
+        missing = [n for n in every if fold(n) not in named]
+        if missing:
+            sink.items.append(Diagnostic.make(
+                "E0626", source, match.span, missing=", ".join(f"'{n}'" for n in missing), group=group,
+                help=f"add 'case {', '.join(missing)}' or an 'else'"))
+
+    def _check_flow(self, procedure: Procedure, sink: DiagnosticSink) -> None:
+        """A name of the procedure's read where some way through it has not set it yet (an
+        error: that run would fail), and lines nothing reaches (a warning)."""
+        decl = procedure.decl
+        flow = Flow(decl.statements)
+        outside = {fold(p.name) for p in decl.params} | {fold(n) for n in self.globals.names()}
+        outside |= {fold(n) for n in self.options_names()} | set(ROLES) | set(self.ruleset.vocabulary.stats)
+        outside |= {fold(s.label) for s in decl.statements if s.kind == "do" and s.label}
+        reported: set[str] = set()
+        for index, name in flow.unset_reads(frozenset(outside)):
+            statement = decl.statements[index]
+            if name in reported or name.startswith("#"):
+                continue
+            reported.add(name)
+            where = next((n for n in _names_read(statement) if fold(n.text) == name), None)
+            setter = next((s for s in decl.statements if s.kind in ("let", "roll", "set", "result", "choose")
+                           and fold(s.name) == name), None)
+            line = f" (line {setter.span.line})" if setter is not None and setter.span is not None else ""
+            sink.items.append(Diagnostic.make(
+                "E0624", procedure.source, where.span if where is not None else statement.span,
+                name=where.text if where is not None else name,
+                help=f"set it with 'let' before this line on every way here; it is set later{line}"))
+        reached = flow.reachable()
+        previous = True
+        for index, statement in enumerate(decl.statements):
+            internal = statement.kind in ("label", "test") or statement.name.startswith("#")
+            if not reached[index] and previous and not internal:
+                sink.items.append(Diagnostic.make(
+                    "E0625", procedure.source, statement.span, severity="warning", line=str(statement),
+                    help="nothing jumps here and the line above never goes on to it; remove it or "
+                    "put it where a run comes"))
+            if not internal:
+                previous = reached[index]
 
     def _check_condition_use(self, condition: Condition, statement: ast.Statement, source: Source,
                              known: set[str], local: list[str], sink: DiagnosticSink) -> None:
@@ -837,6 +940,17 @@ class Rules:
         return values
 
     def _convert(self, param: ast.Param, value: Any, check: Check, problems: list[Diagnostic]) -> Any:
+        item_type = list_item_type(param.type)
+        if item_type is not None:
+            return self._convert_list(param, item_type, value, check, problems)
+        if param.type is not None and fold(param.type) == "boolean":
+            if type(value) is bool:
+                return value
+            if isinstance(value, str) and fold(value) in _BOOLEAN_WORDS:
+                return _BOOLEAN_WORDS[fold(value)]
+            problems.append(Diagnostic.make("E0603", None, None, name=param.name, expected="true or false",
+                                            value=_shown(value), help="give true or false (yes and no also do)"))
+            return None
         if isinstance(value, str):
             try:
                 value = _literal(parse_expression(value, Source(f"--with {param.name}", value)), self.globals)
@@ -873,6 +987,52 @@ class Rules:
                                             value=_shown(value)))
             return None
         return value
+
+    def _convert_list(self, param: ast.Param, item_type: str, value: Any, check: Check,
+                      problems: list[Diagnostic]) -> Any:
+        """A list input: a Python list or tuple, or text such as ``15, 12, 17`` or ``[15, 12]``
+        (``--with heroes=15,12,17``); each item converted as an input of the item type."""
+        where = f"--with {param.name}"
+        if isinstance(value, str):
+            text = value.strip()
+            text = text if text.startswith("[") else f"[{text}]"
+            try:
+                parsed = parse_expression(text, Source(where, text))
+            except RunebookError as error:
+                problems.extend(error.diagnostics)
+                return None
+            if not isinstance(parsed, ex.ListOf):
+                problems.append(Diagnostic.make("E0603", None, None, name=param.name, expected="a list",
+                                                value=value, help="give the items separated by commas: 15,12,17"))
+                return None
+            items: list[Any] = []
+            for node in parsed.items:
+                try:
+                    items.append(_literal(node, self.globals))
+                except RunebookError as error:
+                    problems.extend(error.diagnostics)
+                    return None
+        elif isinstance(value, list | tuple):
+            items = list(value)
+        else:
+            problems.append(Diagnostic.make("E0603", None, None, name=param.name, expected=f"a list of {item_type}",
+                                            value=_shown(value), help="give the items separated by commas"))
+            return None
+        if len(items) > self.limits.max_collection:
+            problems.append(Diagnostic.make("E0901", None, None, what=f"a list of {len(items)} items for "
+                                            f"'{param.name}'", limit=self.limits.max_collection))
+            return None
+        inner = attrs.evolve(param, name=param.name, type=item_type if item_type != "any" else None)
+        converted = []
+        for index, item in enumerate(items):
+            found: list[Diagnostic] = []
+            value = self._convert(inner, item, check, found) if item_type != "any" else item
+            if found:
+                problems.extend(attrs.evolve(d, message=f"{d.message} (item {index + 1} of '{param.name}')")
+                                for d in found)
+                return None
+            converted.append(value)
+        return tuple(converted)
 
     def _rating_symbols(self) -> tuple[str, ...]:
         option = self.options.get(fold("rating symbol"))
@@ -1408,6 +1568,13 @@ class CheckCall:
         if picked is unknown:
             raise Undetermined
         return Record(zip(names, picked))
+
+
+def _names_read(statement: ast.Statement) -> list[ex.Name]:
+    found: list[ex.Name] = []
+    for expr in ([statement.expr] if statement.expr is not None else []) + list(statement.args or ()):
+        found.extend(n for n in expression_names(expr) if isinstance(n, ex.Name))
+    return found
 
 
 def _calls(expr: ex.Expr) -> list[ex.Call]:

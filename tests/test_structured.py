@@ -1,0 +1,222 @@
+"""Structured procedures: blocks, loops, lists and records, run three ways, and the
+mistakes `check` now reports (tests/cases/structured/fight.rules)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
+
+import attrs
+import pytest
+
+import interpreter
+from dsl.diagnostics import RunebookError
+from dsl.parser import parse_rules
+from dsl.source import Source
+from interpreter.limits import DEFAULT_LIMITS
+
+GAME = Path(__file__).resolve().parent / "cases" / "structured"
+D6 = range(1, 7)
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return interpreter.load(str(GAME))
+
+
+def _name(value) -> str:  # type: ignore[no-untyped-def]
+    return getattr(value, "name", value)
+
+
+# ---------------------------------------------------------------- reading and printing
+
+
+def test_blocks_print_back_as_written() -> None:
+    text = (GAME / "fight.rules").read_text()
+    parsed = parse_rules(Source("fight.rules", text))
+    again = parse_rules(Source("again", "\n\n".join(str(b) for b in parsed.blocks)))
+    assert again.blocks == parsed.blocks
+    fight = next(b for b in parsed.blocks if str(getattr(b, "name", "")) == "Group Fight")
+    assert "\n    match outcome\n      case win\n        set wins = wins + 1\n" in str(fight)
+
+
+# ---------------------------------------------------------------- given dice, seeds, odds
+
+
+def test_a_group_fight_from_given_dice(rules) -> None:  # type: ignore[no-untyped-def]
+    # Hero 2 rolls 6 (8) against the foe's 1 (4): a win; hero 1 rolls 2 (3) against 2 (5): a loss.
+    run = rules.run("Group Fight", heroes=[2, 1], dice=[6, 1, 2, 2])
+    assert _name(run.results["outcome"]) == "tie"
+    assert run.results["wins"] == 1
+    assert [_name(o) for o in run.results["outcomes"]] == ["win", "loss"]
+    text = [e.text for e in run.trace if getattr(e, "kind", "") == "condition"]
+    assert "outcome == win" in " ".join(text)  # a case shows what it tested
+    assert not any(getattr(e, "text", "").startswith("#") for e in run.trace)  # no internal names
+
+
+def test_any_number_of_members(rules) -> None:  # type: ignore[no-untyped-def]
+    heroes = [4, 2, 5, 1, 3, 6, 2]
+    seeded = rules.run("Group Fight", heroes=heroes, seed=11)
+    again = rules.run("Group Fight", heroes=heroes, seed=11)
+    assert seeded.to_dict() == again.to_dict()
+    assert len(seeded.results["outcomes"]) == len(heroes)
+    assert len(seeded.trace.dice()) == 2 * len(heroes)
+
+
+def _pairing(hero: int, foe: int) -> dict[str, Fraction]:
+    counts = Counter("win" if a + hero > b + foe else "loss" if a + hero < b + foe else "tie"
+                     for a, b in product(D6, D6))
+    return {k: Fraction(v, 36) for k, v in counts.items()}
+
+
+def test_group_fight_odds_match_an_enumeration(rules) -> None:  # type: ignore[no-untyped-def]
+    heroes, foe = [2, 1, 4], 3
+    expected: Counter[str] = Counter()
+    for outcomes in product(*(list(_pairing(h, foe).items()) for h in heroes)):
+        p = Fraction(1)
+        for _, q in outcomes:
+            p *= q
+        wins = sum(1 for o, _ in outcomes if o == "win")
+        losses = sum(1 for o, _ in outcomes if o == "loss")
+        expected["win" if wins > losses else "loss" if losses > wins else "tie"] += p
+    odds = rules.odds("Group Fight", heroes=heroes, foe=foe)
+    assert {_name(k): v for k, v in odds.results["outcome"].items()} == dict(expected)
+    assert odds.residual == 0
+
+
+def _best_of_five(p: Fraction, q: Fraction) -> Fraction:
+    """P(reaching three points first) when a round scores for me with p, for them with q."""
+    win = p / (p + q)
+    total = Fraction(0)
+    for theirs in range(3):  # I win the last round, they have 0-2 points
+        ways = [1, 3, 6][theirs]
+        total += ways * win ** 3 * (1 - win) ** theirs
+    return total
+
+
+@pytest.mark.parametrize("careful, tie_rule", [(False, "reroll"), (True, "reroll"), (False, "count_as_loss")])
+def test_rounds_until_three_points_match_a_closed_form(rules, careful, tie_rule) -> None:  # type: ignore[no-untyped-def]
+    pairing = _pairing(3 + (1 if careful else 0), 3)
+    p, q = pairing["win"], pairing["loss"] + (pairing["tie"] if tie_rule == "count_as_loss" else 0)
+    odds = rules.odds("Best Of Five", careful=careful, options={"tie_rule": tie_rule})
+    assert odds.results["won"][True] == _best_of_five(p, q)
+    assert sum(odds.results["score"].values()) == 1
+
+
+def test_seeded_rounds_agree_with_the_odds(rules) -> None:  # type: ignore[no-untyped-def]
+    exact = rules.odds("Best Of Five", careful=True).results["won"][True]
+    rng = random.Random(5)
+    runs = 400
+    won = sum(1 for _ in range(runs) if rules.run("Best Of Five", careful=True, rng=rng).results["won"])
+    sigma = (runs * exact * (1 - exact)) ** 0.5
+    assert abs(won - runs * exact) < 4 * sigma
+
+
+def test_comprehension_and_list_builtins(rules) -> None:  # type: ignore[no-untyped-def]
+    run = rules.run("Best Roll", count=3, dice=[4, 6, 2])
+    assert run.results == {"best": 6, "sorted": (2, 4, 6), "first": 4}
+    best = rules.odds("Best Roll", count=3).results["best"]
+    assert best == {k: Fraction(k ** 3 - (k - 1) ** 3, 216) for k in D6}
+
+
+@pytest.mark.parametrize("expr, value", [
+    ("count([1, 2, 3])", 3),
+    ("count([x > 1 for x in [1, 2, 3]])", 2),
+    ("sum([x * x for x in [1, 2, 3]])", 14),
+    ("max([4, 9, 2]) + min(3, [1, 5])", 10),
+    ("highest([])", None),
+    ("index([5, 6, 7], 7)", 2),
+    ("index([5, 6, 7], 8)", None),
+    ("zip([1, 2], [3, 4])[1][0]", 2),
+    ("sort_by([10, 20, 30], [3, 1, 2])", (20, 30, 10)),
+    ("reverse(sort([3, 1, 2]))", (3, 2, 1)),
+    ("last([1, 2] + [3])", 3),
+    ("any([x > 2 for x in [1, 3]]) and not all([x > 2 for x in [1, 3]])", True),
+])
+def test_list_expressions(expr, value) -> None:  # type: ignore[no-untyped-def]
+    assert interpreter.roll(expr).total == value
+
+
+def test_a_list_of_dice_has_exact_odds() -> None:
+    assert interpreter.odds("sum([d6 for i in [1, 2]])") == interpreter.odds("2d6")
+
+
+# ---------------------------------------------------------------- inputs
+
+
+def test_list_and_boolean_inputs_from_the_command_line(cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("run", str(GAME), "Group Fight", "--with", "heroes=2,1", "--dice", "6,1,2,2", "--json")
+    assert run.code == 0, run.stderr
+    assert '"outcomes": [\n      "win",\n      "loss"\n    ]' in run.stdout
+    run = cli("odds", str(GAME), "Best Of Five", "--with", "careful=yes")
+    assert run.code == 0, run.stderr
+
+
+@pytest.mark.parametrize("given, message", [
+    ("heroes=2,x", "E0603 input 'heroes' expects a number, got 'x' (item 2 of 'heroes')"),
+    ("heroes=[2, 1", "E0104 unclosed '['"),
+])
+def test_a_list_input_of_the_wrong_kind(cli, given, message) -> None:  # type: ignore[no-untyped-def]
+    run = cli("run", str(GAME), "Group Fight", "--with", given)
+    assert run.code == 1
+    assert message in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_boolean_given_as_maybe(cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("run", str(GAME), "Best Of Five", "--with", "careful=maybe", "--seed", "1")
+    assert run.code == 1
+    assert "E0603 input 'careful' expects true or false, got 'maybe'" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_loop_over_more_items_than_the_limit() -> None:
+    small = interpreter.rules.load(str(GAME), attrs.evolve(DEFAULT_LIMITS, max_collection=4))
+    small.run("Group Fight", heroes=[1, 2, 3, 4], seed=1)
+    with pytest.raises(RunebookError) as caught:
+        small.run("Group Fight", heroes=[1, 2, 3, 4, 5], seed=1)
+    assert caught.value.diagnostics[0].code == "E0901"
+    assert "the limit is 4" in caught.value.diagnostics[0].message
+
+
+def test_a_loop_over_something_not_a_list(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "g.rules").write_text("procedure P (n: number = 3)\n  for each x in n\n    let y = x\n")
+    run = cli("run", str(tmp_path), "P")
+    assert run.code == 1
+    assert "E0405 'for each' cannot apply to a number" in run.stderr
+
+
+# ---------------------------------------------------------------- what check reports
+
+
+@pytest.mark.parametrize("body, code, where", [
+    ("  else\n    let a = 1\n", "E0117", "4:3"),
+    ("  if n > 1\n  let a = 1\n", "E0116", "4:3"),
+    ("  next if n > 1\n", "E0623", "4:3"),
+    ("  result a = b + 1\n  let b = 2\n", "E0624", "4:14"),
+    ("  if n > 1\n    let b = 1\n  result a = b\n", "E0624", "6:14"),
+    ("  end\n  step later\n  result a = 1\n", "E0625", "5:8"),
+    ("  match w\n    case win\n      let a = 1\n    case loss\n      let a = 2\n", "E0626", "4:3"),
+    ("  let a = 1\n      let b = 2\n", "E0106", "5:7"),
+    ("  match n\n    let a = 1\n", "E0118", "5:5"),
+])
+def test_check_reports_flow_mistakes(tmp_path: Path, cli, body, code, where) -> None:  # type: ignore[no-untyped-def]
+    text = "levels Outcome: loss < tie < win\n\nprocedure P (n: number = 3, w: Outcome = win)\n" + body
+    path = tmp_path / "p.rules"
+    path.write_text(text)  # the procedure's first line is line 4
+    run = cli("check", str(path))
+    assert f"p.rules:{where}: {code}" in run.stderr, run.stderr
+    assert "help:" in run.stderr
+    assert run.code == (0 if code == "E0625" else 1)
+
+
+def test_a_name_set_on_every_way_is_fine(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    body = ("procedure P (n: number = 3)\n  if n > 1\n    let b = 1\n  else\n    let b = 2\n"
+            "  for each x in [1, 2]\n    set b = b + x\n  result a = b\n")
+    (tmp_path / "p.rules").write_text(body)
+    run = cli("check", str(tmp_path / "p.rules"))
+    assert run.code == 0, run.stderr
+    assert run.stderr == ""
