@@ -465,11 +465,15 @@ class Statement:
     label: str | None = None
     #: A line another procedure's ``do`` brought in (see interpreter.inline): where it came from.
     inlined: Inlined | None = attrs.field(default=None, eq=False, repr=False)
+    #: ``set NAME[i].field = value``: the steps into the value named, each ``("index", expr)``
+    #: or ``("field", name)`` (dsl.flow rewrites the line into a plain ``set``).
+    path: tuple[tuple[str, Any], ...] = ()
 
     def __str__(self) -> str:
         on = f" on {self.on}" if self.on else ""
         if self.kind in ("roll", "let", "result", "set", "modifier", "becomes", "each", "count"):
-            return f"{self.kind} {self.name} = {self.expr}"
+            steps = "".join(f"[{v}]" if k == "index" else f".{v}" for k, v in self.path)
+            return f"{self.kind} {self.name}{steps} = {self.expr}"
         if self.kind == "implies":
             return f"implies {self.name}"
         if self.kind in ("spend", "gain"):

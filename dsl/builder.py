@@ -359,7 +359,14 @@ class RulesBuilder(Transformer):
         return ast.Statement(kind, str(children[0]), children[1], span=span_of(meta))
 
     def set_line(self, meta: Meta, children: list) -> ast.Statement:
-        return self._statement("set", meta, children)
+        name, *path, value = children
+        return ast.Statement("set", str(name), value, path=tuple(path), span=span_of(meta))
+
+    def set_index(self, meta: Meta, children: list) -> tuple[str, object]:
+        return ("index", children[0])
+
+    def set_field(self, meta: Meta, children: list) -> tuple[str, object]:
+        return ("field", str(children[0]))
 
     def step_line(self, meta: Meta, children: list) -> ast.Statement:
         return ast.Statement("step", str(children[0]), span=span_of(meta))

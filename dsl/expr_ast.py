@@ -33,6 +33,7 @@ __all__ = [
     "Or",
     "Possessive",
     "Rating",
+    "RecordOf",
     "SidesDie",
     "String",
     "Unary",
@@ -371,6 +372,20 @@ class Comprehension(Expr):
     def __str__(self) -> str:
         condition = f" if {_wrap(self.condition, OR)}" if self.condition is not None else ""
         return f"[{self.value} for {self.name} in {_wrap(self.collection, OR)}{condition}]"
+
+
+@attrs.frozen
+class RecordOf(Expr):
+    """``{name: value, ...}``: named values, read as ``r.name``."""
+
+    fields: tuple[tuple[str, Expr], ...]
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return tuple(value for _, value in self.fields)
+
+    def __str__(self) -> str:
+        return "{" + ", ".join(f"{name}: {value}" for name, value in self.fields) + "}"
 
 
 # Precedence levels, lowest binding first.

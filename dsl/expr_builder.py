@@ -138,6 +138,12 @@ class ExprBuilder(Transformer):
         value, name, collection, condition = children
         return ex.Comprehension(value, str(name), collection, condition, span=span_of(meta))
 
+    def record(self, meta: Meta, children: list) -> ex.RecordOf:
+        return ex.RecordOf(tuple(c for c in children if c is not None), span=span_of(meta))
+
+    def field(self, meta: Meta, children: list) -> tuple[str, ex.Expr]:
+        return (str(children[0]), children[1])
+
     def unary(self, meta: Meta, children: list) -> ex.Unary:
         return ex.Unary(str(children[0]), children[1], span=span_of(meta))
 

@@ -43,6 +43,9 @@ __all__ = ["Flow", "ITEMS", "flow_of", "lower"]
 
 #: The internal builtin a ``for each`` reads its collection through (bounded, checked).
 ITEMS = "#items"
+#: Internal builtins of ``set xs[i].field = value``: a list with one item replaced, a record
+#: with one field replaced.
+REPLACE, WITH = "#replace", "#with"
 
 #: Lines that bind the name they carry (``each``: a loop's name, bound to its next item).
 BINDING = frozenset({"roll", "let", "set", "result", "choose", "input", "each", "count"})
@@ -83,6 +86,8 @@ class _Lowering:
             self.repeat(statement)
         elif isinstance(statement, ast.NextLine | ast.StopLine):
             self.jump(statement)
+        elif statement.kind == "set" and statement.path:
+            self.out.append(_set_in_place(statement))
         else:
             self.out.append(statement)
 
@@ -157,6 +162,24 @@ class _Lowering:
         self.emit("goto", loop.head if word == "next" else loop.exit, line.condition, line.span)
 
 
+def _set_in_place(statement: ast.Statement) -> ast.Statement:
+    """``set xs[i].f = v`` as ``set xs = #replace(xs, i, #with(xs[i], "f", v))``."""
+    span = statement.span
+
+    def rebuilt(current: ex.Expr, steps: tuple[tuple[str, Any], ...]) -> ex.Expr:
+        if not steps:
+            return statement.expr  # type: ignore[return-value]
+        (kind, key), rest = steps[0], steps[1:]
+        if kind == "index":
+            inner = rebuilt(ex.Index(current, key, span=key.span), rest)
+            return ex.Call(ex.Name((REPLACE,)), (current, key, inner), span=span)
+        inner = rebuilt(ex.Attribute(current, key, span=span), rest)
+        return ex.Call(ex.Name((WITH,)), (current, ex.String(key), inner), span=span)
+
+    target = ex.Name(tuple(statement.name.split()), span=span)
+    return attrs.evolve(statement, expr=rebuilt(target, statement.path), path=())
+
+
 def _plain(expr: ex.Expr) -> bool:
     """No dice and no calls: evaluating it again gives the same value, rolling nothing."""
     stack = [expr]
@@ -196,7 +219,8 @@ def _number(value: int | None) -> ex.Expr:
 def lower(statements: Sequence[Any], sink: DiagnosticSink | None = None) -> tuple[ast.Statement, ...]:
     """A structured body as flat lines (see the module's docstring). Already-flat bodies
     come back as they are."""
-    if not any(isinstance(s, ast.BLOCKS + (ast.NextLine, ast.StopLine)) for s in statements):
+    if not any(isinstance(s, ast.BLOCKS + (ast.NextLine, ast.StopLine)) or getattr(s, "path", ())
+               for s in statements):
         return tuple(statements)
     lowering = _Lowering(sink)
     lowering.body(statements)

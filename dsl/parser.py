@@ -207,7 +207,7 @@ def _describe(name: str) -> str:
     return bare.lower()
 
 
-_OPERANDS = {"INT", "DECIMAL", "RATING", "STRING", "WORD", "DIE_SIDES", "LPAR", "LSQB", "ADD_OP", "NOT", "ANON_0"}
+_OPERANDS = {"INT", "DECIMAL", "RATING", "STRING", "WORD", "DIE_SIDES", "LPAR", "LSQB", "LBRACE", "ADD_OP", "NOT", "ANON_0"}
 _OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR", "IF", "DOT", "LSQB", "POSSESSIVE", "LPAR"}
 
 

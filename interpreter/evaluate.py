@@ -781,6 +781,27 @@ _register("sort_by", _b_sort_by, 2, 2,
           "sort_by(xs, keys): the items of xs in the order of their keys, lowest first; equal keys keep "
           "their order: sort_by(heroes, [h.speed for h in heroes])")
 _register("reverse", _b_reverse, 1, 1, "reverse(xs): the list in the opposite order")
+def _b_replace(ctx: Context, args: list[Any], site: Any) -> Any:
+    items, at, value = _one_list("replace", args[0], site), args[1], ctx.result(args[2])
+    if type(at) is not int or not -len(items) <= at < len(items):
+        raise _error("E0430", site, key=format_value(at), count=len(items),
+                     help="items are numbered from 0; add one with xs + [value]")
+    return items[:at] + (value,) + items[at + 1:] if at >= 0 else _b_replace(ctx, [items, len(items) + at, value], site)
+
+
+def _b_with(ctx: Context, args: list[Any], site: Any) -> Any:
+    record, field, value = args[0], args[1], ctx.result(args[2])
+    if not isinstance(record, Mapping):
+        raise _error("E0405", site, op=f".{field}", kind=kind_of(record))
+    if field not in record:
+        hint = did_you_mean(field, list(record))
+        raise _error("E0207", site, name=field, help=hint)
+    return Record({**record, field: value})
+
+
+_register("replace", _b_replace, 3, 3, "replace(xs, i, v): the list with item i (from 0) replaced by v")
+_register("#replace", _b_replace, 3, 3, "set xs[i] = v (dsl.flow)")
+_register("#with", _b_with, 3, 3, "set r.field = v (dsl.flow)")
 # The collection a `for each` walks (dsl.flow): its items, at most the limit.
 _register("#items", _b_items, 1, 1, "the items a 'for each' goes through")
 
@@ -1156,6 +1177,15 @@ class Compiler:
         if len(items) > most:
             raise _error("E0901", site, what=f"a list of {len(items)} items", limit=most)
         return lambda ctx, env: tuple([ctx.result(item(ctx, env)) for item in items])
+
+    def c_RecordOf(self, node: ex.RecordOf) -> Closure:
+        fields = [(name, self.compile(value)) for name, value in node.fields]
+        site = self.site(node)
+        names = [name for name, _ in fields]
+        twice = next((n for n in names if names.count(n) > 1), None)
+        if twice is not None:
+            raise _error("E0405", site, op="{...}", kind=f"the field '{twice}' twice")
+        return lambda ctx, env: Record({name: ctx.result(value(ctx, env)) for name, value in fields})
 
     def c_Comprehension(self, node: ex.Comprehension) -> Closure:
         value = self.compile(node.value)

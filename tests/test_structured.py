@@ -135,6 +135,9 @@ def test_comprehension_and_list_builtins(rules) -> None:  # type: ignore[no-unty
     ("reverse(sort([3, 1, 2]))", (3, 2, 1)),
     ("last([1, 2] + [3])", 3),
     ("any([x > 2 for x in [1, 3]]) and not all([x > 2 for x in [1, 3]])", True),
+    ("{speed: 3, name: \"Ana\"}.speed", 3),
+    ("replace([1, 2, 3], 1, 9)", (1, 9, 3)),
+    ("[p.speed for p in [{speed: 2}, {speed: 5}] if p.speed > 3]", (5,)),
 ])
 def test_list_expressions(expr, value) -> None:  # type: ignore[no-untyped-def]
     assert interpreter.roll(expr).total == value
@@ -142,6 +145,24 @@ def test_list_expressions(expr, value) -> None:  # type: ignore[no-untyped-def]
 
 def test_a_list_of_dice_has_exact_odds() -> None:
     assert interpreter.odds("sum([d6 for i in [1, 2]])") == interpreter.odds("2d6")
+
+
+def test_set_changes_one_item_or_field(tmp_path: Path) -> None:
+    (tmp_path / "g.rules").write_text(
+        "procedure Members ()\n"
+        "  let members = [{score: 0, name: \"a\"}, {score: 0, name: \"b\"}]\n"
+        "  let i = 0\n"
+        "  for each m in members\n"
+        "    set members[i].score = m.score + 10 + i\n"
+        "    set i = i + 1\n"
+        "  let xs = [1, 2, 3]\n"
+        "  set xs[1] = 20\n"
+        "  result scores = [m.score for m in members]\n"
+        "  result xs = xs\n")
+    rules = interpreter.load(str(tmp_path))
+    assert rules.run("Members").results == {"scores": (10, 11), "xs": (1, 20, 3)}
+    text = str(parse_rules(Source("g", (tmp_path / "g.rules").read_text())).blocks[0])
+    assert "    set members[i].score = m.score + 10 + i\n" in text
 
 
 # ---------------------------------------------------------------- inputs
