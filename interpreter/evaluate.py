@@ -809,7 +809,8 @@ _register("#items", _b_items, 1, 1, "the items a 'for each' goes through")
 # ladder is a special form: its rungs are dice, not values (see Compiler.c_Call).
 _register("ladder", lambda *a: None, 2, None,
           "step dice: ladder(n, d4, d6, d8, d10, d12) is the n-th rung; past the last, "
-          "another top die per full ladder plus the rung of the rest", special=True)
+          "another top die per full ladder plus the rung of the rest; ladder(n, [4, 6, 8]) takes "
+          "the die sizes as a list", special=True)
 
 
 # ---------------------------------------------------------------- static checks
@@ -958,7 +959,8 @@ def check_expression(expr: ex.Expr, source: Source | None = None,
                         expected = f"{builtin.min_args} to {builtin.max_args}"
                     diagnostics.append(Diagnostic.make("E0406", source, node.span, name=builtin.name,
                                                        expected=expected, got=got))
-                if builtin.name == "ladder":
+                # `ladder(n, rungs)` with one argument for its rungs: a list of die sizes (checked when run).
+                if builtin.name == "ladder" and not (len(node.args) == 2 and not isinstance(node.args[1], ex.Dice)):
                     for rung in node.args[1:]:
                         if not _is_single_die(rung):
                             diagnostics.append(Diagnostic.make(
@@ -1425,6 +1427,8 @@ class Compiler:
 
     def _ladder(self, node: ex.Call) -> Closure:
         steps = self.compile(node.args[0])
+        if len(node.args) == 2 and not isinstance(node.args[1], ex.Dice):
+            return self._ladder_of_sizes(node, steps)
         rungs = []
         for rung in node.args[1:]:
             assert isinstance(rung, ex.Dice)
@@ -1445,6 +1449,35 @@ class Compiler:
             if spec.size > ctx.limits.max_dice:
                 raise _error("E0402", site, count=spec.size, limit=ctx.limits.max_dice)
             view = ctx.new_pool(spec, node, span, self.source)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("call", text, trace_value(view), span))
+            return view
+
+        return ladder
+
+    def _ladder_of_sizes(self, node: ex.Call, steps: Closure) -> Closure:
+        """``ladder(n, sizes)``: the rungs are a list of die sizes worked out when it runs
+        (``[4, 6, 8, 10, 10]``), so rules can choose a ladder (a table row, a condition)."""
+        sizes_of = self.compile(node.args[1])
+        text = expression_text(node)
+        site = self.site(node)
+        span = node.span
+        source, limits = self.source, self.limits
+        specs: dict[tuple[tuple[int, ...], int], PoolSpec] = {}
+
+        def ladder(ctx: Context, env: Any) -> Any:
+            sizes = ctx.result(sizes_of(ctx, env))
+            if type(sizes) is not tuple or not sizes or not all(type(s) is int and s >= 1 for s in sizes):
+                raise _error("E0405", site, op="ladder", kind=f"{kind_of(sizes)} as its rungs",
+                             help="give the die sizes in order, as in ladder(n, [4, 6, 8, 10, 12])")
+            n = _whole("the number of steps", number(steps(ctx, env), ctx), site)
+            spec = specs.get((sizes, n))
+            if spec is None:
+                rungs = [build_die(ex.Dice(None, ex.SidesDie(size)), source, limits, [])[0] for size in sizes]
+                spec = specs[(sizes, n)] = ladder_spec(max(n, 0), rungs)
+            if spec.size > ctx.limits.max_dice:
+                raise _error("E0402", site, count=spec.size, limit=ctx.limits.max_dice)
+            view = ctx.new_pool(spec, node, span, source)
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("call", text, trace_value(view), span))
             return view
