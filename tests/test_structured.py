@@ -241,3 +241,35 @@ def test_a_name_set_on_every_way_is_fine(tmp_path: Path, cli) -> None:  # type: 
     run = cli("check", str(tmp_path / "p.rules"))
     assert run.code == 0, run.stderr
     assert run.stderr == ""
+
+
+# ---------------------------------------------------------------- the language reference
+
+
+def _doc_block(starts: str) -> str:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    blocks = [b for b in text.split("```") if b.lstrip("\n").startswith(starts)]
+    return blocks[-1].strip("\n") + "\n"
+
+
+def test_the_reference_contest_runs_as_written(tmp_path: Path) -> None:
+    """docs/language.md, "From the rulebook to .rules": the contest it builds runs three ways."""
+    (tmp_path / "short.rules").write_text("extends questworlds\n\n" + _doc_block("procedure Short Contest"))
+    rules = interpreter.load(str(tmp_path))  # the folder's file extends the game
+    seeded = rules.run("Short Contest", ability=15, resistance=14, seed=3)
+    assert seeded.to_dict() == rules.run("Short Contest", ability=15, resistance=14, seed=3).to_dict()
+    odds = rules.odds("Short Contest", ability=15, resistance=14)
+    assert sum(odds.results["outcome"].values()) == 1 and odds.residual == 0
+    # Against itself a contest is even.
+    even = rules.odds("Short Contest", ability=14, resistance=14).results["outcome"]
+    assert {_name(k): v for k, v in even.items()} == {"defeat": Fraction(1, 2), "victory": Fraction(1, 2)}
+
+
+def test_the_reference_group_fight_runs_as_written(tmp_path: Path, rules) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "fight.rules").write_text(_doc_block("levels Outcome"))
+    written = interpreter.load(str(tmp_path))
+    for dice in ([6, 1, 2, 2], [1, 6, 6, 1], [3, 3, 4, 4]):
+        mine = written.run("Group Fight", heroes=[2, 1], dice=dice).results
+        assert mine["outcome"] == rules.run("Group Fight", heroes=[2, 1], dice=dice).results["outcome"]
+    assert written.odds("Group Fight", heroes=[2, 1]).results["outcome"] == \
+        rules.odds("Group Fight", heroes=[2, 1]).results["outcome"]
