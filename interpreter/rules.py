@@ -26,6 +26,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_m
 from dsl.loader import Ruleset, load_game
 from dsl.parser import parse_expression
 from dsl.source import Source, Span
+from dsl.builtins import host_functions
 from dsl.vocabulary import fold
 from interpreter.dice import GivenOracle, PoolSource, RandomOracle
 from interpreter.distribution import Distribution, joint
@@ -1159,9 +1160,9 @@ def _require_help(ctx: Context, seen: int, expr: ex.Expr | None = None, env: Map
     return "here " + "; ".join(parts) if parts else None
 
 
-#: Functions the rules layer gives every game: an entity's state, read in expressions.
-HOST_FUNCTIONS = ("modifier", "resource", "has", "holds", "line", "owns", "amount", "stat",
-                  "line_text", "number_in", "meets", "data_of", "level_in")
+#: Functions the rules layer gives every game: an entity's state, read in expressions (their
+#: signatures and docs: the lines marked `host=True` in dsl/builtins.py).
+HOST_FUNCTIONS = host_functions()
 
 
 @attrs.frozen
