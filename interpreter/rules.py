@@ -27,6 +27,7 @@ from dsl.loader import Ruleset, load_game
 from dsl.parser import parse_expression
 from dsl.source import Source, Span
 from dsl.builtins import host_functions
+from dsl.typecheck import check_types
 from dsl.vocabulary import fold
 from interpreter.dice import GivenOracle, PoolSource, RandomOracle
 from interpreter.distribution import Distribution, joint
@@ -290,6 +291,8 @@ class Rules:
         for source, block in blocks:
             if isinstance(block, ast.ExampleDecl):
                 self._example(block, source, sink)
+        # The type check stage: what would fail at run time whatever the dice say (dsl.typecheck).
+        sink.extend(check_types(self.ruleset.files, self.ruleset.vocabulary))
 
     def _example(self, block: ast.ExampleDecl, source: Source, sink: DiagnosticSink) -> None:
         check = self.checks.get(fold(str(block.check))) or self.procedures.get(fold(str(block.check)))
