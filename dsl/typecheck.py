@@ -12,8 +12,9 @@ every expression in them, and reports what would fail at run time whatever the d
 - E0422 ``==`` or ``!=`` between values that can never be equal;
 - E0423 an argument of the wrong type for a builtin (dsl.builtins);
 - E0424 a field a record does not have (``r.outcom``);
-- E0406 a call with the wrong number of arguments, and E0602 a check called without an input
-  it needs (the same codes the evaluator gives when it meets them).
+- E0406 a call with the wrong number of arguments, E0602 a check called without an input it
+  needs, and E0603 a value of the wrong type for a declared input (a default, an ``example``,
+  ``apply``, ``do``): the codes the rules layer gives when it meets them at run time.
 
 It is permissive: what cannot be known is ``any`` and never an error; only two known and
 incompatible types are. Builtins are checked against the one registry of signatures
@@ -29,7 +30,6 @@ on, the join of the types of all its bindings.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -60,16 +60,34 @@ _EACH = Type("pool", each=True)
 
 
 def check_types(files: Sequence[tuple[Source, ast.RulesFile]], vocabulary: Vocabulary | None = None,
-                *, report: Iterable[str] | None = None) -> list[Diagnostic]:
+                *, report: Iterable[str] | None = None, types: dict[int, Type] | None = None) -> list[Diagnostic]:
     """Type-check the mechanics of a ruleset (all of ``files``, read as one).
 
     ``report`` limits the diagnostics to the files of those names (a homebrew file checked
-    on top of its game). Never raises for bad input: every problem is a diagnostic.
+    on top of its game). ``types``, when given, is filled with the type of every expression
+    of the declarations, by the ``id`` of its node. Never raises for bad input: every problem
+    is a diagnostic.
     """
-    checker = _Checker(files, vocabulary or Vocabulary())
-    checker.run()
+    vocabulary = vocabulary or Vocabulary()
+    key = (id(files), id(vocabulary))
+    cached = _CACHE.get(key)
+    if cached is not None and cached[0] is files and cached[1] is vocabulary and types is None:
+        found = cached[2]
+    else:
+        checker = _Checker(files, vocabulary, types)
+        checker.run()
+        found = checker.found
+        if types is None:
+            # A loaded game's files stay the same objects (dsl.loader caches them): every load
+            # of it needs the check once.
+            _CACHE[key] = (files, vocabulary, found)
+            while len(_CACHE) > 16:
+                del _CACHE[next(iter(_CACHE))]
     wanted = set(report) if report is not None else None
-    return [d for d in checker.found if wanted is None or (d.source is not None and d.source.name in wanted)]
+    return [d for d in found if wanted is None or (d.source is not None and d.source.name in wanted)]
+
+
+_CACHE: dict[tuple[int, int], tuple[Any, Any, list[Diagnostic]]] = {}
 
 
 class _Scope:
@@ -91,14 +109,18 @@ class _Scope:
 
 
 class _Checker:
-    def __init__(self, files: Sequence[tuple[Source, ast.RulesFile]], vocabulary: Vocabulary) -> None:
+    def __init__(self, files: Sequence[tuple[Source, ast.RulesFile]], vocabulary: Vocabulary,
+                 types: dict[int, Type] | None = None) -> None:
         self.files = files
         self.vocabulary = vocabulary
+        self.types = types
         self.found: list[Diagnostic] = []
         self.source: Source | None = None
         self._quiet = 0
-        self._busy: set[tuple[str, str]] = set()
-        self._memo: dict[tuple[str, str], Type] = {}
+        self._busy: set[int] = set()
+        #: Each declaration's type and, until the pass reaches it, its diagnostics (by its id).
+        self._memo: dict[int, Type] = {}
+        self._reports: dict[int, list[Diagnostic]] = {}
         self.globals: dict[str, Type] = {}
         #: folded name → what a call of it runs: a FunctionDecl, a CheckDecl or a host Builtin.
         self.callables: dict[str, tuple[Any, Source | None]] = {}
@@ -106,6 +128,8 @@ class _Checker:
         self.tables: dict[str, tuple[ast.TableDecl, Source]] = {}
         self.derived: dict[str, tuple[ast.DeriveDecl, Source]] = {}
         self.conditions: dict[str, ast.ConditionDecl] = {}
+        #: A check sees the options' settings beside its inputs (before the actor's stats).
+        self.options: dict[str, Type] = {}
         #: folded group name → the group as declared (levels, options, tables' own levels, choices).
         self.groups: dict[str, str] = {}
         self._declare()
@@ -151,6 +175,7 @@ class _Checker:
             elif isinstance(block, ast.OptionDecl):
                 if not claim(block.name.text, ty.level(block.name.text)):
                     continue
+                self.options[fold(block.name.text)] = ty.level(block.name.text)
                 self.groups.setdefault(fold(block.name.text), block.name.text)
                 for phrase in block.choices:
                     claim(phrase.text, ty.level(block.name.text))
@@ -185,26 +210,50 @@ class _Checker:
 
     def run(self) -> None:
         for source, block in self._blocks():
-            self.source = source
             try:
-                self._declaration(block)
+                self.type_of(block, source)
             except RecursionError:
-                continue  # an expression nested too deeply for this pass: the evaluator reports it
+                pass  # an expression nested too deeply for this pass: the evaluator reports it
+            self.found.extend(self._reports.pop(id(block), ()))
 
-    def _declaration(self, block: Any) -> None:
+    def type_of(self, block: Any, source: Source) -> Type:
+        """A declaration's type (a function's result, a check's record of results, a table's
+        rows...), computed once, in its own file; its diagnostics are kept until the pass over
+        the declarations reaches it. ``any`` while it is being computed (recursion)."""
+        key = id(block)
+        if key in self._memo:
+            return self._memo[key]
+        if key in self._busy:
+            return ANY
+        self._busy.add(key)
+        outer = (self.source, self.found, self._quiet)
+        self.source, self.found, self._quiet = source, [], 0
+        try:
+            found = self._declaration(block)
+        finally:
+            self._reports[key] = self.found
+            self.source, self.found, self._quiet = outer
+            self._busy.discard(key)
+        self._memo[key] = found
+        return found
+
+    def _declaration(self, block: Any) -> Type:
         if isinstance(block, ast.FunctionDecl):
-            self.infer(block.body, self._function_scope(block))
-        elif isinstance(block, ast.CheckDecl):
-            self._memo.setdefault(("check", fold(str(block.name))), self._check(block, report=True))
-        elif isinstance(block, ast.ProcedureDecl):
-            self._procedure(block, report=True)
-        elif isinstance(block, ast.TableDecl):
+            return self.infer(block.body, self._function_scope(block))
+        if isinstance(block, ast.CheckDecl):
+            return self._check(block)
+        if isinstance(block, ast.ProcedureDecl):
+            return self._procedure(block)
+        if isinstance(block, ast.TableDecl):
+            rows: Type | None = None
             scope = _Scope(self.globals)
             for row in block.rows:
-                self.infer(row.value, scope)
-        elif isinstance(block, ast.DeriveDecl):
-            self.number(block.expr, self._stats_scope(), "a derived value")
-        elif isinstance(block, ast.ResourceDecl):
+                t = self.infer(row.value, scope)
+                rows = t if rows is None else ty.join(rows, t)
+            return rows or ANY
+        if isinstance(block, ast.DeriveDecl):
+            return self.infer(block.expr, _Scope({k: ty.NUMBER for k in self.vocabulary.stats}, self.globals))
+        if isinstance(block, ast.ResourceDecl):
             scope = self._stats_scope()
             for param in block.params:
                 if param.name in ("cap", "start") and param.default is not None:
@@ -217,6 +266,7 @@ class _Checker:
             self.walk(block.modifiers, scope, lambda *_: None)
         elif isinstance(block, ast.ExampleDecl):
             self._example(block)
+        return ANY
 
     # ---------------------------------------------------------------- scopes
 
@@ -232,7 +282,7 @@ class _Checker:
 
     def _inputs_scope(self, params: Sequence[ast.Param]) -> _Scope:
         """A check's or procedure's inputs over the roles, the actor's stats and the globals."""
-        inputs: dict[str, Type] = {role: ty.ENTITY for role in _ROLES}
+        inputs: dict[str, Type] = {**self.options, **{role: ty.ENTITY for role in _ROLES}}
         scope = self._stats_scope().inner(inputs)
         for param in params:
             inputs[fold(param.name)] = self.param_type(param, scope)
@@ -357,50 +407,47 @@ class _Checker:
             found = t if found is None else ty.join(found, t)
         return found or ANY
 
-    def _check(self, block: ast.CheckDecl | ast.ProcedureDecl, *, report: bool) -> Type:
+    def _check(self, block: ast.CheckDecl | ast.ProcedureDecl) -> Type:
         """A check's lines (or a procedure's without a `goto`) in order; its type is the record
         of its results."""
-        with self._reporting(report):
-            scope = self._inputs_scope(block.params)
-            local: dict[str, Type] = {}
-            results: dict[str, Type] = {}
+        scope = self._inputs_scope(block.params)
+        local: dict[str, Type] = {}
+        results: dict[str, Type] = {}
 
-            def bind(name: str, t: Type) -> None:
-                local[fold(name)] = t
+        def bind(name: str, t: Type) -> None:
+            local[fold(name)] = t
 
-            inner = scope.inner(local)
-            for line in block.statements:
-                self.walk((line,), inner, bind)
-                if line.kind == "result":
-                    results[line.name] = local.get(fold(line.name), ANY)
+        inner = scope.inner(local)
+        for line in block.statements:
+            self.walk((line,), inner, bind)
+            if line.kind == "result":
+                results[line.name] = local.get(fold(line.name), ANY)
         return ty.record(str(block.name), results.items())
 
-    def _procedure(self, block: ast.ProcedureDecl, *, report: bool) -> Type:
+    def _procedure(self, block: ast.ProcedureDecl) -> Type:
         """A procedure's lines: each name it binds has the join of all its bindings (a `goto`
         may bring a later one round), seen from its first binding on."""
         if not any(line.kind == "goto" for line in block.statements):
-            return self._check(block, report=report)  # its lines run in order, as a check's do
-        with self._reporting(report):
-            scope = self._inputs_scope(block.params)
-            joined: dict[str, Type] = {}
-            for _ in range(2):  # twice: the second pass reads what the first bound further down
-                seen: dict[str, Type] = {}
-                visible: dict[str, Type] = {}
+            return self._check(block)  # its lines run in order, as a check's do
+        scope = self._inputs_scope(block.params)
+        joined: dict[str, Type] = {}
+        # Twice: quietly, then reporting, each name seen from its first line on with what the
+        # pass before bound it to further down (what a `goto` back brings round).
+        for reporting in (False, True):
+            seen: dict[str, Type] = {}
+            visible: dict[str, Type] = {}
 
-                def gather(name: str, t: Type) -> None:
-                    key = fold(name)
-                    seen[key] = ty.join(seen[key], t) if key in seen else t
-                    visible[key] = ty.join(joined.get(key, t), seen[key])
+            def gather(name: str, t: Type) -> None:
+                key = fold(name)
+                seen[key] = ty.join(seen[key], t) if key in seen else t
+                visible[key] = ty.join(joined[key], seen[key]) if key in joined else seen[key]
 
-                with self._reporting(False):
-                    self.walk(block.statements, scope.inner(visible), gather)
-                joined = seen
-            shown: dict[str, Type] = {}
-
-            def reveal(name: str, t: Type) -> None:
-                shown[fold(name)] = joined.get(fold(name), t)
-
-            self.walk(block.statements, scope.inner(shown), reveal)
+            self._quiet += 0 if reporting else 1
+            try:
+                self.walk(block.statements, scope.inner(visible), gather)
+            finally:
+                self._quiet -= 0 if reporting else 1
+            joined = {k: ty.join(joined[k], t) if k in joined else t for k, t in seen.items()}
         results = {s.name: joined.get(fold(s.name), ANY) for s in block.statements if s.kind == "result"}
         return ty.record(str(block.name), results.items())
 
@@ -409,66 +456,15 @@ class _Checker:
         found = self.procedures.get(fold(name))
         if found is None:
             return ANY  # reported when the game loads (E0620)
-        block, source = found
-        found = self._memoized(("procedure", fold(name)), source, lambda: self._procedure(block, report=False))
+        record = self.type_of(*found)
         # A result it does not have is E0622 when the game loads (interpreter.inline).
-        return ty.record(found.name, found.fields, open=True) if found.kind == "record" else found
-
-    def check_results(self, block: ast.CheckDecl, source: Source) -> Type:
-        return self._memoized(("check", fold(str(block.name))), source, lambda: self._check(block, report=False))
-
-    def function_result(self, block: ast.FunctionDecl, source: Source) -> Type:
-        return self._memoized(("function", fold(str(block.name))), source,
-                              lambda: self.infer(block.body, self._function_scope(block)))
+        return ty.record(record.name, record.fields, open=True) if record.kind == "record" else record
 
     def derived_type(self, key: str) -> Type:
-        block, source = self.derived[key]
-
-        def compute() -> Type:
-            stats = _Scope({k: ty.NUMBER for k in self.vocabulary.stats}, self.globals)
-            return self.infer(block.expr, stats)
-
-        return self._memoized(("derived", key), source, compute)
+        return self.type_of(*self.derived[key])
 
     def table_rows(self, key: str) -> Type:
-        block, source = self.tables[key]
-
-        def compute() -> Type:
-            rows: Type | None = None
-            scope = _Scope(self.globals)
-            for row in block.rows:
-                t = self.infer(row.value, scope)
-                rows = t if rows is None else ty.join(rows, t)
-            return rows or ANY
-
-        return self._memoized(("table", key), source, compute)
-
-    def _memoized(self, key: tuple[str, str], source: Source, compute: Callable[[], Type]) -> Type:
-        """A declaration's type, computed once, quietly, in its own file; ``any`` while it is
-        being computed (recursion)."""
-        if key in self._memo:
-            return self._memo[key]
-        if key in self._busy:
-            return ANY
-        self._busy.add(key)
-        outer = self.source
-        self.source = source
-        try:
-            with self._reporting(False):
-                found = compute()
-        finally:
-            self.source = outer
-            self._busy.discard(key)
-        self._memo[key] = found
-        return found
-
-    @contextmanager
-    def _reporting(self, on: bool) -> Iterator[None]:
-        self._quiet += 0 if on else 1
-        try:
-            yield
-        finally:
-            self._quiet -= 0 if on else 1
+        return self.type_of(*self.tables[key])
 
     # ---------------------------------------------------------------- diagnostics
 
@@ -478,6 +474,17 @@ class _Checker:
         span: Span | None = getattr(node, "span", None)
         self.found.append(Diagnostic.make(code, self.source, span, help=help, **fields))
 
+    def hint(self, expr: ex.Expr | None, t: Type) -> str | None:
+        """Help for a value of the wrong type: a name that hides one of the game's names says
+        so (a stat or a `let` named like a function or a table); else how to get a number."""
+        if isinstance(expr, ex.Name):
+            key = _key(expr.words)
+            hidden = self.globals.get(key)
+            if hidden is not None and (hidden.kind, hidden.name) != (t.kind, t.name):
+                nearer = "a stat of the actor" if key in self.vocabulary.stats else "a name of this declaration"
+                return f"here '{expr.text}' is {nearer}, which hides {hidden}: rename one of them"
+        return _hint(expr, t)
+
     def number(self, expr: ex.Expr, scope: _Scope, what: str) -> Type:
         t = self.infer(expr, scope)
         self.require_number(expr, t, what)
@@ -486,7 +493,7 @@ class _Checker:
     def require_number(self, expr: ex.Expr | None, t: Type, what: str) -> None:
         if not ty.numeric(t):
             self.error("E0420", expr, what=what, expected="a number", text=_text(expr), found=t,
-                       help=_hint(expr, t))
+                       help=self.hint(expr, t))
 
     # ---------------------------------------------------------------- expressions
 
@@ -495,7 +502,10 @@ class _Checker:
         method = _DISPATCH.get(type(expr))
         if method is None:
             method = _DISPATCH[type(expr)] = getattr(_Checker, "t_" + type(expr).__name__, _Checker.t_unknown)
-        return method(self, expr, scope)
+        found = method(self, expr, scope)
+        if self.types is not None and not self._quiet:
+            self.types[id(expr)] = found
+        return found
 
     def t_unknown(self, node: ex.Expr, scope: _Scope) -> Type:
         return ANY
@@ -512,9 +522,14 @@ class _Checker:
         return ty.TEXT
 
     def t_Name(self, node: ex.Name, scope: _Scope) -> Type:
-        found = scope.lookup(node.text)
-        if found is None:
-            return _CONSTANTS.get(node.text.casefold(), ANY)  # an unknown name: reported elsewhere
+        key = _key(node.words)
+        found = None
+        for frame in scope.frames:
+            found = frame.get(key)
+            if found is not None:
+                break
+        else:
+            return _CONSTANTS.get(key, ANY)  # an unknown name: reported elsewhere
         if found.kind == "table" and found.name is not None and fold(found.name) in self.tables:
             return ty.table(found.name, self.table_rows(fold(found.name)))
         return found
@@ -587,11 +602,11 @@ class _Checker:
         if found is None:
             if owner.kind != "none":
                 self.error("E0420", node.obj, what="'[...]'", expected="a table", text=_text(node.obj),
-                           found=owner)
+                           found=owner, help=self.hint(node.obj, owner))
             return ANY
         if key.kind == "record" or key.kind in ("table", "function"):
             self.error("E0420", node.key, what=f"a key of '{_text(node.obj)}'", expected="a number, a level or text",
-                       text=_text(node.key), found=key, help=_hint(node.key, key))
+                       text=_text(node.key), found=key, help=self.hint(node.key, key))
         return found
 
     def t_Unary(self, node: ex.Unary, scope: _Scope) -> Type:
@@ -623,7 +638,7 @@ class _Checker:
             if wrong and not (_levels(left) or _levels(right)):
                 expr, t = wrong[0]  # text, a table, a rating...: nothing orders it
                 self.error("E0420", expr, what=f"'{node.op}'", expected="a number or a level", text=_text(expr),
-                           found=t, help=_hint(expr, t))
+                           found=t, help=self.hint(expr, t))
             else:  # each orders, not with the other: a level with a number, levels of two groups
                 self.error("E0421", node, op=node.op, left=left, right=right, help=_order_hint(node, left, right))
         return ty.POOL if pooled else ty.BOOLEAN
@@ -668,13 +683,8 @@ class _Checker:
         if target is None or target.kind == "any":
             return ANY  # an unknown function is reported elsewhere (E0412)
         if target.kind != "function":
-            shadowed = self.globals.get(fold(name))
-            help = _hint(node.func, target)
-            if shadowed is not None and shadowed.kind == "function":
-                nearer = "a stat of the actor" if fold(name) in self.vocabulary.stats else "a name of this declaration"
-                help = (f"here '{name}' is {nearer}, which hides {shadowed}: rename one of them")
             self.error("E0420", node.func, what="a call", expected="a function", text=name, found=target,
-                       help=help)
+                       help=self.hint(node.func, target))
             return ANY
         called, source = self.callables.get(fold(target.name or ""), (None, None))
         if isinstance(called, Builtin):
@@ -684,7 +694,7 @@ class _Checker:
                 self.error("E0406", node, name=name, expected=len(called.params), got=len(args),
                            help=f"{called.name}({', '.join(p.name for p in called.params)})")
             assert source is not None
-            return self.function_result(called, source)
+            return self.type_of(called, source)
         if isinstance(called, ast.CheckDecl):
             params = called.params
             if len(args) > len(params):
@@ -702,7 +712,7 @@ class _Checker:
                     self.error("E0423", node.args[index], index=index + 1, name=name, found=given, expected=declared,
                                help=f"{called.name}({', '.join(map(str, params))})")
             assert source is not None
-            return self.check_results(called, source)
+            return self.type_of(called, source)
         return ANY
 
     def _builtin(self, node: ex.Call, builtin: Builtin, args: list[Type]) -> Type:
@@ -722,6 +732,12 @@ class _Checker:
         self.error("E0423", node.args[index], index=index + 1, name=builtin.name, found=args[index],
                    expected=param.type, help=" or ".join(s.text for s in fitting))
         return signature.result_type(args)
+
+
+@lru_cache(maxsize=8192)
+def _key(words: tuple[str, ...]) -> str:
+    """The folded name of a Name node's words."""
+    return fold(" ".join(words))
 
 
 #: Expression node class → the method that types it.

@@ -322,3 +322,121 @@ help: 'flame' is a level of 'Element'; 'Strike' declares 'power: number = 1'
 """
     monkeypatch.setattr("interpreter.rules.check_types", lambda *a, **k: [])
     assert _checked(cli, tmp_path, DECLARED)[0].code == 0
+
+
+# ---------------------------------------------------------------- inference
+
+INFERRED = """\
+stats Might
+levels Result: failure < success
+option style: bold | careful = bold
+
+table Grade
+  0: Fail
+  1: Low
+  2+: High
+
+function half(x) = floor(x / 2)
+function pick(x) = success if x > 2 else failure
+function loop(n) = 0 if n <= 0 else loop(n - 1) + 1
+
+check Roll (ability: rating, pool = 3, kind: Result = success, given)
+  roll dice = pool d10
+  let selection = dice >= 8
+  let n = count(selection)
+  let graded = Grade[n]
+  let maybe = Grade[n] if n > 0 else none
+  let halved = half(n)
+  let picked = pick(n)
+  let looped = loop(n)
+  let each_die = each(dice) + 1
+  let best = highest(dice) or 1
+  let stepped = step(kind, 1)
+  let ranked = rank(kind)
+  let might = actor's Might
+  let bare = Might
+  let setting = style
+  let words = "x"
+  let rated = 7M2
+  let anything = given
+  let both = n > 2 and kind == success
+  result ability = ability
+  result n = n
+
+check Twice (pool = 2)
+  let first = Roll(7M, pool, success, 1)
+  let field = first.n
+  let rating = first.ability.base
+"""
+
+
+def test_every_expression_gets_a_type() -> None:
+    from dsl.parser import parse_rules
+    from dsl.diagnostics import DiagnosticSink
+    from dsl.source import Source
+    from dsl.typecheck import check_types
+    from dsl.vocabulary import build_vocabulary
+
+    source = Source("game.rules", INFERRED)
+    rules = parse_rules(source, DiagnosticSink(source))
+    files = [(source, rules)]
+    found: dict[int, ty.Type] = {}
+    assert check_types(files, build_vocabulary(files, DiagnosticSink()), types=found) == []
+    lines = {line.name: str(found[id(line.expr)]) for block in rules.blocks
+             for line in getattr(block, "statements", ()) if line.expr is not None}
+    assert lines == {
+        "dice": "a pool of dice",
+        "selection": "a pool of dice",
+        "n": "a number",
+        "graded": "a level of 'Grade'",
+        "maybe": "a level of 'Grade' or nothing",
+        "halved": "a number",
+        "picked": "a level of 'Result'",
+        "looped": "a number",
+        "each_die": "a pool of dice",
+        "best": "a number",
+        "stepped": "a level of 'Result'",
+        "ranked": "a number",
+        "might": "a number",
+        "bare": "a number",
+        "setting": "a level of 'style'",
+        "words": "text",
+        "rated": "a rating",
+        "anything": "anything",
+        "both": "true/false",
+        "ability": "a rating",
+        "first": "the results of 'Roll'",
+        "field": "a number",
+        "rating": "a number",
+    }
+
+
+def test_a_line_that_hides_a_table_of_the_same_name(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Names match ignoring case: after `let grade = ...`, `Grade` in that check is the line."""
+    run, stderr = _checked(cli, tmp_path, PRELUDE + "  let grade = r.grade\n  result again = Grade[1]\n")
+    assert run.code == 1
+    assert stderr == f"""\
+game.rules:{LINE + 1}:18: E0420 '[...]' needs a table; 'Grade' is a level of 'Grade'
+ {LINE + 1} |   result again = Grade[1]
+    |                  ^^^^^
+help: here 'Grade' is a name of this declaration, which hides the table 'Grade': rename one of them
+"""
+
+
+def test_a_homebrew_file_is_checked_against_its_game(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Mechanics in a file that extends a game see the game's checks, levels and tables."""
+    path = tmp_path / "lucky.rules"
+    path.write_text("extends mezzo\n\ncheck Lucky (votes: number = 1)\n  let r = Action Check(votes, 1)\n"
+                    "  result better = r.outcome > 2\n  result worse = r.outcom\n")
+    run = cli("check", str(path))
+    assert run.code == 1
+    assert run.stderr.replace(str(tmp_path) + "/", "") == """\
+lucky.rules:5:19: E0421 '>' compares a level of 'Outcome' with a number
+ 5 |   result better = r.outcome > 2
+   |                   ^^^^^^^^^^^^^
+help: a level compares only with levels of 'Outcome'; rank(r.outcome) is its position as a number
+lucky.rules:6:18: E0424 no field 'outcom' in the results of 'Action Check'
+ 6 |   result worse = r.outcom
+   |                  ^^^^^^^^
+help: did you mean 'outcome'?
+"""
