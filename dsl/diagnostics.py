@@ -103,6 +103,7 @@ MESSAGES: dict[str, str] = {
     "E0422": "'{op}' compares {left} with {right}, which are never equal",
     "E0423": "argument {index} of '{name}' is {found}; it takes {expected}",
     "E0424": "no field '{name}' in {found}",
+    "E0425": "no row of '{table}' can answer {found}",
     # E05xx: dice given by the user
     "E0501": "not enough dice given: needed a {die} for {what}",
     "E0502": "{count} dice given but only {used} used",

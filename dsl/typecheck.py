@@ -12,6 +12,8 @@ every expression in them, and reports what would fail at run time whatever the d
 - E0422 ``==`` or ``!=`` between values that can never be equal;
 - E0423 an argument of the wrong type for a builtin (dsl.builtins);
 - E0424 a field a record does not have (``r.outcom``);
+- E0425 a table looked up with a key no row of it can answer (a level of a group none of its
+  rows names, text in a table of numbers);
 - E0406 a call with the wrong number of arguments, E0602 a check called without an input it
   needs, and E0603 a value of the wrong type for a declared input (a default, an ``example``,
   ``apply``, ``do``): the codes the rules layer gives when it meets them at run time.
@@ -128,6 +130,8 @@ class _Checker:
         self.tables: dict[str, tuple[ast.TableDecl, Source]] = {}
         self.derived: dict[str, tuple[ast.DeriveDecl, Source]] = {}
         self.conditions: dict[str, ast.ConditionDecl] = {}
+        #: folded group name → the folded names of its levels.
+        self.group_levels: dict[str, set[str]] = {}
         #: A check sees the options' settings beside its inputs (before the actor's stats).
         self.options: dict[str, Type] = {}
         #: folded group name → the group as declared (levels, options, tables' own levels, choices).
@@ -154,6 +158,8 @@ class _Checker:
             defined.add(key)
             if value is not None:
                 names[key] = value
+                if value.kind == "level" and value.name is not None:
+                    self.group_levels.setdefault(fold(value.name), set()).add(key)
             return True
 
         for host in host_functions():
@@ -186,8 +192,8 @@ class _Checker:
             elif isinstance(block, ast.ProcedureDecl):
                 if claim(str(block.name), None):
                     self.procedures[fold(str(block.name))] = (block, source)
-                for statement in block.statements:
-                    if statement.kind == "choose":
+                for statement in _all_lines(block.statements):
+                    if getattr(statement, "kind", None) == "choose":
                         self.groups.setdefault(fold(statement.name), statement.name)
                         for option in statement.choices:
                             if not option.isdigit() and " to " not in option:
@@ -200,8 +206,7 @@ class _Checker:
                 name = str(block.name)
                 for row in block.rows:
                     if isinstance(row.value, ex.Name) and fold(row.value.text) not in defined:
-                        defined.add(fold(row.value.text))
-                        names[fold(row.value.text)] = ty.level(name)
+                        claim(row.value.text, ty.level(name))
                         self.groups.setdefault(fold(name), name)
                 key = fold(name)
                 if key not in self.tables:
@@ -348,6 +353,9 @@ class _Checker:
 
         The one place that knows what each kind of line holds."""
         for line in statements:
+            if not isinstance(line, ast.Statement):
+                self._other_line(line, scope, bind)
+                continue
             kind = line.kind
             value = self.infer(line.expr, scope) if line.expr is not None else None
             args = [self.infer(arg, scope) for arg in line.args or ()]
@@ -366,6 +374,20 @@ class _Checker:
                 bind(line.label, self.procedure_results(line.name))
             elif kind in ("spend", "gain", "modifier", "becomes") and value is not None:
                 self.require_number(line.expr, value, f"'{kind}'")
+
+    def _other_line(self, line: Any, scope: _Scope, bind: Callable[[str, Type], None]) -> None:
+        """A line of a kind this pass does not know: its expressions are typed and the lines
+        nested in it walked; a name it binds (its ``name``) is ``any``."""
+        if not attrs.has(type(line)):
+            return
+        for field in attrs.fields(type(line)):
+            value = getattr(line, field.name)
+            for part in value if isinstance(value, tuple) else (value,):
+                if isinstance(part, ex.Expr):
+                    self.infer(part, scope)
+        self.walk(_nested(line), scope, bind)
+        if isinstance(getattr(line, "name", None), str):
+            bind(line.name, ANY)
 
     def _condition_values(self, line: ast.Statement, args: list[Type]) -> None:
         """`apply NAME(values)`: an amount takes a number, a parameter typed by a levels group a
@@ -412,22 +434,17 @@ class _Checker:
         of its results."""
         scope = self._inputs_scope(block.params)
         local: dict[str, Type] = {}
-        results: dict[str, Type] = {}
 
         def bind(name: str, t: Type) -> None:
             local[fold(name)] = t
 
-        inner = scope.inner(local)
-        for line in block.statements:
-            self.walk((line,), inner, bind)
-            if line.kind == "result":
-                results[line.name] = local.get(fold(line.name), ANY)
-        return ty.record(str(block.name), results.items())
+        self.walk(block.statements, scope.inner(local), bind)
+        return _results(block, local)
 
     def _procedure(self, block: ast.ProcedureDecl) -> Type:
         """A procedure's lines: each name it binds has the join of all its bindings (a `goto`
         may bring a later one round), seen from its first binding on."""
-        if not any(line.kind == "goto" for line in block.statements):
+        if all(isinstance(line, ast.Statement) and line.kind != "goto" for line in block.statements):
             return self._check(block)  # its lines run in order, as a check's do
         scope = self._inputs_scope(block.params)
         joined: dict[str, Type] = {}
@@ -448,8 +465,7 @@ class _Checker:
             finally:
                 self._quiet -= 0 if reporting else 1
             joined = {k: ty.join(joined[k], t) if k in joined else t for k, t in seen.items()}
-        results = {s.name: joined.get(fold(s.name), ANY) for s in block.statements if s.kind == "result"}
-        return ty.record(str(block.name), results.items())
+        return _results(block, joined)
 
     def procedure_results(self, name: str) -> Type:
         """What ``do NAME(...) as LABEL`` gives LABEL: the record of the procedure's results."""
@@ -607,7 +623,28 @@ class _Checker:
         if key.kind == "record" or key.kind in ("table", "function"):
             self.error("E0420", node.key, what=f"a key of '{_text(node.obj)}'", expected="a number, a level or text",
                        text=_text(node.key), found=key, help=self.hint(node.key, key))
+        elif owner.kind == "table" and owner.name is not None and fold(owner.name) in self.tables:
+            self._row_key(node, self.tables[fold(owner.name)][0], key)
         return found
+
+    def _row_key(self, node: ex.Index, table: ast.TableDecl, key: Type) -> None:
+        """``Table[key]``: some row must be able to answer the key (a number the rows that are
+        numbers or ranges, a level or a text the rows named by it)."""
+        numeric = any(row.key.kind != "name" for row in table.rows)
+        names = {fold(row.key.name or "") for row in table.rows if row.key.kind == "name"}
+        for t in ty.members(key):
+            if t.kind in ("any", "none") or (numeric and (ty.numeric(t) or t.kind == "rating")):
+                return
+            if t.kind == "text" and names:
+                return
+            if t.kind == "level" and names:
+                levels = self.group_levels.get(fold(t.name or ""))
+                if levels is None or names & levels:
+                    return
+            if t.kind not in ("number", "boolean", "pool", "rating", "text", "level"):
+                return  # not a key at all: reported as such, or anything
+        rows = ", ".join(str(row.key) for row in table.rows[:6]) + (", ..." if len(table.rows) > 6 else "")
+        self.error("E0425", node.key, table=str(table.name), found=key, help=f"its rows: {rows}")
 
     def t_Unary(self, node: ex.Unary, scope: _Scope) -> Type:
         t = self.infer(node.operand, scope)
@@ -752,6 +789,35 @@ def _text(expr: ex.Expr | None) -> str:
         return "?"
     text = str(expr)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _nested(line: Any) -> list[Any]:
+    """The lines nested in a line (the bodies of a kind of line this pass does not know)."""
+    if isinstance(line, ast.Statement) or not attrs.has(type(line)):
+        return []
+    found = []
+    for field in attrs.fields(type(line)):
+        value = getattr(line, field.name)
+        for part in value if isinstance(value, tuple) else (value,):
+            if attrs.has(type(part)) and not isinstance(part, ex.Expr | Span | ast.Param):
+                found.append(part)
+    return found
+
+
+def _all_lines(statements: Iterable[Any]) -> Iterator[Any]:
+    """Every line, nested ones included."""
+    stack = list(statements)[::-1]
+    while stack:
+        line = stack.pop()
+        yield line
+        stack.extend(_nested(line)[::-1])
+
+
+def _results(block: ast.CheckDecl | ast.ProcedureDecl, names: dict[str, Type]) -> Type:
+    """The record of a check's (or procedure's) `result` lines, with the types of their names."""
+    fields = {line.name: names.get(fold(line.name), ANY) for line in _all_lines(block.statements)
+              if getattr(line, "kind", None) == "result"}
+    return ty.record(str(block.name), fields.items())
 
 
 def _converts(declared: Type, given: Type) -> bool:

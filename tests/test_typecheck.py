@@ -162,6 +162,11 @@ game.rules:{line}:20: E0423 argument 1 of 'Case' is a level of 'Result'; it take
  {line} |   let again = Case(success)
     |                    ^^^^^^^
 help: Case(ability: rating, pool = 3)"""),
+    "a table looked up by a level none of its rows names": ("  let looked = Grade[success]", """\
+game.rules:{line}:22: E0425 no row of 'Grade' can answer a level of 'Result'
+ {line} |   let looked = Grade[success]
+    |                      ^^^^^^^
+help: its rows: 0, 1, 2, 3+"""),
     "dice counted by a level": ("  roll more = (success)d6", """\
 game.rules:{line}:16: E0420 the number of dice needs a number; 'success' is a level of 'Result'
  {line} |   roll more = (success)d6
@@ -229,6 +234,11 @@ table Grade
   1: Low
   2+: High
 
+table Cost
+  Fail: 0
+  Low: 1
+  High: 2
+
 function pick(x, y) = x if x > y else y
 function degree(n) = none if n < 0 else Grade[n]
 
@@ -236,6 +246,7 @@ check Roll (pool = 3, bonus = 0)
   roll dice = pool d10
   result successes = count(each(dice) + bonus >= 8)
   result best = highest(dice) or 1
+  result cost = Cost[Grade[successes]] + Cost["low"]
   result grade = Grade[successes]
   result degree = degree(successes - 1)
   result bold = style == bold
@@ -440,3 +451,32 @@ lucky.rules:6:18: E0424 no field 'outcom' in the results of 'Action Check'
    |                  ^^^^^^^^
 help: did you mean 'outcome'?
 """
+
+
+def test_a_kind_of_line_the_check_does_not_know_yet() -> None:
+    """A statement node of another class (a structured `if` with nested lines, say) is walked
+    generically: its expressions typed, its nested lines checked, nothing it binds assumed."""
+    import attrs
+
+    from dsl import expr_ast as ex
+    from dsl.diagnostics import DiagnosticSink
+    from dsl.parser import parse_rules
+    from dsl.source import Source
+    from dsl.typecheck import check_types
+    from dsl.vocabulary import build_vocabulary
+
+    @attrs.frozen
+    class Branch:
+        condition: ex.Expr
+        body: tuple  # type: ignore[type-arg]
+        otherwise: tuple = ()  # type: ignore[type-arg]
+
+    source = Source("g.rules", "levels Result: failure < success\n\nprocedure P (n = 1)\n  let x = 1\n"
+                               "  let y = success + 1\n  choose c: a | b\n  result x = x\n")
+    rules = parse_rules(source, DiagnosticSink(source))
+    levels, procedure = rules.blocks
+    first, second, third, last = procedure.statements
+    nested = attrs.evolve(procedure, statements=(first, Branch(ex.Name(("n",)), (second,), (third,)), last))
+    files = [(source, attrs.evolve(rules, blocks=(levels, nested)))]
+    found = check_types(files, build_vocabulary(files, DiagnosticSink()))
+    assert [(d.code, d.span.line) for d in found] == [("E0420", 5)]
