@@ -21,12 +21,12 @@ import attrs
 from dsl import ast
 from dsl import expr_ast as ex
 from dsl.builder import MAX_CHOICE_RANGE
+from dsl.builtins import host_functions
 from dsl.checker import expression_names
 from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
 from dsl.loader import Ruleset, load_game
 from dsl.parser import parse_expression
 from dsl.source import Source, Span
-from dsl.builtins import host_functions
 from dsl.typecheck import check_types
 from dsl.vocabulary import fold
 from interpreter.dice import GivenOracle, PoolSource, RandomOracle

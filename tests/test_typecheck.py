@@ -480,3 +480,15 @@ def test_a_kind_of_line_the_check_does_not_know_yet() -> None:
     files = [(source, attrs.evolve(rules, blocks=(levels, nested)))]
     found = check_types(files, build_vocabulary(files, DiagnosticSink()))
     assert [(d.code, d.span.line) for d in found] == [("E0420", 5)]
+
+
+def test_a_file_whose_only_mechanics_are_a_condition(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`runebook check` runs the mechanics checks for conditions, resources and derived values
+    too, so what the game would refuse to load it reports."""
+    run, stderr = _checked(cli, tmp_path, 'stats Guard\n\ncondition Dazed (N)\n  modifier Guard = "x" + N\n')
+    assert run.code == 1
+    assert stderr == """\
+game.rules:4:20: E0420 '+' needs a number; '"x"' is text
+ 4 |   modifier Guard = "x" + N
+   |                    ^^^
+"""
