@@ -335,6 +335,78 @@ help: 'flame' is a level of 'Element'; 'Strike' declares 'power: number = 1'
     assert _checked(cli, tmp_path, DECLARED)[0].code == 0
 
 
+def test_a_line_that_hides_a_table_of_the_same_name(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Names match ignoring case: after `let grade = ...`, `Grade` in that check is the line."""
+    run, stderr = _checked(cli, tmp_path, PRELUDE + "  let grade = r.grade\n  result again = Grade[1]\n")
+    assert run.code == 1
+    assert stderr == f"""\
+game.rules:{LINE + 1}:18: E0420 '[...]' needs a table; 'Grade' is a level of 'Grade'
+ {LINE + 1} |   result again = Grade[1]
+    |                  ^^^^^
+help: here 'Grade' is a name of this declaration, which hides the table 'Grade': rename one of them
+"""
+
+
+def test_a_homebrew_file_is_checked_against_its_game(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Mechanics in a file that extends a game see the game's checks, levels and tables."""
+    path = tmp_path / "lucky.rules"
+    path.write_text("extends mezzo\n\ncheck Lucky (votes: number = 1)\n  let r = Action Check(votes, 1)\n"
+                    "  result better = r.outcome > 2\n  result worse = r.outcom\n")
+    run = cli("check", str(path))
+    assert run.code == 1
+    assert run.stderr.replace(str(tmp_path) + "/", "") == """\
+lucky.rules:5:19: E0421 '>' compares a level of 'Outcome' with a number
+ 5 |   result better = r.outcome > 2
+   |                   ^^^^^^^^^^^^^
+help: a level compares only with levels of 'Outcome'; rank(r.outcome) is its position as a number
+lucky.rules:6:18: E0424 no field 'outcom' in the results of 'Action Check'
+ 6 |   result worse = r.outcom
+   |                  ^^^^^^^^
+help: did you mean 'outcome'?
+"""
+
+
+def test_a_kind_of_line_the_check_does_not_know_yet() -> None:
+    """A statement node of another class (a structured `if` with nested lines, say) is walked
+    generically: its expressions typed, its nested lines checked, nothing it binds assumed."""
+    import attrs
+
+    from dsl import expr_ast as ex
+    from dsl.diagnostics import DiagnosticSink
+    from dsl.parser import parse_rules
+    from dsl.source import Source
+    from dsl.typecheck import check_types
+    from dsl.vocabulary import build_vocabulary
+
+    @attrs.frozen
+    class Branch:
+        condition: ex.Expr
+        body: tuple  # type: ignore[type-arg]
+        otherwise: tuple = ()  # type: ignore[type-arg]
+
+    source = Source("g.rules", "levels Result: failure < success\n\nprocedure P (n = 1)\n  let x = 1\n"
+                               "  let y = success + 1\n  choose c: a | b\n  result x = x\n")
+    rules = parse_rules(source, DiagnosticSink(source))
+    levels, procedure = rules.blocks
+    first, second, third, last = procedure.statements
+    nested = attrs.evolve(procedure, statements=(first, Branch(ex.Name(("n",)), (second,), (third,)), last))
+    files = [(source, attrs.evolve(rules, blocks=(levels, nested)))]
+    found = check_types(files, build_vocabulary(files, DiagnosticSink()))
+    assert [(d.code, d.span.line) for d in found] == [("E0420", 5)]
+
+
+def test_a_file_whose_only_mechanics_are_a_condition(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`runebook check` runs the mechanics checks for conditions, resources and derived values
+    too, so what the game would refuse to load it reports."""
+    run, stderr = _checked(cli, tmp_path, 'stats Guard\n\ncondition Dazed (N)\n  modifier Guard = "x" + N\n')
+    assert run.code == 1
+    assert stderr == """\
+game.rules:4:20: E0420 '+' needs a number; '"x"' is text
+ 4 |   modifier Guard = "x" + N
+   |                    ^^^
+"""
+
+
 # ---------------------------------------------------------------- inference
 
 INFERRED = """\
@@ -420,75 +492,3 @@ def test_every_expression_gets_a_type() -> None:
         "field": "a number",
         "rating": "a number",
     }
-
-
-def test_a_line_that_hides_a_table_of_the_same_name(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """Names match ignoring case: after `let grade = ...`, `Grade` in that check is the line."""
-    run, stderr = _checked(cli, tmp_path, PRELUDE + "  let grade = r.grade\n  result again = Grade[1]\n")
-    assert run.code == 1
-    assert stderr == f"""\
-game.rules:{LINE + 1}:18: E0420 '[...]' needs a table; 'Grade' is a level of 'Grade'
- {LINE + 1} |   result again = Grade[1]
-    |                  ^^^^^
-help: here 'Grade' is a name of this declaration, which hides the table 'Grade': rename one of them
-"""
-
-
-def test_a_homebrew_file_is_checked_against_its_game(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """Mechanics in a file that extends a game see the game's checks, levels and tables."""
-    path = tmp_path / "lucky.rules"
-    path.write_text("extends mezzo\n\ncheck Lucky (votes: number = 1)\n  let r = Action Check(votes, 1)\n"
-                    "  result better = r.outcome > 2\n  result worse = r.outcom\n")
-    run = cli("check", str(path))
-    assert run.code == 1
-    assert run.stderr.replace(str(tmp_path) + "/", "") == """\
-lucky.rules:5:19: E0421 '>' compares a level of 'Outcome' with a number
- 5 |   result better = r.outcome > 2
-   |                   ^^^^^^^^^^^^^
-help: a level compares only with levels of 'Outcome'; rank(r.outcome) is its position as a number
-lucky.rules:6:18: E0424 no field 'outcom' in the results of 'Action Check'
- 6 |   result worse = r.outcom
-   |                  ^^^^^^^^
-help: did you mean 'outcome'?
-"""
-
-
-def test_a_kind_of_line_the_check_does_not_know_yet() -> None:
-    """A statement node of another class (a structured `if` with nested lines, say) is walked
-    generically: its expressions typed, its nested lines checked, nothing it binds assumed."""
-    import attrs
-
-    from dsl import expr_ast as ex
-    from dsl.diagnostics import DiagnosticSink
-    from dsl.parser import parse_rules
-    from dsl.source import Source
-    from dsl.typecheck import check_types
-    from dsl.vocabulary import build_vocabulary
-
-    @attrs.frozen
-    class Branch:
-        condition: ex.Expr
-        body: tuple  # type: ignore[type-arg]
-        otherwise: tuple = ()  # type: ignore[type-arg]
-
-    source = Source("g.rules", "levels Result: failure < success\n\nprocedure P (n = 1)\n  let x = 1\n"
-                               "  let y = success + 1\n  choose c: a | b\n  result x = x\n")
-    rules = parse_rules(source, DiagnosticSink(source))
-    levels, procedure = rules.blocks
-    first, second, third, last = procedure.statements
-    nested = attrs.evolve(procedure, statements=(first, Branch(ex.Name(("n",)), (second,), (third,)), last))
-    files = [(source, attrs.evolve(rules, blocks=(levels, nested)))]
-    found = check_types(files, build_vocabulary(files, DiagnosticSink()))
-    assert [(d.code, d.span.line) for d in found] == [("E0420", 5)]
-
-
-def test_a_file_whose_only_mechanics_are_a_condition(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """`runebook check` runs the mechanics checks for conditions, resources and derived values
-    too, so what the game would refuse to load it reports."""
-    run, stderr = _checked(cli, tmp_path, 'stats Guard\n\ncondition Dazed (N)\n  modifier Guard = "x" + N\n')
-    assert run.code == 1
-    assert stderr == """\
-game.rules:4:20: E0420 '+' needs a number; '"x"' is text
- 4 |   modifier Guard = "x" + N
-   |                    ^^^
-"""
