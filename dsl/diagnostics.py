@@ -100,6 +100,13 @@ MESSAGES: dict[str, str] = {
     "E0415": "exact odds are not available for {what}: {why}",
     "E0416": "'{name}' depends on itself",
     "E0417": "no {die} can be {op} {value}, and a comparison with dice counts the dice that match",
+    # E042x: types, found by the check stage (dsl.typecheck) before anything runs
+    "E0420": "{what} needs {expected}; '{text}' is {found}",
+    "E0421": "'{op}' compares {left} with {right}",
+    "E0422": "'{op}' compares {left} with {right}, which are never equal",
+    "E0423": "argument {index} of '{name}' is {found}; it takes {expected}",
+    "E0424": "no field '{name}' in {found}",
+    "E0425": "no row of '{table}' can answer {found}",
     "E0430": "there is no item {key} in a list of {count}",
     # E05xx: dice given by the user
     "E0501": "not enough dice given: needed a {die} for {what}",

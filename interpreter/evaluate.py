@@ -41,6 +41,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from dsl import builtins as registry
 from dsl import expr_ast as ex
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.source import Source, Span
@@ -628,9 +629,12 @@ def _b_each(ctx: Context, args: list[Any], site: Any) -> Any:
 BUILTINS: dict[str, Builtin] = {}
 
 
-def _register(name: str, impl: Callable[..., Any], min_args: int, max_args: int | None, doc: str,
-              special: bool = False) -> None:
-    BUILTINS[name] = Builtin(name, impl, min_args, max_args, doc, special)
+def _register(name: str, impl: Callable[..., Any], special: bool = False) -> None:
+    """Give a builtin of the registry (dsl.builtins: its arity, types and doc) its implementation."""
+    declared = registry.lookup(name)
+    if declared is None or declared.host:
+        raise KeyError(f"no signature for the builtin '{name}': add its line to dsl/builtins.py")
+    BUILTINS[name] = Builtin(name, impl, declared.min_args, declared.max_args, declared.doc, special)
 
 
 def _b_rank(ctx: Context, args: list[Any], site: Any) -> Any:
@@ -655,20 +659,17 @@ def _b_rating_value(ctx: Context, args: list[Any], site: Any) -> Any:
     return _check_number("rating_value", number(rating, ctx), site)
 
 
-_register("rank", _b_rank, 1, 1, "the position of a level in its group, from 0")
-_register("rating_value", _b_rating_value, 2, 2,
-          "rating_value(r, size): a rating as one number, its symbol worth size each time it is "
-          "counted (7M2 with size 20 is 47; 7M counts once); a number is itself")
-_register("step", _b_step, 2, 2, "step(level, n): the level n places higher (lower if n < 0), held at the ends")
-_register("min", _b_min, 1, None, "the smallest of its arguments")
-_register("max", _b_max, 1, None, "the largest of its arguments")
-_register("floor", _b_floor, 1, 1, "round down")
-_register("ceil", _b_ceil, 1, 1, "round up")
-_register("round", _b_round, 1, 1, "round to nearest, halves away from zero")
-_register("abs", _b_abs, 1, 1, "absolute value")
-_register("clamp", _b_clamp, 3, 3, "clamp(x, low, high)")
-_register("sum", _pool_fold("sum", "sum", lambda a, b: normalize(a + b), 0, _accept_number), 1, None,
-          "the sum of the dice of its pools (plus any numbers)")
+_register("rank", _b_rank)
+_register("rating_value", _b_rating_value)
+_register("step", _b_step)
+_register("min", _b_min)
+_register("max", _b_max)
+_register("floor", _b_floor)
+_register("ceil", _b_ceil)
+_register("round", _b_round)
+_register("abs", _b_abs)
+_register("clamp", _b_clamp)
+_register("sum", _pool_fold("sum", "sum", lambda a, b: normalize(a + b), 0, _accept_number))
 _count_fold = _pool_fold("count", "count", lambda a, b: a + b, 0, _accept_count)
 
 
@@ -684,18 +685,12 @@ def _b_count(ctx: Context, args: list[Any], site: Any) -> Any:
     return total + _count_fold(ctx, rest, site) if rest else total
 
 
-_register("count", _b_count, 1, None,
-          "how many dice its pools hold (a selection: how many dice matched); true counts 1; "
-          "a list's items count one each (true 1, false 0)")
-_register("highest", _pool_fold("highest", "max", _max2, None, _accept_number), 1, None,
-          "the highest single die of its pools, or nothing")
-_register("lowest", _pool_fold("lowest", "min", _min2, None, _accept_number), 1, None,
-          "the lowest single die of its pools, or nothing")
-_register("any", _pool_fold("any", "any", _or, False, _accept_bool), 1, None,
-          "whether any die is in its pools (or any argument is true)")
-_register("all", _pool_fold("all", "all", _and, True, _accept_bool), 1, None,
-          "whether every die of its pools was selected (or every argument is true)")
-_register("each", _b_each, 1, 1, "the pool die by die: each(3d10) + 3 >= 11")
+_register("count", _b_count)
+_register("highest", _pool_fold("highest", "max", _max2, None, _accept_number))
+_register("lowest", _pool_fold("lowest", "min", _min2, None, _accept_number))
+_register("any", _pool_fold("any", "any", _or, False, _accept_bool))
+_register("all", _pool_fold("all", "all", _and, True, _accept_bool))
+_register("each", _b_each)
 def _one_list(name: str, value: Any, site: Any) -> tuple[Any, ...]:
     if type(value) is not tuple:
         raise _error("E0405", site, op=name, kind=kind_of(value), help=f"{name}(...) takes a list: [a, b, c]")
@@ -772,15 +767,13 @@ def _b_items(ctx: Context, args: list[Any], site: Any) -> Any:
     return items_of(ctx.result(args[0]), "for each", site, ctx.limits)
 
 
-_register("first", _b_first, 1, 1, "first(xs): the first item of a list, or none when it is empty")
-_register("last", _b_last, 1, 1, "last(xs): the last item of a list, or none when it is empty")
-_register("index", _b_index, 2, 2, "index(xs, v): where v first is in the list (from 0), or none")
-_register("zip", _b_zip, 1, None, "zip(xs, ys): the lists side by side, as a list of pairs (p[0], p[1])")
-_register("sort", _b_sort, 1, 1, "sort(xs): the list from lowest to highest (numbers, levels or text)")
-_register("sort_by", _b_sort_by, 2, 2,
-          "sort_by(xs, keys): the items of xs in the order of their keys, lowest first; equal keys keep "
-          "their order: sort_by(heroes, [h.speed for h in heroes])")
-_register("reverse", _b_reverse, 1, 1, "reverse(xs): the list in the opposite order")
+_register("first", _b_first)
+_register("last", _b_last)
+_register("index", _b_index)
+_register("zip", _b_zip)
+_register("sort", _b_sort)
+_register("sort_by", _b_sort_by)
+_register("reverse", _b_reverse)
 def _b_replace(ctx: Context, args: list[Any], site: Any) -> Any:
     items, at, value = _one_list("replace", args[0], site), args[1], ctx.result(args[2])
     if type(at) is not int or not -len(items) <= at < len(items):
@@ -799,18 +792,15 @@ def _b_with(ctx: Context, args: list[Any], site: Any) -> Any:
     return Record({**record, field: value})
 
 
-_register("replace", _b_replace, 3, 3, "replace(xs, i, v): the list with item i (from 0) replaced by v")
-_register("#replace", _b_replace, 3, 3, "set xs[i] = v (dsl.flow)")
-_register("#with", _b_with, 3, 3, "set r.field = v (dsl.flow)")
+_register("replace", _b_replace)
+_register("#replace", _b_replace)
+_register("#with", _b_with)
 # The collection a `for each` walks (dsl.flow): its items, at most the limit.
-_register("#items", _b_items, 1, 1, "the items a 'for each' goes through")
+_register("#items", _b_items)
 
 
 # ladder is a special form: its rungs are dice, not values (see Compiler.c_Call).
-_register("ladder", lambda *a: None, 2, None,
-          "step dice: ladder(n, d4, d6, d8, d10, d12) is the n-th rung; past the last, "
-          "another top die per full ladder plus the rung of the rest; ladder(n, [4, 6, 8]) takes "
-          "the die sizes as a list", special=True)
+_register("ladder", lambda *a: None, special=True)
 
 
 # ---------------------------------------------------------------- static checks
@@ -1713,5 +1703,4 @@ def _b_number_or(ctx: Context, args: list[Any], site: Any) -> Any:
     return value if type(value) in NUMERIC and type(value) is not bool else args[1]
 
 
-_register("number_or", _b_number_or, 2, 2,
-          "number_or(x, fallback): x when it is a number, else fallback (text, nothing, ...)")
+_register("number_or", _b_number_or)

@@ -21,12 +21,14 @@ import attrs
 from dsl import ast
 from dsl import expr_ast as ex
 from dsl.builder import MAX_CHOICE_RANGE
+from dsl.builtins import host_functions
 from dsl.checker import expression_names
 from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
 from dsl.flow import Flow, lower
 from dsl.loader import Ruleset, load_game
 from dsl.parser import parse_expression
 from dsl.source import Source, Span
+from dsl.typecheck import check_types
 from dsl.vocabulary import fold
 from interpreter.dice import GivenOracle, PoolSource, RandomOracle
 from interpreter.distribution import Distribution, joint
@@ -316,6 +318,8 @@ class Rules:
         for source, block in blocks:
             if isinstance(block, ast.ExampleDecl):
                 self._example(block, source, sink)
+        # The type check stage: what would fail at run time whatever the dice say (dsl.typecheck).
+        sink.extend(check_types(self.ruleset.files, self.ruleset.vocabulary))
 
     def _example(self, block: ast.ExampleDecl, source: Source, sink: DiagnosticSink) -> None:
         check = self.checks.get(fold(str(block.check))) or self.procedures.get(fold(str(block.check)))
@@ -1324,9 +1328,9 @@ def _require_help(ctx: Context, seen: int, expr: ex.Expr | None = None, env: Map
     return "here " + "; ".join(parts) if parts else None
 
 
-#: Functions the rules layer gives every game: an entity's state, read in expressions.
-HOST_FUNCTIONS = ("modifier", "resource", "has", "holds", "line", "owns", "amount", "stat",
-                  "line_text", "number_in", "meets", "data_of", "level_in")
+#: Functions the rules layer gives every game: an entity's state, read in expressions (their
+#: signatures and docs: the lines marked `host=True` in dsl/builtins.py).
+HOST_FUNCTIONS = host_functions()
 
 
 @attrs.frozen

@@ -156,11 +156,20 @@ def test_an_implied_condition_must_exist(tmp_path: Path) -> None:
 
 
 def test_a_value_of_the_wrong_kind_at_run_time_changes_nothing(tmp_path: Path) -> None:
-    rules, a = _game(tmp_path, "procedure P (n: text = \"x\")\n  apply Hurried\n  apply Shielded(n)\n")
+    rules, a = _game(tmp_path, "procedure P (n)\n  apply Hurried\n  apply Shielded(n)\n")
     with pytest.raises(RunebookError) as error:
-        rules.run("P", as_=a)
+        rules.run("P", as_=a, n="x")
     assert [d.code for d in error.value.diagnostics] == ["E0603"]
     assert a.conditions == []
+
+
+def test_a_value_of_a_known_wrong_kind_is_caught_when_the_game_loads(tmp_path: Path) -> None:
+    """Text where the amount goes, seen by the type check before anything runs."""
+    (tmp_path / "game.rules").write_text(GAME + "\nprocedure P (n: text = \"x\")\n  apply Shielded(n)\n")
+    with pytest.raises(RunebookError) as error:
+        interpreter.load(str(tmp_path))
+    assert [(d.code, d.message) for d in error.value.diagnostics] == [
+        ("E0603", "input 'N' expects a number, got 'n'")]
 
 
 def test_stat_reads_derived_values_and_names_what_is_wrong(tmp_path: Path) -> None:

@@ -21,9 +21,6 @@ procedure Inspect (key = "gear tags")
   result element = level_in(data_of(actor, key), plain)
   result plain_text = level_in("nothing here", plain)
   result later = level_in("Storm then frost", frost)
-
-procedure Bad ()
-  result oops = level_in("frost", 3)
 """
 
 HERO = """\
@@ -60,11 +57,13 @@ def test_data_of_and_level_in(game, key: str, value: object, element: str) -> No
     assert str(run.results["later"]) == "storm"   # the first named in the text, not the group's order
 
 
-def test_level_in_needs_a_level(game) -> None:  # type: ignore[no-untyped-def]
-    rules, hero = game
+def test_level_in_needs_a_level(tmp_path: Path) -> None:
+    """A number where level_in takes a level: the type check refuses the game when it loads."""
+    (tmp_path / "game.rules").write_text(GAME + '\nprocedure Bad ()\n  result oops = level_in("frost", 3)\n')
     with pytest.raises(RunebookError) as error:
-        rules.run("Bad", as_=hero)
-    assert [d.code for d in error.value.diagnostics] == ["E0405"]
+        interpreter.load(str(tmp_path))
+    assert [(d.code, d.message) for d in error.value.diagnostics] == [
+        ("E0423", "argument 2 of 'level_in' is a number; it takes a level")]
 
 
 PREDICATES = """\

@@ -68,7 +68,7 @@ procedure Health Probe ()
   result bloodied = is_bloodied(actor)
   result maimed = is_maimed(actor)
   result dying = is_dying(actor)
-  result shown = health(actor)
+  result shown = health_of(actor)
   result jolts = Jolt
 
 procedure Attack Roll (skill = 0, threshold = 12)

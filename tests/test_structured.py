@@ -205,9 +205,10 @@ def test_a_loop_over_more_items_than_the_limit() -> None:
 
 def test_a_loop_over_something_not_a_list(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "g.rules").write_text("procedure P (n: number = 3)\n  for each x in n\n    let y = x\n")
-    run = cli("run", str(tmp_path), "P")
+    run = cli("check", str(tmp_path / "g.rules"))
     assert run.code == 1
-    assert "E0405 'for each' cannot apply to a number" in run.stderr
+    assert "g.rules:2:17: E0420 'for each' needs a list; 'n' is a number" in run.stderr
+    assert "#" not in run.stderr  # nothing of the loop's own bookkeeping shows
 
 
 # ---------------------------------------------------------------- what check reports

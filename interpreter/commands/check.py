@@ -25,7 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-_MECHANICS = re.compile(r"^(?:option|levels|table|function|check|example|procedure)[ \t]", re.MULTILINE)
+_MECHANICS = re.compile(r"^(?:option|levels|table|function|check|example|procedure|condition|resource|derive)[ \t]",
+                        re.MULTILINE)
 
 
 def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignore[type-arg]
