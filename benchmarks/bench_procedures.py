@@ -31,8 +31,8 @@ SKIRMISH = "rulesets/mestezia/examples/skirmish"
 
 #: (label, argv after `runebook`, slow?)
 CASES: list[tuple[str, list[str], bool]] = [
-    ("questworlds group scored contest", ["odds", "questworlds", "group scored contest", "--with", "ability_1=15",
-                                          "--with", "ability_2=12", "--with", "resistance_1=14", "--json"], True),
+    ("questworlds group scored contest", ["odds", "questworlds", "group scored contest", "--with", "abilities=15,12",
+                                          "--with", "resistances=14", "--json"], True),
     ("questworlds extended contest", ["odds", "questworlds", "extended contest", "--with", "ability=15",
                                       "--with", "resistance=14", "--json"], False),
     ("questworlds scored contest", ["odds", "questworlds", "scored contest", "--with", "ability=15",

@@ -251,13 +251,13 @@ def test_group_simple_hero_point_per_member(rules) -> None:  # type: ignore[no-u
     # against success: a minor victory (2). Member 2 (7M vs 12), 5 vs 16: a critical by the
     # mastery against a failure, 3 points; no bump can help a critical, so nothing is asked.
     driver = Answers(hero_point="use")
-    run = rules.run("group simple contest", ability_1=15, ability_2="7M", resistance=14, resistance_2=12,
-                    hero_points_1=1, hero_points_2=1, dice=[3, 10, 5, 16], driver=CallbackDriver(driver))
+    run = rules.run("group simple contest", abilities=[15, "7M"], resistance=14, resistances=[0, 12],
+                    hero_points=[1, 1], dice=[3, 10, 5, 16], driver=CallbackDriver(driver))
     assert driver.asked == ["hero_point"]
     results = names(run.results)
     assert (results["points"], results["opposition_points"], results["outcome"], results["degree"]) == (
         5, 0, "victory", "complete")
-    assert (results["pairing_1"], results["hero_points_spent"]) == ("minor_win", 1)
+    assert (_name(run.results["pairings"][0]), results["hero_points_spent"]) == ("minor_win", 1)
 
 
 @pytest.mark.parametrize("answer, outcome, degree", [("keep", "defeat", "major"), ("use", "tie", None)])
@@ -265,7 +265,7 @@ def test_group_simple_hero_point_against_a_single_gm_roll(rules, answer: str, ou
     # Option group_gm_roll=single: the GM's 5 (a success against 14) meets every member's roll.
     # Member 1 (15): 17, a failure, a minor defeat (2 against); with the point a success won on
     # the higher roll (1 for). Member 2 (12): 3, a success lost on the lower roll (1 against).
-    run = rules.run("group simple contest", ability_1=15, ability_2=12, resistance=14, hero_points_1=1,
+    run = rules.run("group simple contest", abilities=[15, 12], resistance=14, hero_points=[1],
                     dice=[5, 17, 3], options={"group_gm_roll": "single"},
                     driver=CallbackDriver(Answers(hero_point=answer)))
     assert (_name(run.results["outcome"]), _name(run.results["degree"])) == (outcome, degree)
@@ -286,7 +286,7 @@ def test_group_simple_odds_with_hero_points_match_an_enumeration(rules) -> None:
         degree = None if gap == 0 else "marginal" if gap == 1 else "minor" if gap == 2 else "major" if gap <= 4 else "complete"
         outcome = "tie" if gap == 0 else "victory" if difference > 0 else "defeat"
         expected[(outcome, degree)] = expected.get((outcome, degree), Fraction(0)) + p * q
-    odds = rules.odds("group simple contest", ability_1=15, ability_2=12, resistance=14, hero_points_1=1,
+    odds = rules.odds("group simple contest", abilities=[15, 12], resistance=14, hero_points=[1],
                       answers={"hero_point": "use"})
     outcomes: dict[str, Fraction] = {}
     degrees: dict[Any, Fraction] = {}
@@ -302,16 +302,22 @@ def test_group_simple_odds_with_hero_points_match_an_enumeration(rules) -> None:
 SCORED = "group scored contest"
 
 
+def _member_value(state: dict[str, Any], key: str) -> Any:
+    """`scored_1`: member 1's item of the per-member list `scored` in a procedure's state."""
+    name, _, number = key.rpartition("_")
+    return state[name][int(number) - 1]
+
+
 def _look(answers: dict[str, str], at: int, keys: tuple[str, ...]) -> tuple[Any, list[str], Any]:
     """A driver that answers by name and stops at the `at`-th `tactic` asked, keeping `keys`
-    of the state there."""
+    of the state there (`against_2`: member 2's item of the per-member list `against`)."""
     asked: list[str] = []
     seen: dict[str, Any] = {}
 
     def answer(point: ChoicePoint) -> str:
         asked.append(point.name)
         if point.name == "tactic" and asked.count("tactic") == at:
-            seen.update({k: point.state[k] for k in keys})
+            seen.update({k: _member_value(point.state, k) for k in keys})
             raise Stop
         return answers[point.name]
 
@@ -325,7 +331,7 @@ def test_group_scored_gm_tactics(rules, tactic: str, against: int) -> None:  # t
     # against the member; the GM's gamble +1, its defensive response -1 (§3.5).
     answer, asked, seen = _look({"tactic": "normal", "opposition_tactic": tactic}, 2, ("against_1", "scored_1"))
     with pytest.raises(Stop):
-        rules.run(SCORED, ability_1=15, resistance_1=14, opposition_tactics=1, dice=[3, 10],
+        rules.run(SCORED, abilities=[15], resistances=[14], opposition_tactics=1, dice=[3, 10],
                   driver=CallbackDriver(answer))
     assert asked == ["tactic", "opposition_tactic", "tactic"]
     assert seen == {"against_1": against, "scored_1": 0}
@@ -336,7 +342,7 @@ def test_group_scored_hero_point_after_the_members_roll(rules) -> None:  # type:
     answer, asked, seen = _look({"tactic": "normal", "hero_point": "use"}, 2,
                                 ("against_1", "scored_1", "hero_left_1"))
     with pytest.raises(Stop):
-        rules.run(SCORED, ability_1=15, resistance_1=14, hero_points_1=1, dice=[17, 5], driver=CallbackDriver(answer))
+        rules.run(SCORED, abilities=[15], resistances=[14], hero_points=[1], dice=[17, 5], driver=CallbackDriver(answer))
     assert asked == ["tactic", "hero_point", "tactic"]
     assert seen == {"against_1": 0, "scored_1": 1, "hero_left_1": 0}
 
@@ -345,11 +351,11 @@ def test_group_scored_hero_point_on_an_assist(rules) -> None:  # type: ignore[no
     # Round 1: member 1 (15) 1 vs 20, a complete victory, opponent 1 out; member 2 (12) 17 vs
     # 5, a minor defeat: 2 against. Round 2: member 1 assists member 2 against 14, 17 vs 5: a
     # minor defeat would add 1 against; with member 1's point, a marginal victory takes 1 off.
-    answers = {"tactic": "normal", "free_action": "assist_2", "hero_point": "use"}
+    answers = {"tactic": "normal", "free_action": "2", "hero_point": "use"}  # `2`: assist member 2
     answer, asked, seen = _look(answers, 3, ("against_2", "hero_left_1", "hero_left_2"))
     with pytest.raises(Stop):
-        rules.run(SCORED, ability_1=15, ability_2=12, resistance_1=14, resistance_2=14, opponent_2=2,
-                  hero_points_1=1, dice=[1, 20, 17, 5, 17, 5], driver=CallbackDriver(answer))
+        rules.run(SCORED, abilities=[15, 12], resistances=[14, 14], opponents=[0, 2],
+                  hero_points=[1], dice=[1, 20, 17, 5, 17, 5], driver=CallbackDriver(answer))
     assert asked == ["tactic", "tactic", "free_action", "hero_point", "tactic"]
     assert seen == {"against_2": 1, "hero_left_1": 0, "hero_left_2": 0}
 
@@ -359,7 +365,7 @@ def test_group_scored_parting_shot(rules) -> None:  # type: ignore[no-untyped-de
     # shot: 17 vs 5, a minor defeat, takes 2 of the 5 back: the opponent is back in at 3.
     answer, asked, seen = _look({"tactic": "normal", "parting_shot": "attempt"}, 2, ("scored_1",))
     with pytest.raises(Stop):
-        rules.run(SCORED, ability_1=15, resistance_1=14, parting_shots=1, dice=[1, 20, 17, 5],
+        rules.run(SCORED, abilities=[15], resistances=[14], parting_shots=1, dice=[1, 20, 17, 5],
                   driver=CallbackDriver(answer))
     assert asked == ["tactic", "parting_shot", "tactic"]
     assert seen == {"scored_1": 3}
@@ -372,17 +378,18 @@ def test_group_scored_parting_shot(rules) -> None:  # type: ignore[no-untyped-de
         driver.asked.append(point.name)
         return next(answers) if point.name == "parting_shot" else "normal"
 
-    run = rules.run(SCORED, ability_1=15, resistance_1=14, parting_shots=1, dice=[1, 20, 17, 5, 1, 20],
+    run = rules.run(SCORED, abilities=[15], resistances=[14], parting_shots=1, dice=[1, 20, 17, 5, 1, 20],
                     driver=CallbackDriver(answer2))
     results = names(run.results)
-    assert (results["winner"], results["consequence_1"], results["opposition_consequence_1"]) == (
+    assert (results["winner"], _name(run.results["consequences"][0]),
+            _name(run.results["opposition_consequences"][0])) == (
         "player", "unharmed", "dead")
     # A hero point on the shot: the minor defeat becomes a marginal victory, +1: 6 to 0.
     shot = Answers(tactic="normal", parting_shot="attempt", hero_point="use")
-    run = rules.run(SCORED, ability_1=15, resistance_1=14, parting_shots=1, hero_points_1=1, dice=[1, 20, 17, 5],
+    run = rules.run(SCORED, abilities=[15], resistances=[14], parting_shots=1, hero_points=[1], dice=[1, 20, 17, 5],
                     driver=CallbackDriver(shot))
     assert shot.asked == ["tactic", "parting_shot", "hero_point"]
-    assert _name(run.results["opposition_consequence_1"]) == "injured"  # T11 at 6
+    assert _name(run.results["opposition_consequences"][0]) == "injured"  # T11 at 6
 
 
 @pytest.mark.parametrize("penalty, scored", [(0, 3), (3, 2)])
@@ -392,7 +399,7 @@ def test_group_scored_multiple_opponent_penalty(rules, penalty: int, scored: int
     # at 15 - 3 = 12, failure against fumble, a minor victory (2).
     answer, _, seen = _look({"tactic": "normal"}, 2, ("scored_1",))
     with pytest.raises(Stop):
-        rules.run(SCORED, ability_1=15, resistance_1=14, resistance_2=14, multiple_opponents=penalty,
+        rules.run(SCORED, abilities=[15], resistances=[14, 14], multiple_opponents=penalty,
                   dice=[13, 20], driver=CallbackDriver(answer))
     assert seen == {"scored_1": scored}
 
@@ -406,12 +413,13 @@ def test_one_member_group_scored_plays_as_the_scored_contest(rules) -> None:  # 
                "parting_shot": "decline"}
     single = rules.odds("scored contest", ability=15, resistance=14, hero_points=1, opposition_tactics=1,
                         answers=answers)
-    group = rules.odds(SCORED, ability_1=15, resistance_1=14, hero_points_1=1, opposition_tactics=1,
+    group = rules.odds(SCORED, abilities=[15], resistances=[14], hero_points=[1], opposition_tactics=1,
                        parting_shots=1, answers=answers)
-    for mine, theirs in (("winner", "winner"), ("consequence", "consequence_1"),
-                         ("opposition_consequence", "opposition_consequence_1")):
+    # The group's per-member results are lists (of one item here).
+    for mine, theirs in (("winner", "winner"), ("consequence", "consequences"),
+                         ("opposition_consequence", "opposition_consequences")):
         assert {_name(k): v for k, v in single.results[mine].items()} == {
-            _name(k): v for k, v in group.results[theirs].items()}
+            _name(k[0] if isinstance(k, tuple) else k): v for k, v in group.results[theirs].items()}
 
 
 def test_group_extended_hero_point_per_roll(rules) -> None:  # type: ignore[no-untyped-def]
@@ -424,14 +432,14 @@ def test_group_extended_hero_point_per_roll(rules) -> None:  # type: ignore[no-u
     def answer(point: ChoicePoint) -> str:
         asked.append(point.name)
         if point.name == "group_action" and asked.count("group_action") == 2:
-            seen.update(ap_1=point.state["ap_1"], opposition_ap=point.state["opposition_ap"],
-                        hero_left_1=point.state["hero_left_1"])
+            seen.update(ap_1=point.state["ap"][0], opposition_ap=point.state["opposition_ap"],
+                        hero_left_1=point.state["hero_left"][0])
             raise Stop
         return {"group_action": "exchange", "bid": "standard", "opposition_target": "first_standing",
                 "hero_point": "use"}[point.name]
 
     with pytest.raises(Stop):
-        rules.run("group extended contest", ability_1=15, resistance=14, hero_points_1=1, dice=[17, 5, 3, 10],
+        rules.run("group extended contest", abilities=[15], resistance=14, hero_points=[1], dice=[17, 5, 3, 10],
                   driver=CallbackDriver(answer))
     assert asked == ["group_action", "bid", "opposition_target", "hero_point", "group_action"]
     assert seen == {"ap_1": 13, "opposition_ap": 12, "hero_left_1": 0}
@@ -441,7 +449,7 @@ def test_one_member_group_extended_with_hero_points_plays_as_the_extended_contes
     # One member, bids of 3 and 1 (the member acts first, as in `Extended Contest`), two hero
     # points spent whenever they help, on the member's rolls and on the GM's rolls against them.
     answers = {"hero_point": "use"}
-    group = rules.odds("group extended contest", ability_1=3, resistance=3, opposition_bid=1, hero_points_1=2,
+    group = rules.odds("group extended contest", abilities=[3], resistance=3, opposition_bid=1, hero_points=[2],
                        answers=answers)
     single = rules.odds("extended contest", ability=3, resistance=3, opposition_bid=1, hero_points=2,
                         answers=answers)

@@ -32,8 +32,24 @@ def rules():  # type: ignore[no-untyped-def]
     return interpreter.load("questworlds")
 
 
+def names(value: Any) -> Any:
+    """A level as its name, a list of them as a list of names (other values as they are)."""
+    return [names(v) for v in value] if isinstance(value, tuple) else _name(value)
+
+
 def results_of(run: Any) -> dict[str, Any]:
-    return {k: _name(v) for k, v in run.results.items()}
+    return {k: names(v) for k, v in run.results.items()}
+
+
+def member(values: Any, number: int, absent: Any = 0) -> Any:
+    """Member `number`'s (from 1) item of a per-member list; `absent` for a member past its end."""
+    return values[number - 1] if number <= len(values) else absent
+
+
+def cli_inputs(inputs: dict[str, Any]) -> list[str]:
+    """`--with name=value` arguments; a list as its items joined by commas."""
+    return list(itertools.chain.from_iterable(
+        ("--with", f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}") for k, v in inputs.items()))
 
 
 # --- an independent model of one simple contest (spec §1.4-§1.7, default options) --------
@@ -118,7 +134,7 @@ def test_group_simple_contest_table(rules, mine: str, theirs: str) -> None:  # t
     if mine == theirs == "critical":
         # Two criticals on different rolls: a success bumped by a mastery (10M: target 10).
         ability, face = 30, 5
-    run = rules.run(SIMPLE, dice=[face, gm_face], ability_1=ability, resistance=10)
+    run = rules.run(SIMPLE, dice=[face, gm_face], abilities=[ability], resistance=10)
     res = results_of(run)
     if mine == theirs:
         # Equal results go to the better (higher) roll; the same roll, or two fumbles: none.
@@ -142,8 +158,7 @@ def group_dice(pairings: list[int]) -> list[int]:
 
 
 def group_inputs(pairings: list[int], **extra: Any) -> dict[str, Any]:
-    inputs: dict[str, Any] = {f"ability_{i + 1}": 10 for i in range(len(pairings))}
-    return {**inputs, "resistance": 10, **extra}
+    return {"abilities": [10] * len(pairings), "resistance": 10, **extra}
 
 
 @pytest.mark.parametrize("pairings", [[1], [2], [3], [3, 1], [5], [5, 1], [5, 3], [2, -2], [-3], [-3, -2, 1]])
@@ -182,28 +197,28 @@ def test_pairings_and_their_outcomes(rules) -> None:  # type: ignore[no-untyped-
     # Member 1 (15) against 14: 3 vs 10, both succeed, the higher roll wins: a marginal
     # defeat (1 point against). Member 2 (7M) against their own opponent (12): 5 is a
     # success bumped to a critical, 16 a failure: a major victory, 3 points. 3 - 1 = 2: minor.
-    run = rules.run(SIMPLE, dice=[3, 10, 5, 16], ability_1=15, ability_2="7M", resistance=14, resistance_2=12)
+    run = rules.run(SIMPLE, dice=[3, 10, 5, 16], abilities=[15, "7M"], resistance=14, resistances=[0, 12])
     assert results_of(run) == {
         "outcome": "victory", "degree": "minor", "points": 3, "opposition_points": 1, "boost_cost": 0, "hero_points_spent": 0,
-        "pairing_1": "marginal_defeat", "pairing_2": "major_win", "pairing_3": None, "pairing_4": None}
+        "pairings": ["marginal_defeat", "major_win"]}
 
 
 def test_single_gm_roll_option(rules) -> None:  # type: ignore[no-untyped-def]
     """AMB-16: one GM die (rolled first) faces every member's roll."""
     run = rules.run(SIMPLE, dice=[10, 5, 12], options={"group_gm_roll": "single"},
-                    ability_1=15, ability_2=15, resistance=14)
+                    abilities=[15, 15], resistance=14)
     res = results_of(run)
     # 5 vs 10: both succeed, 10 is higher: 1 against; 12 vs 10: 12 is higher: 1 for.
     assert (res["points"], res["opposition_points"], res["outcome"]) == (1, 1, "tie")
-    assert (res["pairing_1"], res["pairing_2"]) == ("marginal_defeat", "marginal_win")
+    assert (res["pairings"][0], res["pairings"][1]) == ("marginal_defeat", "marginal_win")
 
 
 def test_fumble_pairs_option(rules) -> None:  # type: ignore[no-untyped-def]
     """AMB-47: two fumbles are a standoff, or a marginal defeat for both; neither scores."""
-    plain = results_of(rules.run(SIMPLE, dice=[20, 20], ability_1=10, resistance=10))
+    plain = results_of(rules.run(SIMPLE, dice=[20, 20], abilities=[10], resistance=10))
     both = results_of(rules.run(SIMPLE, dice=[20, 20], options={"group_fumble_pairs": "both_marginal_defeat"},
-                                ability_1=10, resistance=10))
-    assert plain["pairing_1"] == "even" and both["pairing_1"] == "marginal_defeat"
+                                abilities=[10], resistance=10))
+    assert plain["pairings"][0] == "even" and both["pairings"][0] == "marginal_defeat"
     assert (plain["points"], plain["opposition_points"], both["points"], both["opposition_points"]) == (0, 0, 0, 0)
 
 
@@ -242,7 +257,7 @@ def _simple_odds(abilities: list[int], resistance: int, single: bool) -> tuple[C
 @pytest.mark.parametrize("single", [False, True])
 def test_group_simple_odds_match_an_enumeration(rules, single: bool) -> None:  # type: ignore[no-untyped-def]
     options = {"group_gm_roll": "single"} if single else {}
-    odds = rules.odds(SIMPLE, options=options, ability_1=15, ability_2="7M", resistance=14)
+    odds = rules.odds(SIMPLE, options=options, abilities=[15, "7M"], resistance=14)
     outcome, degree = _simple_odds([15, 27], 14, single)
     assert {str(k): v for k, v in odds.results["outcome"].items()} == {k: v for k, v in outcome.items() if v}
     assert {(None if k is None else str(k)): v for k, v in odds.results["degree"].items()} == {
@@ -254,13 +269,14 @@ def test_group_simple_odds_match_an_enumeration(rules, single: bool) -> None:  #
 def scored_play(rules, dice: list[int], answers: list[str], options: dict[str, str] | None = None,
                 **inputs: Any) -> tuple[dict[str, Any], list[tuple[str, int, tuple[int, ...]]]]:  # type: ignore[no-untyped-def]
     """Run a group scored contest; return its results and, at each choice point, its name,
-    the member asked and the pairing scores (scored, against) of members 1 and 2."""
+    the member asked (from 1) and the pairing scores (scored, against) of members 1 and 2."""
     queue = list(answers)
     seen: list[tuple[str, int, tuple[int, ...]]] = []
 
     def answer(point: ChoicePoint) -> str:
         s = point.state
-        seen.append((point.name, s["k"], (s["scored_1"], s["against_1"], s["scored_2"], s["against_2"])))
+        scores = (member(s["scored"], 1), member(s["against"], 1), member(s["scored"], 2), member(s["against"], 2))
+        seen.append((point.name, s["k"] + 1, scores))
         return queue.pop(0)
 
     run = rules.run(SCORED, dice=dice, driver=CallbackDriver(answer), options=options or {}, **inputs)
@@ -276,7 +292,7 @@ def scored_state_after(rules, dice: list[int], answers: list[str], options: dict
 
     def answer(point: ChoicePoint) -> str:
         if not queue:
-            found.update({k: _name(v) for k, v in point.state.items()})
+            found.update({k: names(v) for k, v in point.state.items()})
             raise Stop
         return queue.pop(0)
 
@@ -285,7 +301,7 @@ def scored_state_after(rules, dice: list[int], answers: list[str], options: dict
     return found
 
 
-SCORED_INPUTS = {"ability_1": 15, "ability_2": 12, "resistance_1": 14, "resistance_2": 10}
+SCORED_INPUTS = {"abilities": [15, 12], "resistances": [14, 10]}
 SCORED_DICE = [1, 20, 20, 5, 5, 16, 3, 15, 9, 9, 2, 18, 4, 12]
 SCORED_CHOICES = EXAMPLES / "group_scored_choices.yaml"
 
@@ -320,16 +336,12 @@ def test_full_group_scored_contest_round_by_round(rules) -> None:  # type: ignor
     # the two (AMB-29): impaired, a minor victory.
     assert results == {
         "winner": "player", "outcome": "victory", "disengaged": False, "degree": "minor",
-        "consequence_1": "unharmed", "consequence_2": "unharmed", "consequence_3": None,
-        "opposition_consequence_1": "injured", "opposition_consequence_2": "impaired",
-        "opposition_consequence_3": None,
+        "consequences": ["unharmed", "unharmed"], "opposition_consequences": ["injured", "impaired"],
     }
 
 
 def test_full_group_scored_contest_from_the_command_line(cli) -> None:  # type: ignore[no-untyped-def]
-    args = [f"{k}={v}" for k, v in SCORED_INPUTS.items()]
-    run = cli("run", "questworlds", SCORED, *itertools.chain.from_iterable(("--with", a) for a in args),
-              "--dice", ",".join(map(str, SCORED_DICE)), "--choices", str(SCORED_CHOICES), "--json")
+    run = cli("run", "questworlds", SCORED, *cli_inputs(SCORED_INPUTS), "--dice", ",".join(map(str, SCORED_DICE)), "--choices", str(SCORED_CHOICES), "--json")
     assert run.code == 0, run.stderr
     payload = json.loads(run.stdout)
     assert payload["results"]["degree"] == "minor"
@@ -340,9 +352,9 @@ def test_full_group_scored_contest_from_the_command_line(cli) -> None:  # type: 
 # A teammate with 3 points against them (round 1: 20 vs 5, a major defeat), then in round 2 a
 # standoff (9 vs 9) and the assist of member 2, who joins in round 2, with ability 15 against
 # the first assist's resistance, moderate (14).
-ASSIST_INPUTS = {"ability_1": 15, "ability_2": 15, "resistance_1": 14, "joins_2": 2}
+ASSIST_INPUTS = {"abilities": [15, 15], "resistances": [14], "joins": [0, 2]}
 ASSIST_DICE = [20, 5, 9, 9]
-ASSIST_ANSWERS = ["normal", "normal", "assist_1"]
+ASSIST_ANSWERS = ["normal", "normal", "1"]  # `1`: assist member 1
 # T14 as the spec prints it: the assist's outcome -> change to the score against the recipient.
 T14 = {"complete_win": -4, "major_win": -3, "minor_win": -2, "marginal_win": -1, "even": 0,
        "marginal_defeat": 0, "minor_defeat": 1, "major_defeat": 2, "complete_defeat": 3}
@@ -358,9 +370,9 @@ def test_assist_table(rules, outcome: str, dice: list[int]) -> None:  # type: ig
     knocks the recipient out."""
     state = scored_state_after(rules, ASSIST_DICE + dice + [9, 9], ASSIST_ANSWERS, **ASSIST_INPUTS)
     expected = max(0, 3 + T14[outcome])
-    assert state["against_1"] == (0 if expected >= 5 else expected)  # a member out keeps no score
-    assert state["out_1"] == (expected >= 5)
-    assert state["assists_1"] == 1
+    assert state["against"][0] == (0 if expected >= 5 else expected)  # a member out keeps no score
+    assert state["out"][0] == (expected >= 5)
+    assert state["assists"][0] == 1
 
 
 def test_assists_to_the_same_teammate_get_harder(rules) -> None:  # type: ignore[no-untyped-def]
@@ -369,33 +381,31 @@ def test_assists_to_the_same_teammate_get_harder(rules) -> None:  # type: ignore
     # is against very high (14M): 5 vs 10, the resistance's success is bumped to a critical:
     # a minor defeat, +1.
     dice = ASSIST_DICE + [9, 9] + [9, 9, 5, 17] + [9, 9, 5, 10]
-    answers = ASSIST_ANSWERS + ["normal", "assist_1", "normal", "assist_1"]
+    answers = ASSIST_ANSWERS + ["normal", "1", "normal", "1"]
     state = scored_state_after(rules, dice + [9, 9], answers, **ASSIST_INPUTS)
-    assert (state["against_1"], state["assists_1"]) == (4, 3)
+    assert (state["against"][0], state["assists"][0]) == (4, 3)
 
 
 @pytest.mark.parametrize("cap, refused", [("stay", False), ("forbid", True)])
 def test_assist_cap_option(rules, cap: str, refused: bool) -> None:  # type: ignore[no-untyped-def]
     """AMB-46: a fifth assist to the same teammate stays at nearly impossible, or is refused."""
     dice = [9, 9, 9, 9, 9, 9] + [9, 9, 9, 9] * 4
-    answers = ["normal", "normal", "assist_1"] + ["normal", "assist_1"] * 4
+    answers = ["normal", "normal", "1"] + ["normal", "1"] * 4
     if refused:
         with pytest.raises(RunebookError, match="E0613"):
-            scored_state_after(rules, dice + [9, 9], answers, {"assist_cap": cap}, ability_1=15, ability_2=15,
-                               resistance_1=14, joins_2=2)
+            scored_state_after(rules, dice + [9, 9], answers, {"assist_cap": cap}, **ASSIST_INPUTS)
     else:
-        state = scored_state_after(rules, dice + [9, 9], answers, {"assist_cap": cap}, ability_1=15, ability_2=15,
-                                   resistance_1=14, joins_2=2)
-        assert state["assists_1"] == 4  # held at four: nearly impossible from then on
+        state = scored_state_after(rules, dice + [9, 9], answers, {"assist_cap": cap}, **ASSIST_INPUTS)
+        assert state["assists"][0] == 4  # held at four: nearly impossible from then on
 
 
 def test_joining_in_progress(rules) -> None:  # type: ignore[no-untyped-def]
     """A member who joins in round 2 is asked nothing in round 1, then picks an opponent."""
     results, seen = scored_play(rules, [9, 9, 9, 9, 1, 20], ["normal", "normal", "engage", "normal"],
-                                ability_1=15, ability_2=12, resistance_1=14, joins_2=2)
+                                abilities=[15, 12], resistances=[14], joins=[0, 2])
     assert [(name, k) for name, k, _ in seen] == [("tactic", 1), ("tactic", 1), ("free_action", 2), ("tactic", 2)]
     # Member 2 engages the one opponent (its own pairing) and wins 5 to 0 at once.
-    assert results["winner"] == "player" and results["opposition_consequence_1"] == "injured"
+    assert results["winner"] == "player" and results["opposition_consequences"][0] == "injured"
 
 
 def test_switching_abilities(rules) -> None:  # type: ignore[no-untyped-def]
@@ -406,7 +416,7 @@ def test_switching_abilities(rules) -> None:  # type: ignore[no-untyped-def]
     # failure: a minor victory, 2 points. Round 3 asks no more.
     results, seen = scored_play(rules, [15, 12, 15, 12, 1, 20],
                                 ["keep_ability", "normal", "switch_ability", "normal", "normal"],
-                                ability_1=15, resistance_1=14, switch_1="1M", switch_resistance_1=10)
+                                abilities=[15], resistances=[14], switches=["1M"], switch_resistances=[10])
     assert [(name, scores[0]) for name, _, scores in seen] == [
         ("switch", 0), ("tactic", 0), ("switch", 1), ("tactic", 1), ("tactic", 3)]
     assert results["winner"] == "player"
@@ -419,9 +429,8 @@ def test_follower_contestant_removal(rules, removal: str, out: bool, total: int)
     # Climax. Member 2 is a follower (12) against opponent 2 (14): 16 vs 5 and 13 vs 10, two
     # minor defeats, 2 points against each round.
     state = scored_state_after(rules, [9, 9, 16, 5, 9, 9, 13, 10, 9, 9], ["normal"] * 4, {"follower_removal": removal},
-                               ability_1=15, ability_2=12, resistance_1=14, resistance_2=14, follower_2=1,
-                               phase="climax")
-    assert (state["out_2"], state["total_2"]) == (out, total)
+                               abilities=[15, 12], resistances=[14, 14], followers=[0, 1], phase="climax")
+    assert (state["out"][1], state["totals"][1]) == (out, total)
 
 
 def test_follower_consequence_at_the_climax(rules) -> None:  # type: ignore[no-untyped-def]
@@ -429,20 +438,18 @@ def test_follower_consequence_at_the_climax(rules) -> None:  # type: ignore[no-u
     # opponent 2 (engaged anew, 1 vs 20). The follower's state: 6 + 1 for losing = 7, injured.
     results, _ = scored_play(rules, [9, 9, 16, 5, 9, 9, 13, 10, 1, 20, 1, 20],
                              ["normal"] * 5 + ["engage", "normal"],
-                             ability_1=15, ability_2=12, resistance_1=14, resistance_2=14, follower_2=1,
-                             phase="climax")
-    assert (results["winner"], results["consequence_2"]) == ("player", "injured")
+                             abilities=[15, 12], resistances=[14, 14], followers=[0, 1], phase="climax")
+    assert (results["winner"], results["consequences"][1]) == ("player", "injured")
     # Each opponent lost with 5 + 1 against: injured; the second worst of two is injured: major.
-    assert (results["opposition_consequence_1"], results["degree"]) == ("injured", "major")
+    assert (results["opposition_consequences"][0], results["degree"]) == ("injured", "major")
 
 
 def test_a_member_knocked_out_leaves_the_others_in(rules) -> None:  # type: ignore[no-untyped-def]
     # Member 1 (15) loses 20 vs 1 (complete defeat, 5 against: out); member 2 (12) fights on
     # alone against the same opponent and loses the same way: the opposition wins.
-    results, seen = scored_play(rules, [20, 1, 9, 9, 20, 1], ["normal"] * 3, ability_1=15, ability_2=12,
-                                resistance_1=14)
+    results, seen = scored_play(rules, [20, 1, 9, 9, 20, 1], ["normal"] * 3, abilities=[15, 12], resistances=[14])
     assert [k for _, k, _ in seen] == [1, 2, 2]
-    assert (results["winner"], results["consequence_1"], results["consequence_2"], results["degree"]) == (
+    assert (results["winner"], results["consequences"][0], results["consequences"][1], results["degree"]) == (
         "opposition", "injured", "injured", "major")
 
 
@@ -454,29 +461,115 @@ def test_pairings_run_in_order_of_rating(rules) -> None:  # type: ignore[no-unty
     def answer(point: ChoicePoint) -> str:
         if len(order) == 6:
             raise Stop
-        order.append(point.state["k"])
+        order.append(point.state["k"] + 1)
         return "normal"
 
     with pytest.raises(Stop):
-        rules.run(SCORED, dice=[9, 9] * 7, driver=CallbackDriver(answer), ability_1=12, ability_2=15,
-                  ability_3="7M", resistance_1=14)
+        rules.run(SCORED, dice=[9, 9] * 7, driver=CallbackDriver(answer), abilities=[12, 15, "7M"], resistances=[14])
     assert order == [3, 2, 1, 3, 2, 1]
 
 
 def test_disengaging_from_a_group_scored_contest(rules) -> None:  # type: ignore[no-untyped-def]
     # The only member disengages and wins the roll (5 vs 16): no one is left in, no winner.
-    results, _ = scored_play(rules, [5, 16], ["disengage"], ability_1=15, resistance_1=14)
+    results, _ = scored_play(rules, [5, 16], ["disengage"], abilities=[15], resistances=[14])
     assert (results["winner"], results["outcome"], results["disengaged"], results["degree"]) == (
         None, "defeat", True, None)
 
 
+# Five heroes against two opponents: any size of group on each side. Members 15, 12, 17, 10, 14
+# act in order of rating, 17 (member 3), 15 (1), 14 (5), 12 (2), 10 (4); they open against the
+# opponents in turn: members 1, 3 and 5 against opponent 1 (14), members 2 and 4 against
+# opponent 2 (10).
+FIVE_INPUTS = {"abilities": [15, 12, 17, 10, 14], "resistances": [14, 10]}
+FIVE_DICE = [1, 20, 5, 8, 3, 8, 2, 12, 4, 18, 1, 15, 9, 9, 6, 11, 7, 13]
+FIVE_ANSWERS = ["normal", "engage", "unrelated", "normal", "normal", "normal",
+                "4", "unrelated", "normal", "normal", "normal",
+                "unrelated", "unrelated", "normal"]
+
+
+def test_five_heroes_against_two_opponents_from_given_dice(rules) -> None:  # type: ignore[no-untyped-def]
+    results, seen = scored_play(rules, FIVE_DICE, FIVE_ANSWERS, **FIVE_INPUTS)
+    assert [(name, k) for name, k, _ in seen] == [
+        # Round 1. Member 3 (17) against opponent 1 (14): 1 vs 20, critical against fumble, a
+        # complete victory: 5 to 0, opponent 1 is out (injured, a difference of 5), and members
+        # 1, 3 and 5 are unopposed. Member 1 engages: nobody is free, so the first opponent still
+        # in, opponent 2, a new pairing placed last. Member 5 takes an unrelated action. Member 2
+        # (12) against 10: 5 vs 8, both succeed, the higher roll wins: 1 against member 2.
+        # Member 4 (10): 3 vs 8, the same: 1 against. Member 1 (15): 2 vs 12, success against
+        # failure, a minor victory: 2.
+        ("tactic", 3), ("free_action", 1), ("free_action", 5), ("tactic", 2), ("tactic", 4), ("tactic", 1),
+        # Round 2. Member 3 assists member 4 (`4`; the first assist, against 14): 4 vs 18, a
+        # minor victory takes 2 off the 1 against member 4: 0. Member 5: unrelated. Member 2:
+        # 1 vs 15, critical against failure, a major victory: 3. Member 4: 9 vs 9, a standoff.
+        # Member 1: 6 vs 11, a minor victory: 4.
+        ("free_action", 3), ("free_action", 5), ("tactic", 2), ("tactic", 4), ("tactic", 1),
+        # Round 3. Members 3 and 5: unrelated. Member 2: 7 vs 13, a minor victory: 5 to 1, and
+        # opponent 2 is out (impaired, a difference of 4). No opponent is left: the members win.
+        ("free_action", 3), ("free_action", 5), ("tactic", 2),
+    ]
+    # Member 2's pairing score when they act in round 3: 3 for, 1 against.
+    assert seen[-1][2][2:] == (3, 1)
+    # Two opponents defeated, injured and impaired: the less severe of two (AMB-29), impaired,
+    # is a minor victory (T13). The winners of their pairings by 5 and 4 are unharmed (T11).
+    assert results == {
+        "winner": "player", "outcome": "victory", "disengaged": False, "degree": "minor",
+        "consequences": ["unharmed"] * 5, "opposition_consequences": ["injured", "impaired"],
+    }
+
+
+def _plays_on(point: ChoicePoint) -> str:
+    """Every exchange normal; an unopposed member engages an opponent still in."""
+    return {"tactic": "normal", "free_action": "engage"}.get(point.name, point.options[0])
+
+
+def test_five_heroes_against_two_opponents_from_a_seed(rules) -> None:  # type: ignore[no-untyped-def]
+    first = rules.run(SCORED, seed=2024, driver=CallbackDriver(_plays_on), **FIVE_INPUTS)
+    again = rules.run(SCORED, seed=2024, driver=CallbackDriver(_plays_on), **FIVE_INPUTS)
+    assert first.to_dict() == again.to_dict()  # the same seed, the same contest
+    results = results_of(first)
+    assert results["winner"] in ("player", "opposition")
+    assert len(results["consequences"]) == 5 and len(results["opposition_consequences"]) == 2
+    # The seed's dice, given back, replay the same contest.
+    dice = [d.face for d in first.trace.dice()]
+    replay = rules.run(SCORED, dice=dice, driver=CallbackDriver(_plays_on), **FIVE_INPUTS)
+    assert results_of(replay) == results and replay.choices == first.choices
+
+
+def _first_items(odds: Any, name: str) -> dict[str, Fraction]:
+    """The distribution of the first item of a list result (the first member's)."""
+    found: Counter = Counter()
+    for value, p in odds.results[name].items():
+        found[str(_name(value[0]))] += p
+    return dict(found)
+
+
+def test_two_heroes_against_one_opponent_odds_as_before_lists(rules) -> None:  # type: ignore[no-untyped-def]
+    """Two members (15, 12) against one opponent (14): the exact odds sum to 1 with nothing
+    unknown, and are those the procedure gave before it took lists (recorded in
+    tests/cases/questworlds/group_scored_two_against_one.json)."""
+    recorded = json.loads((REPO / "tests" / "cases" / "questworlds" / "group_scored_two_against_one.json").read_text())
+    before = {name: {k: Fraction(v) for k, v in dist.items()} for name, dist in recorded["results"].items()}
+    odds = rules.odds(SCORED, **recorded["inputs"])
+    assert odds.residual == 0
+    for name in ("winner", "outcome", "degree", "consequences", "opposition_consequences"):
+        assert sum(odds.results[name].values()) == 1
+    for name in ("winner", "outcome", "degree"):
+        assert {str(_name(k)).lower(): v for k, v in odds.results[name].items()} == before[name]
+    second: Counter = Counter()
+    for value, p in odds.results["consequences"].items():
+        second[_name(value[1])] += p
+    assert _first_items(odds, "consequences") == before["consequence_1"]
+    assert dict(second) == before["consequence_2"]
+    assert _first_items(odds, "opposition_consequences") == before["opposition_consequence_1"]
+    assert {str(k).lower(): v for k, v in odds.results["disengaged"].items()} == before["disengaged"]
+
+
 @pytest.mark.parametrize("inputs", [
-    {"ability_1": 15, "ability_3": 12},   # a gap in the members
-    {"ability_1": 15, "boost": 3},        # no triple boost
+    {"abilities": [15, 0, 12]},           # a member who does not take part
+    {"abilities": [15], "boost": 3},      # no triple boost
 ])
 def test_bad_group_simple_inputs(cli, inputs: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
-    args = itertools.chain.from_iterable(("--with", f"{k}={v}") for k, v in inputs.items())
-    run = cli("run", "questworlds", SIMPLE, *args, "--dice", "9,9,9,9")
+    run = cli("run", "questworlds", SIMPLE, *cli_inputs(inputs), "--dice", "9,9,9,9")
     assert run.code == 1 and "E0613" in run.stderr and "Traceback" not in run.stderr and run.stdout == ""
 
 
@@ -506,7 +599,7 @@ def _scored_race(ability: int, resistance: int) -> dict[str, Fraction]:
 def test_group_scored_odds_match_an_enumeration(rules) -> None:  # type: ignore[no-untyped-def]
     """One member against one opponent is a scored contest: its exact odds match a chain
     solved here, and the `Scored Contest` procedure's."""
-    odds = rules.odds(SCORED, ability_1=15, resistance_1=14)
+    odds = rules.odds(SCORED, abilities=[15], resistances=[14])
     assert {str(k): v for k, v in odds.results["winner"].items()} == _scored_race(15, 14)
     single = rules.odds("scored contest", ability=15, resistance=14)
     assert odds.results["degree"] == single.results["degree"]
@@ -594,7 +687,7 @@ def _two_against_one(a1: int, a2: int, resistance: int) -> Counter:
 def test_two_members_against_one_opponent_odds(rules) -> None:  # type: ignore[no-untyped-def]
     """Two members (10M2, 10M2) against one opponent (10): the exact odds of the winner and
     the degree match a chain solved here."""
-    odds = rules.odds(SCORED, ability_1="10M2", ability_2="10M2", resistance_1=10)
+    odds = rules.odds(SCORED, abilities=["10M2", "10M2"], resistances=[10])
     expected = _two_against_one(50, 50, 10)
     winner: Counter = Counter()
     degree: Counter = Counter()
@@ -608,13 +701,12 @@ def test_two_members_against_one_opponent_odds(rules) -> None:  # type: ignore[n
 @pytest.mark.parametrize("answers, code", [
     (["normal", "charge"], "E0611"),       # not offered
     (["normal"], "E0610"),                 # the choices run out
-    (["normal", "normal", "assist_2"], "E0613"),  # assisting oneself
+    (["normal", "normal", "2"], "E0613"),  # assisting oneself (member 2 assists member 2)
 ])
 def test_bad_scored_choices(cli, tmp_path: Path, answers: list[str], code: str, snapshot) -> None:  # type: ignore[no-untyped-def]
     choices = tmp_path / "choices.yaml"
     choices.write_text("".join(f"- {a}\n" for a in answers))
-    run = cli("run", "questworlds", SCORED, "--with", "ability_1=15", "--with", "ability_2=15",
-              "--with", "resistance_1=14", "--with", "joins_2=2", "--dice", "20,5,9,9,9,9",
+    run = cli("run", "questworlds", SCORED, *cli_inputs(ASSIST_INPUTS), "--dice", "20,5,9,9,9,9",
               "--choices", str(choices))
     assert run.code == 1 and code in run.stderr and "Traceback" not in run.stderr
     assert run.stdout == ""
@@ -632,8 +724,8 @@ def extended_play(rules, dice: list[int], answers: list[str], options: dict[str,
 
     def answer(point: ChoicePoint) -> str:
         s = point.state
-        if point.name == "group_action" and s["slot"] == 1 or (point.name == "opposition_target" and not rounds):
-            rounds.append((s["ap_1"], s["ap_2"], s["opposition_ap"]))
+        if point.name == "group_action" and s["slot"] == 0 or (point.name == "opposition_target" and not rounds):
+            rounds.append((member(s["ap"], 1), member(s["ap"], 2), s["opposition_ap"]))
             if stop_after is not None and len(rounds) > stop_after:
                 raise Stop
         return queue.pop(0)
@@ -647,7 +739,7 @@ def extended_play(rules, dice: list[int], answers: list[str], options: dict[str,
     return results_of(run), rounds
 
 
-EXTENDED_INPUTS = {"ability_1": 15, "ability_2": 12, "resistance": 20, "gifter": 13, "opposition_bid": 4}
+EXTENDED_INPUTS = {"abilities": [15, 12], "resistance": 20, "gifter": 13, "opposition_bid": 4}
 EXTENDED_DICE = [5, 16, 4, 15, 6, 5, 3, 18, 2, 20]
 EXTENDED_CHOICES = EXAMPLES / "group_extended_choices.yaml"
 
@@ -662,20 +754,18 @@ def test_full_group_extended_contest_round_by_round(rules) -> None:  # type: ign
     # fumble, twice the bid: the resistance is at 0 and out.
     assert rounds == [(15, 12, 20), (19, 8, 20)]
     assert results == {
-        "winner": "player", "outcome": "victory", "degree": "marginal", "ap_1": 19, "ap_2": 8, "ap_3": None,
-        "opposition_ap": 0, "consequence_1": "unharmed", "consequence_2": "unharmed", "consequence_3": None,
+        "winner": "player", "outcome": "victory", "degree": "marginal", "ap": [19, 8],
+        "opposition_ap": 0, "consequences": ["unharmed", "unharmed"],
         "opposition_consequence": "hurt", "benefit": "fresh", "opposition_benefit": None, "hero_points_spent": 0,
-        "hero_left_1": 0, "hero_left_2": 0, "hero_left_3": None,
+        "hero_left": [0, 0],
     }
 
 
 def test_full_group_extended_contest_from_the_command_line(cli) -> None:  # type: ignore[no-untyped-def]
-    args = [f"{k}={v}" for k, v in EXTENDED_INPUTS.items()]
-    run = cli("run", "questworlds", EXTENDED, *itertools.chain.from_iterable(("--with", a) for a in args),
-              "--dice", ",".join(map(str, EXTENDED_DICE)), "--choices", str(EXTENDED_CHOICES), "--json")
+    run = cli("run", "questworlds", EXTENDED, *cli_inputs(EXTENDED_INPUTS), "--dice", ",".join(map(str, EXTENDED_DICE)), "--choices", str(EXTENDED_CHOICES), "--json")
     assert run.code == 0, run.stderr
     payload = json.loads(run.stdout)
-    assert (payload["results"]["ap_1"], payload["results"]["opposition_ap"]) == (19, 0)
+    assert (payload["results"]["ap"][0], payload["results"]["opposition_ap"]) == (19, 0)
     assert [c["answer"] for c in payload["choices"]] == _yaml_answers(EXTENDED_CHOICES)
 
 
@@ -685,12 +775,12 @@ def test_a_bid_of_twenty_acts_before_a_bid_of_five(rules) -> None:  # type: igno
     # (both succeed, the resistance's roll is higher: the actor loses half their bid); the
     # others are standoffs. Member 2 acts first: 20 - 10.
     _, rounds = extended_play(rules, [5, 10, 9, 9, 9, 9], ["exchange", "5", "exchange", "20", "first_standing"],
-                              stop_after=1, ability_1=15, ability_2=20, resistance=14)
+                              stop_after=1, abilities=[15, 20], resistance=14)
     assert rounds[-1] == (15, 10, 14)
     # The GM's bid of 20 against member 1's 5: the GM acts first (its exchange against member
     # 1 rolls 5 vs 10: member 1 loses half of 20).
     _, rounds = extended_play(rules, [5, 10, 9, 9], ["exchange", "5", "first_standing"], stop_after=1,
-                              ability_1=15, resistance=20, opposition_bid=20)
+                              abilities=[15], resistance=20, opposition_bid=20)
     assert rounds[-1][0] == 5
 
 
@@ -700,7 +790,7 @@ def test_extended_order_option(rules, order: str, ap: int) -> None:  # type: ign
     acts before the GM (14 AP). The first exchange rolls 5 vs 10: the player's side loses
     half the acting bid."""
     _, rounds = extended_play(rules, [5, 10, 9, 9], ["exchange", "5", "first_standing"], {"extended_order": order},
-                              stop_after=1, ability_1=19, resistance=14, opposition_bid=10)
+                              stop_after=1, abilities=[19], resistance=14, opposition_bid=10)
     assert rounds[-1][0] == ap
 
 
@@ -722,8 +812,8 @@ AGAINST_TEN = [("complete_win", [1, 20]), ("major_win", [1, 12]), ("minor_win", 
 def test_ap_lending(rules, outcome: str, dice: list[int]) -> None:  # type: ignore[no-untyped-def]
     """T19: member 1 (15) lends 5 AP to member 2, against a resistance of 2 x 5 = 10; halves
     round up. The GM's exchange (bid 3, after the loan) is a standoff."""
-    _, rounds = extended_play(rules, dice + [9, 9], ["lend", "5", "to_member_2", "stand_aside", "first_standing"],
-                              stop_after=1, ability_1=15, ability_2=15, resistance=14)
+    _, rounds = extended_play(rules, dice + [9, 9], ["lend", "5", "2", "stand_aside", "first_standing"],
+                              stop_after=1, abilities=[15, 15], resistance=14)
     gain, cost = t19(outcome, 5)
     assert rounds[-1] == (15 + cost, 15 + gain, 14)
 
@@ -731,10 +821,10 @@ def test_ap_lending(rules, outcome: str, dice: list[int]) -> None:  # type: igno
 def test_lending_resistance_option(rules) -> None:  # type: ignore[no-untyped-def]
     """AMB-19: against 2X (10): 15 vs 12 is a minor victory, 5 move; against a set
     resistance of 20 both succeed and 15 is higher: a marginal victory, 3 move."""
-    answers = ["lend", "5", "to_member_2", "stand_aside", "first_standing"]
-    _, double = extended_play(rules, [15, 12, 9, 9], answers, stop_after=1, ability_1=15, ability_2=15, resistance=14)
+    answers = ["lend", "5", "2", "stand_aside", "first_standing"]
+    _, double = extended_play(rules, [15, 12, 9, 9], answers, stop_after=1, abilities=[15, 15], resistance=14)
     _, fixed = extended_play(rules, [15, 12, 9, 9], answers, {"lending_resistance": "set"}, stop_after=1,
-                             ability_1=15, ability_2=15, resistance=14, loan_resistance=20)
+                             abilities=[15, 15], resistance=14, loan_resistance=20)
     assert (double[-1], fixed[-1]) == ((10, 20, 14), (12, 18, 14))
 
 
@@ -749,8 +839,8 @@ def t20(outcome: str, b: int) -> tuple[int, int]:
 @pytest.mark.parametrize("outcome, dice", AGAINST_TEN)
 def test_ap_gifting(rules, outcome: str, dice: list[int]) -> None:  # type: ignore[no-untyped-def]
     """T20: a gifter (15) outside the contest bids 5 for member 1, against 2 x 5 = 10."""
-    _, rounds = extended_play(rules, dice + [9, 9], ["stand_aside", "first_standing", "gift_to_1", "5"],
-                              stop_after=1, ability_1=15, resistance=14, gifter=15)
+    _, rounds = extended_play(rules, dice + [9, 9], ["stand_aside", "first_standing", "1", "5"],
+                              stop_after=1, abilities=[15], resistance=14, gifter=15)
     gain, theirs = t20(outcome, 5)
     assert rounds[-1] == (15 + gain, 0, 14 + theirs)
 
@@ -760,13 +850,13 @@ def test_ap_gifting(rules, outcome: str, dice: list[int]) -> None:  # type: igno
 def test_gifting_cap_option(rules, cap: str, bid: str, refused: bool) -> None:  # type: ignore[no-untyped-def]
     """AMB-20: a gift's bid is at most the gifter's numeric rating (7M: 27), or its target
     number (7)."""
-    answers = ["stand_aside", "first_standing", "gift_to_1", bid]
+    answers = ["stand_aside", "first_standing", "1", bid]
     if refused:
         with pytest.raises(RunebookError, match="E0613"):
-            extended_play(rules, [9, 9, 9, 9], answers, {"gifting_cap": cap}, stop_after=1, ability_1=15,
+            extended_play(rules, [9, 9, 9, 9], answers, {"gifting_cap": cap}, stop_after=1, abilities=[15],
                           resistance=14, gifter="7M")
     else:
-        _, rounds = extended_play(rules, [9, 9, 9, 9], answers, {"gifting_cap": cap}, stop_after=1, ability_1=15,
+        _, rounds = extended_play(rules, [9, 9, 9, 9], answers, {"gifting_cap": cap}, stop_after=1, abilities=[15],
                                   resistance=14, gifter="7M")
         assert rounds[-1][0] == 15  # the gift was made (here, lost: the resistance gained)
 
@@ -776,18 +866,18 @@ def test_a_member_out_loses_their_turn(rules) -> None:  # type: ignore[no-untype
     # is at -12 and out; the GM (bid 3, targeting member 2) turns on member 1: 3 vs 3, a
     # standoff; member 1 (bid 2) acts last: 1 vs 20, 3 x 2 from the resistance.
     results, rounds = extended_play(
-        rules, [20, 3, 3, 3, 1, 20], ["exchange", "2", "exchange", "12", "at_member_2"],
-        ability_1=15, ability_2=12, resistance=4)
+        rules, [20, 3, 3, 3, 1, 20], ["exchange", "2", "exchange", "12", "2"],  # the GM targets member 2
+        abilities=[15, 12], resistance=4)
     assert rounds == [(15, 12, 4)]
-    assert (results["ap_1"], results["ap_2"], results["opposition_ap"], results["winner"]) == (21, -12, -2, "player")
-    assert results["consequence_2"] == "impaired"
+    assert (results["ap"][0], results["ap"][1], results["opposition_ap"], results["winner"]) == (21, -12, -2, "player")
+    assert results["consequences"][1] == "impaired"
 
 
 def test_one_member_group_extended_odds_match_the_extended_contest(rules) -> None:  # type: ignore[no-untyped-def]
     """One member against the resistance, bids of 3 and 1: the member (bid 3) acts first,
     then the GM, as in `Extended Contest`, so the exact odds agree (with a GM bid of 1 the
     bid fixed when declared is the bid when acting)."""
-    group = rules.odds(EXTENDED, ability_1=3, resistance=3, opposition_bid=1)
+    group = rules.odds(EXTENDED, abilities=[3], resistance=3, opposition_bid=1)
     single = rules.odds("extended contest", ability=3, resistance=3, opposition_bid=1)
     for name in ("winner", "degree", "opposition_ap"):
         assert group.results[name] == single.results[name]
@@ -812,7 +902,7 @@ def test_final_action_table(rules, outcome: str, dice: list[int]) -> None:  # ty
     """T17: a member out (not dying) rolls against the AP they are below 0; a victory rejoins
     with a share of the starting AP, a defeat loses that share (a tie: no change)."""
     _, rounds = extended_play(rules, FINAL_DICE + dice + [9, 9], FINAL_ANSWERS, stop_after=2,
-                              ability_1=15, ability_2=16, resistance=14)
+                              abilities=[15, 16], resistance=14)
     degree = outcome.split("_")[0]
     share = 0 if degree == "even" else int(16 * T17[degree])
     expected = share if outcome.endswith("win") else -16 - share if outcome.endswith("defeat") else -16
@@ -829,9 +919,9 @@ def test_a_member_who_rejoins_keeps_the_penalty_and_the_consequence(rules) -> No
     answers = FINAL_ANSWERS + ["stand_aside", "exchange", "3", "first_standing", "exchange", "14",
                                "exchange", "3", "first_standing"]
     results, rounds = extended_play(rules, FINAL_DICE + [1, 18, 9, 9, 12, 16, 9, 9, 1, 20], answers,
-                                    ability_1=15, ability_2=16, resistance=14)
+                                    abilities=[15, 16], resistance=14)
     assert rounds[2:] == [(15, 8, 14), (15, 6, 14)]
-    assert (results["winner"], results["consequence_2"], results["hero_points_spent"]) == ("player", "impaired", 1)
+    assert (results["winner"], results["consequences"][1], results["hero_points_spent"]) == ("player", "impaired", 1)
 
 
 def test_final_actions_only_once_and_not_when_dying(rules) -> None:  # type: ignore[no-untyped-def]
@@ -841,43 +931,42 @@ def test_final_actions_only_once_and_not_when_dying(rules) -> None:  # type: ign
         asked.append(point.name)
         if len(asked) > 40:
             raise Stop
-        return {"group_action": "stand_aside" if point.state["slot"] == 1 else "exchange", "bid": "all_in",
+        return {"group_action": "stand_aside" if point.state["slot"] == 0 else "exchange", "bid": "all_in",
                 "final_action": "act_finally"}.get(point.name, point.options[0])
 
     # Member 2 falls (20 vs 5: -16), fails the final action (20 vs 5: -24), and is never asked
     # again; the GM's standoffs (9 vs 9) go on until the dice run out.
     with pytest.raises(RunebookError, match="E0501"):
         rules.run(EXTENDED, dice=[20, 5, 9, 9, 20, 5] + [9, 9] * 3, driver=CallbackDriver(answer),
-                  ability_1=15, ability_2=16, resistance=14)
+                  abilities=[15, 16], resistance=14)
     assert asked.count("final_action") == 1
     # Below -31 (dying) a member is not asked at all: 1 vs 20 against them is 3 x 16 = -32.
     asked.clear()
     with pytest.raises(RunebookError, match="E0501"):
         rules.run(EXTENDED, dice=[20, 1, 9, 9] + [9, 9] * 3, driver=CallbackDriver(answer),
-                  ability_1=15, ability_2=16, resistance=14)
+                  abilities=[15, 16], resistance=14)
     assert "final_action" not in asked
 
 
 def test_a_loan_to_a_member_out_is_lost(rules) -> None:  # type: ignore[no-untyped-def]
     # Member 2 (bid 12) acts first and is out (20 vs 3: -12); member 1's loan of 5 to them is
     # lost with no roll; the GM (bid 3) turns on member 1: 3 vs 3, a standoff.
-    _, rounds = extended_play(rules, [20, 3, 3, 3], ["lend", "5", "to_member_2", "exchange", "12",
-                                                     "at_member_2"], stop_after=1,
-                              ability_1=15, ability_2=12, resistance=4)
+    _, rounds = extended_play(rules, [20, 3, 3, 3], ["lend", "5", "2", "exchange", "12", "2"], stop_after=1,
+                              abilities=[15, 12], resistance=4)
     assert rounds[-1] == (15, -12, 4)
 
 
 @pytest.mark.parametrize("answers, code", [
-    (["lend", "20", "to_member_2"], "E0613"),   # lending more AP than held
-    (["lend", "5", "to_member_1"], "E0613"),     # lending to oneself
-    (["lend", "5", "to_member_9"], "E0611"),     # not offered
+    (["lend", "20", "2"], "E0613"),             # lending more AP than held
+    (["lend", "5", "1"], "E0613"),              # lending to oneself
+    (["lend", "5", "to_member_9"], "E0611"),     # not offered (the recipient is a member's number)
     (["lend", "5"], "E0610"),                    # the choices run out
 ])
 def test_bad_loans(cli, tmp_path: Path, answers: list[str], code: str, snapshot) -> None:  # type: ignore[no-untyped-def]
     choices = tmp_path / "choices.yaml"
     choices.write_text("".join(f"- {a}\n" for a in answers))
-    run = cli("run", "questworlds", EXTENDED, "--with", "ability_1=15", "--with", "ability_2=12",
-              "--with", "resistance=14", "--dice", "9,9,9,9", "--choices", str(choices))
+    run = cli("run", "questworlds", EXTENDED, "--with", "abilities=15,12", "--with", "resistance=14",
+              "--dice", "9,9,9,9", "--choices", str(choices))
     assert run.code == 1 and code in run.stderr and "Traceback" not in run.stderr
     assert run.stdout == ""
     assert run.stderr.replace(str(tmp_path), "<tmp>").replace(str(REPO), "<repo>") == snapshot
