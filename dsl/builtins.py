@@ -259,6 +259,8 @@ builtin("ladder(n: number, sizes: list[number]) -> pool", "step dice on a ladder
 
 # ---------------------------------------------------------------- lists
 
+builtin("range(n: number, end: number = n) -> list[number]",
+        "range(n): the numbers 0 to n - 1 (the positions of a list of n items); range(a, b): a to b - 1")
 builtin("first(xs: list) -> xs.item | none", "first(xs): the first item of a list, or none when it is empty")
 builtin("last(xs: list) -> xs.item | none", "last(xs): the last item of a list, or none when it is empty")
 builtin("index(xs: list, v: any) -> number | none", "index(xs, v): where v first is in the list (from 0), or none")

@@ -31,7 +31,7 @@ from interpreter.distribution import Distribution
 from interpreter.evaluate import Context, MapEnv
 from interpreter.procedures import ChoicePoint, Driver, run_segment
 from interpreter.rules import CheckOdds
-from interpreter.values import Bound, Level, Record
+from interpreter.values import Bound, Level, Rating, Record
 
 __all__ = ["FixedDriver", "ProcedureOdds", "procedure_odds"]
 
@@ -67,7 +67,7 @@ class ProcedureOdds(CheckOdds):
 
 
 #: The types of values a state may carry from one step to the next.
-_PLAIN_TYPES: frozenset[type] = frozenset({type(None), int, bool, str, Fraction, Level, Bound, Record})
+_PLAIN_TYPES: frozenset[type] = frozenset({type(None), int, bool, str, Fraction, Level, Bound, Rating, Record})
 
 
 def _plain(value: Any) -> bool:

@@ -767,6 +767,16 @@ def _b_items(ctx: Context, args: list[Any], site: Any) -> Any:
     return items_of(ctx.result(args[0]), "for each", site, ctx.limits)
 
 
+def _b_range(ctx: Context, args: list[Any], site: Any) -> Any:
+    low, high = (0, args[0]) if len(args) == 1 else (args[0], args[1])
+    low = _whole("range's start", number(low, ctx), site)
+    high = _whole("range's end", number(high, ctx), site)
+    if high - low > ctx.limits.max_collection:
+        raise _error("E0901", site, what=f"a range of {high - low} numbers", limit=ctx.limits.max_collection)
+    return tuple(range(low, high))
+
+
+_register("range", _b_range)
 _register("first", _b_first)
 _register("last", _b_last)
 _register("index", _b_index)

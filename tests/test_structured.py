@@ -137,10 +137,21 @@ def test_comprehension_and_list_builtins(rules) -> None:  # type: ignore[no-unty
     ("any([x > 2 for x in [1, 3]]) and not all([x > 2 for x in [1, 3]])", True),
     ("{speed: 3, name: \"Ana\"}.speed", 3),
     ("replace([1, 2, 3], 1, 9)", (1, 9, 3)),
+    ("range(3)", (0, 1, 2)),
+    ("[i * 10 for i in range(2, 4)]", (20, 30)),
     ("[p.speed for p in [{speed: 2}, {speed: 5}] if p.speed > 3]", (5,)),
 ])
 def test_list_expressions(expr, value) -> None:  # type: ignore[no-untyped-def]
     assert interpreter.roll(expr).total == value
+
+
+def test_ratings_cross_states(tmp_path: Path) -> None:
+    """A list of ratings (`7M`) is part of a state of exact odds like any plain value."""
+    (tmp_path / "g.rules").write_text(
+        "procedure P (xs: list of rating)\n  let hits = 0\n  for each x in xs\n    roll d = 1d2\n"
+        "    set hits = hits + (1 if sum(d) == 2 else 0)\n  result hits = hits\n  result last = last(xs)\n")
+    odds = interpreter.load(str(tmp_path)).odds("P", xs="7M, 3")
+    assert odds.results["hits"] == {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4)}
 
 
 def test_a_list_of_dice_has_exact_odds() -> None:
