@@ -506,6 +506,8 @@ class Statement:
             return f"-- do {self.name} as {self.label}"
         if self.kind == "choose":
             condition = f" if {self.expr}" if self.expr is not None else ""
+            if self.args:  # `choose NAME from LIST`
+                return f"choose {self.name} from {self.args[0]}{condition}"
             return f"choose {self.name}: {' | '.join(choice_runs(self.choices))}{condition}"
         head = "end" if self.kind == "end" else f"goto {self.name}"
         return head + (f" if {self.expr}" if self.expr is not None else "")

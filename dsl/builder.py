@@ -382,6 +382,10 @@ class RulesBuilder(Transformer):
         return ast.Statement("choose", str(name), condition, tuple(c for group in choices for c in group),
                              span=span_of(meta))
 
+    def choose_from_line(self, meta: Meta, children: list) -> ast.Statement:
+        name, items, condition = children
+        return ast.Statement("choose", str(name), condition, args=(items,), span=span_of(meta))
+
     def choice_option(self, meta: Meta, children: list) -> tuple[str, ...]:
         if len(children) == 1:
             return (str(children[0]),)

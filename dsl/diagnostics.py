@@ -134,6 +134,7 @@ MESSAGES: dict[str, str] = {
     "E0624": "'{name}' may be read before it is set",
     "E0625": "nothing reaches this line: '{line}'",
     "E0626": "'match' does not cover {missing} of '{group}' and has no 'else'",
+    "E0627": "nothing to choose from at choice '{name}'",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",
     "E0702": "'{name}' expects {expected}, got {found}",

@@ -372,6 +372,8 @@ class _Checker:
                 bind(line.name, value)
             elif kind == "each" and value is not None:
                 bind(line.name, value)  # the loop's item: `#items[#at]`, typed as the list's item
+            elif kind == "choose" and line.args:  # `choose NAME from LIST`: one of its items
+                bind(line.name, self._item(line.args[0], args[0], "'choose from'"))
             elif kind == "choose":
                 bind(line.name, self._choice_type(line))
             elif kind == "do" and line.label:

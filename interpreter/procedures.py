@@ -30,7 +30,7 @@ from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.source import Source, Span
 from dsl.vocabulary import fold
 from dsl.flow import flow_of
-from interpreter.evaluate import Context, MapEnv, normalize_name, truth
+from interpreter.evaluate import Context, MapEnv, items_of, normalize_name, truth
 from interpreter.trace import StepEvent, Trace
 from interpreter.values import Level, format_value, json_value
 from interpreter.yamlfile import read_yaml
@@ -226,6 +226,45 @@ def _folded(options: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(fold(o) for o in options)
 
 
+def _option_text(item: Any) -> str:
+    """How an item of a list is offered at a choice: its name when it has one."""
+    name = getattr(item, "name", None)
+    if isinstance(name, str) and not isinstance(item, Level):
+        return name
+    if isinstance(item, Mapping) and isinstance(item.get("name"), str):
+        return item["name"]
+    return format_value(item)
+
+
+def _choose_from(rules: Any, name: str, statement: ast.Statement, source: Source, ctx: Context, env: MapEnv,
+                 driver: Driver, choices: list[tuple[str, str]]) -> None:
+    """``choose NAME from LIST [if condition]``: the driver picks one of the list's items (offered
+    by name); NAME is the item itself. Not offered (the condition false): the first item, unasked."""
+    site = (source, statement.args[0].span or statement.span)
+    items = items_of(ctx.result(ctx.evaluate(rules.compiled(statement.args[0], source), env)), "choose from",
+                     site, rules.limits)
+    if statement.expr is not None and not truth(ctx.evaluate(rules.compiled(statement.expr, source), env), ctx):
+        env.define(statement.name, items[0] if items else None)
+        return
+    if not items:
+        raise RunebookError([Diagnostic.make("E0627", source, statement.span, name=statement.name,
+                                             help="the list it offers is empty here; guard the choice with "
+                                             "'if count(...) > 0'")])
+    options = tuple(_option_text(item) for item in items)
+    shown = {} if statement.expr is None else _values_read(rules, ctx, source, statement.expr, env)
+    point = ChoicePoint(name, statement.name, options, dict(env.mapping), statement.span, source, shown)
+    answer = driver.choose(point)
+    wanted = fold(str(answer))
+    index = next((i for i, folded in enumerate(_folded(options)) if folded == wanted), None)
+    if index is None:
+        raise RunebookError([Diagnostic.make("E0611", source, statement.span, answer=answer, name=statement.name,
+                                             allowed=", ".join(options), help=did_you_mean(str(answer), options))])
+    env.define(statement.name, items[index])
+    choices.append((statement.name, options[index]))
+    if ctx.trace is not None:
+        ctx.trace.append(StepEvent("choice", statement.name, options[index], statement.span, source.name))
+
+
 def _internal(statement: ast.Statement) -> bool:
     """A loop's own test (dsl.flow): not something the author wrote."""
     return "#endeach" in statement.name
@@ -309,6 +348,9 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
                                                      help=did_you_mean(statement.name, [s.name for s in statements
                                                                                         if s.kind == "step"]))])
             pc = target
+            continue
+        if kind == "choose" and statement.args:
+            _choose_from(rules, name, statement, source, ctx, env, driver, choices)
             continue
         if kind == "choose" and statement.expr is not None and not bool(
                 ctx.result(ctx.evaluate(rules.compiled(statement.expr, source), env))):

@@ -438,6 +438,8 @@ class Rules:
         for statement in decl.statements:
             if statement.expr is not None:
                 self._names_in(statement.expr, known, procedure.source, sink, local)
+            if statement.kind == "choose" and statement.args:  # `choose NAME from LIST`
+                self._names_in(statement.args[0], known, procedure.source, sink, local)
             table = {"spend": ("resource", self.resources), "gain": ("resource", self.resources),
                      "apply": ("condition", self.conditions), "remove": ("condition", self.conditions)}
             if statement.kind in table:

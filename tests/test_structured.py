@@ -176,6 +176,27 @@ def test_set_changes_one_item_or_field(tmp_path: Path) -> None:
     assert "    set members[i].score = m.score + 10 + i\n" in text
 
 
+def test_a_choice_among_the_items_of_a_list(rules, tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    from interpreter.procedures import ScriptedDriver
+
+    run = rules.run("Vote", proposals=["fight", "flee", "parley"], driver=ScriptedDriver(["flee", "parley", "flee"]))
+    assert run.results == {"winner": "flee", "counts": (0, 2, 1)}
+    assert run.choices == (("pick", "flee"), ("pick", "parley"), ("pick", "flee"))
+    odds = rules.odds("Vote", proposals=["fight", "flee"], answers={"pick": "flee"})
+    assert odds.results["winner"] == {"flee": 1}
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("- parley\n- Parley\n- fight\n")
+    shown = cli("run", str(GAME), "Vote", "--with", "proposals=fight,flee,parley", "--choices", str(answers))
+    assert shown.code == 0, shown.stderr
+    assert ">> choose pick: parley" in shown.stdout and "winner: parley" in shown.stdout
+    answers.write_text("- retreat\n")
+    wrong = cli("run", str(GAME), "Vote", "--with", "proposals=fight,flee", "--choices", str(answers))
+    assert wrong.code == 1
+    assert "E0611 'retreat' is not offered at choice 'pick'; choose one of: fight, flee" in wrong.stderr
+    empty = cli("run", str(GAME), "Vote", "--with", "proposals=[]")
+    assert empty.code == 1 and "E0627 nothing to choose from at choice 'pick'" in empty.stderr
+
+
 # ---------------------------------------------------------------- inputs
 
 
