@@ -89,7 +89,7 @@ def trace_text(trace: Trace) -> list[str]:
             lines.append(f"  >> choose {event.text}: {format_value(event.value)}")
         elif isinstance(event, StepEvent):
             value = event.value
-            shown = "[" + ", ".join(map(format_value, value)) + "]" if isinstance(value, tuple) else \
+            shown = "[" + ", ".join(map(format_value, value)) + "]" if isinstance(value, tuple | list) else \
                 format_value(value)
             arrow = "->" if event.kind == "condition" else "="
             lines.append(f"  {_short(event.text)} {arrow} {shown}")

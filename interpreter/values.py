@@ -417,8 +417,8 @@ def format_value(value: Any) -> str:
         return f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value.numerator)
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{k}: {format_value(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, tuple):
-        return "(" + ", ".join(format_value(v) for v in value) + ")"
+    if isinstance(value, tuple | list):  # a list, as the language writes one
+        return "[" + ", ".join(format_value(v) for v in value) + "]"
     return str(value)
 
 
