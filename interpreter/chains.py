@@ -110,7 +110,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 entity.resources.update(dict(resources))
                 entity.conditions[:] = list(conditions)
                 entities[role] = entity
-            rules._active[id(ctx)] = (options, entities)
+            ctx.run.options, ctx.run.roles = options, entities
             try:
                 scope = rules._scope(ctx, decl.params, inputs, options, entities, source)
                 env = MapEnv(dict(held), parent=scope)
@@ -118,7 +118,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 following = rules.in_world(ctx, lambda: run_segment(
                     rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True))
             finally:
-                rules._active.pop(id(ctx), None)
+                ctx.run.options = ctx.run.roles = None
             values = tuple(sorted((k, v) for k, v in env.mapping.items()
                                   if type(v) in _PLAIN_TYPES or _plain(v)))
             if following is None:

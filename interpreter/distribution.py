@@ -164,6 +164,9 @@ class _Session:
         self.work = 0
         self.closed = False  # inside an independent part: shared pools are not allowed
         self.parts: dict[Any, list[tuple[Any, Fraction]]] = {}
+        # Whether each operator chain (by its key) is folded as independent parts in this
+        # enumeration: decided at its first use and kept by every world (and restart) of it.
+        self.folded: dict[Any, bool] = {}
 
     def spend(self, amount: int) -> None:
         self.work += amount
@@ -213,9 +216,22 @@ class World:
             raise _NotClosed
         return LazyPool(source.spec, ("source", id(source)))
 
-    def give_up(self, usable: list[bool]) -> None:
+    def folds(self, key: Any, usable: list[bool]) -> bool:
+        """Whether this enumeration folds the chain ``key`` (see :meth:`chain`). The compiled
+        chain's flag ``usable`` (shared by every enumeration, and every thread, that runs
+        it) only says how a new enumeration starts: one enumeration evaluates a chain one
+        way in all its worlds, or the choices of its worlds would not line up."""
+        folded = self.session.folded
+        found = folded.get(key)
+        if found is None:
+            found = folded[key] = usable[0]
+        return found
+
+    def give_up(self, usable: list[bool], key: Any = None) -> None:
         """An optimisation does not apply: clear its flag and start the enumeration again."""
         usable[0] = False
+        if key is not None:
+            self.session.folded[key] = False
         raise _Restart
 
     def chain(self, key: Any, env: Any, fixed: tuple[Any, ...], closures: list[Callable[[Any, Any], Any]],
@@ -235,20 +251,17 @@ class World:
             memo_key = (key, id(env), fixed)
             options = session.parts.get(memo_key)
         except TypeError:  # an operand that is not hashable: evaluate plainly
-            usable[0] = False
-            raise _Restart from None
+            self.give_up(usable, key)
         if options is None:
             if any(type(v) is PoolView for v in fixed):
-                usable[0] = False
-                raise _Restart
+                self.give_up(usable, key)
             parts = []
             for i, closure in enumerate(closures):
                 if i in random_parts:
                     try:
                         parts.append(_part_options(closure, env, session))
                     except _NotClosed:
-                        usable[0] = False
-                        raise _Restart from None
+                        self.give_up(usable, key)
                 else:
                     parts.append([(fixed[i], Fraction(1))])
             folded: dict[Any, Fraction] = {}

@@ -12,7 +12,8 @@ Evaluation runs the closures against a :class:`Context` that carries what is inj
   (:mod:`interpreter.distribution`): dice terms become lazy pools and every reading of a
   pool becomes a choice over its exact distribution;
 - ``limits`` (:class:`~interpreter.limits.Limits`) and ``trace`` (a list of events, or
-  None to skip tracing).
+  None to skip tracing);
+- ``run``: the state of the check or procedure running (:mod:`interpreter.runstate`).
 
 Names resolve through an environment: any object with ``lookup(name)`` (raising
 ``KeyError``) and ``names()``; :class:`MapEnv` wraps a mapping and matches names ignoring
@@ -216,14 +217,17 @@ def _names_of(container: Any) -> list[str]:
 class Context:
     """What one evaluation (or one world of an odds computation) runs against."""
 
-    __slots__ = ("active", "counter", "depth", "limits", "oracle", "realized", "trace", "world")
+    __slots__ = ("active", "counter", "depth", "limits", "oracle", "realized", "run", "trace", "world")
 
     def __init__(self, *, oracle: DiceOracle | None = None, world: Any = None,
-                 limits: Limits = DEFAULT_LIMITS, trace: Trace | None = None) -> None:
+                 limits: Limits = DEFAULT_LIMITS, trace: Trace | None = None, run: Any = None) -> None:
         self.oracle = oracle
         self.world = world
         self.limits = limits
         self.trace = trace
+        #: The run this context evaluates (:class:`interpreter.runstate.RunState`), if any:
+        #: per-run state lives here, never on a loaded ruleset that threads may share.
+        self.run = run
         self.counter = [0]
         self.depth = 0
         self.realized: dict[int, tuple[PoolSource, PoolView]] = {}
@@ -1075,14 +1079,17 @@ class Compiler:
         ``World.chain``) instead of multiplying worlds."""
         closures = [first] + [c for _, c, _, _ in rest]
         steps = [(op, left_site, right_site) for op, _c, left_site, right_site in rest]
-        key = object()
+        # The chain's identity in an enumeration: its node, not this closure (the same node
+        # may be compiled twice, by threads racing to fill a cache, and both closures must
+        # count as one chain), and a hint for new enumerations (see ``World.folds``).
+        key = id(node)
         usable = [True]
         random_set = frozenset(random_parts)
         span = node.span
 
         def chain(ctx: Context, env: Any) -> Any:
             world = ctx.world
-            if world is not None and usable[0]:
+            if world is not None and world.folds(key, usable):
                 fixed = []
                 for i, closure in enumerate(closures):
                     if i in random_set:
@@ -1090,7 +1097,7 @@ class Compiler:
                         continue
                     operand = closure(ctx, env)
                     if type(operand) is PoolView and operand.per_die:
-                        world.give_up(usable)  # per-die arithmetic: evaluate plainly
+                        world.give_up(usable, key)  # per-die arithmetic: evaluate plainly
                     fixed.append(number(operand, ctx))
                 return world.chain(key, env, tuple(fixed), closures, random_set, steps, usable)
             value = closures[0](ctx, env)
@@ -1444,6 +1451,9 @@ class _SpecWorld:
 
     def pool_source(self, source: PoolSource) -> LazyPool:
         return LazyPool(source.spec, None)
+
+    def folds(self, key: Any, usable: list[bool]) -> bool:
+        return False  # a chain of dice terms (`1d6 + 1d8`) is not one pool: evaluated plainly, it reads them
 
     def read(self, pool: LazyPool, reader: Any) -> Any:
         raise _error("E0403", self.site, message="the number of dice of a declared pool must be known before rolling")

@@ -31,6 +31,7 @@ from interpreter.dice import GivenOracle, PoolSource, RandomOracle
 from interpreter.distribution import Distribution, joint
 from interpreter.evaluate import BUILTINS, Context, MapEnv, compile_expression, normalize_name, pool_spec
 from interpreter.limits import DEFAULT_LIMITS, Limits
+from interpreter.runstate import RunState
 from interpreter.trace import StepEvent, Trace
 from interpreter.values import Derived, Function, Level, Rating, Table, json_value
 
@@ -149,17 +150,17 @@ class Rules:
         self.procedures: dict[str, Procedure] = {}
         self.resources: dict[str, Resource] = {}
         self.derived: dict[str, tuple[str, ex.Expr, Source]] = {}
+        # Nothing here changes per run (that is on each context: interpreter.runstate), so
+        # threads may share one Rules. The two memos below only gain entries, each assigned
+        # whole and never changed afterwards; threads racing on one key compute it twice and
+        # both values are right (two closures compiled from one node behave as one, even
+        # while exact odds run: see `World.folds`).
+        # Compiled expressions, by node (see `compiled`).
         self._compiled_cache: dict[int, tuple[ex.Expr, Any]] = {}
-        # While exact odds are computed, every world must see the same pool objects: pools
-        # are named by their place in the run (the n-th roll and its spec).
-        self._registry: dict[tuple[Any, ...], PoolSource] | None = None
         # Exact result distributions of checks called from procedures, per inputs.
         self._call_cache: dict[tuple[Any, ...], Distribution] = {}
-        self._rolls: dict[int, int] = {}
         self.conditions: dict[str, Condition] = {}
         self.globals = MapEnv()
-        # Options and entities of the run a context belongs to, for checks called from it.
-        self._active: dict[int, tuple[Mapping[str, Level], Mapping[str, Any] | None]] = {}
         sink = DiagnosticSink()
         self._build(sink)
         self.diagnostics: tuple[Diagnostic, ...] = tuple(sink.items)
@@ -536,8 +537,7 @@ class Rules:
 
     def change_state(self, ctx: Context, statement: ast.Statement, source: Source, env: MapEnv) -> None:
         """Run a `spend`, `gain`, `apply`, `remove` or `reset` line against the entities taking part."""
-        _options, roles = self._active.get(id(ctx), ({}, None))
-        roles = roles or {}
+        roles = (ctx.run.roles if ctx.run is not None else None) or {}
         if statement.kind == "reset":
             for entity in roles.values():
                 for resource in self.resources.values():
@@ -762,7 +762,7 @@ class Rules:
                     kind = condition.settings.get("type")
                     found.append((kind.text if isinstance(kind, ex.Name) else condition.name, value))
         option = self.options.get(fold("stacking"))
-        policy = fold(self._active.get(id(ctx), ({}, None))[0].get(option.name).name) if option else "sum"
+        policy = fold(_option(ctx, option.name, option.default).name) if option else "sum"
         values = [v for _, v in found]
         if not values:
             return 0
@@ -937,15 +937,17 @@ class Rules:
                 value = ctx.result(ctx.evaluate(compiled, env))
             else:
                 pool = None
-                if self._registry is not None:
-                    nth = self._rolls.get(id(ctx), 0)
-                    self._rolls[id(ctx)] = nth + 1
+                run = ctx.run
+                pools = run.pools if run is not None else None
+                if pools is not None:  # a world of exact odds: the pool every world reads
+                    nth = run.rolls
+                    run.rolls = nth + 1
                     key = (nth, index, spec)
-                    pool = self._registry.get(key)
+                    pool = pools.get(key)
                 if pool is None:
                     pool = PoolSource(spec, statement.name, statement.expr.span, source)
-                    if self._registry is not None:
-                        self._registry[key] = pool
+                    if pools is not None:
+                        pools[key] = pool
                 ctx.realize(pool)  # roll now: given dice are consumed in the order of the lines
                 value = pool
             env.define(statement.name, value)
@@ -962,8 +964,11 @@ class Rules:
     def _run(self, ctx: Context, check: Check, inputs: Mapping[str, Any],
              options: Mapping[str, Level], roles: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Run a check's lines in order against one context: the single code path."""
-        previous = self._active.get(id(ctx))
-        self._active[id(ctx)] = (options, roles)
+        run = ctx.run
+        if run is None:
+            run = ctx.run = RunState()
+        previous = run.options, run.roles
+        run.options, run.roles = options, roles
         try:
             scope = self._scope(ctx, check.decl.params, inputs, options, roles, check.source)
             env = MapEnv({}, parent=scope)
@@ -975,27 +980,25 @@ class Rules:
                     results[statement.name] = value
             return results
         finally:
-            if previous is None:
-                self._active.pop(id(ctx), None)
-            else:
-                self._active[id(ctx)] = previous
+            run.options, run.roles = previous
 
     def enumerate(self, fn: Any) -> Distribution:
-        """``joint(fn)`` with pools named by their place in the run (see ``_registry``)."""
-        outer = self._registry
-        self._registry = {}
-        try:
-            return joint(fn, limits=self.limits)
-        finally:
-            self._registry = outer
+        """``joint(fn)`` with pools named by their place in the run: every world's context
+        gets a run state whose ``pools`` are this enumeration's (see interpreter.runstate)."""
+        pools: dict[tuple[Any, ...], PoolSource] = {}
+
+        def world(ctx: Context) -> Any:
+            ctx.run = RunState(pools=pools)
+            return fn(ctx)
+
+        return joint(world, limits=self.limits)
 
     def in_world(self, ctx: Context, fn: Any) -> Any:
         """Run ``fn`` as one world of an enumeration: its rolls are counted from zero."""
-        self._rolls[id(ctx)] = 0
-        try:
-            return fn()
-        finally:
-            self._rolls.pop(id(ctx), None)
+        if ctx.run is None:
+            ctx.run = RunState()
+        ctx.run.rolls = 0
+        return fn()
 
     def compiled(self, expr: ex.Expr, source: Source) -> Any:
         # Rules keep their AST alive, so a node's id is a stable key; exact odds re-run a
@@ -1086,17 +1089,13 @@ class Rules:
             oracle = RandomOracle(rng if rng is not None else random.Random(seed))
         # The run changes copies: a run that fails leaves every entity as it was.
         roles = {k: v.copy() for k, v in (("actor", as_), ("target", against)) if v is not None}
-        ctx = Context(oracle=oracle, limits=self.limits, trace=Trace())
-        self._active[id(ctx)] = (chosen, roles)
-        try:
-            scope = self._scope(ctx, decl.params, bound, chosen, roles, procedure.source)
-            env = MapEnv({}, parent=scope)
-            self.entry_views(scope, env, ctx)
-            results, choices = run_lines(self, procedure.name, decl.statements, procedure.source, ctx, env, driver)
-            ctx.finish()
-            driver.finish()
-        finally:
-            self._active.pop(id(ctx), None)
+        ctx = Context(oracle=oracle, limits=self.limits, trace=Trace(), run=RunState(chosen, roles))
+        scope = self._scope(ctx, decl.params, bound, chosen, roles, procedure.source)
+        env = MapEnv({}, parent=scope)
+        self.entry_views(scope, env, ctx)
+        results, choices = run_lines(self, procedure.name, decl.statements, procedure.source, ctx, env, driver)
+        ctx.finish()
+        driver.finish()
         assert ctx.trace is not None
         state = _state({**bound, **{k: v for k, v in env.mapping.items()
                                     if not isinstance(v, PoolSource)}}, roles.get("actor"), roles.get("target"))
@@ -1266,8 +1265,13 @@ class OptionSetting:
     default: Level
 
     def resolve_in(self, ctx: Context) -> Level:
-        options = self.rules._active.get(id(ctx), ({}, None))[0]
-        return options.get(self.name, self.default)
+        return _option(ctx, self.name, self.default)
+
+
+def _option(ctx: Context, name: str, default: Level) -> Level:
+    """An option's setting in the run ``ctx`` belongs to (its default outside any run)."""
+    options = ctx.run.options if ctx.run is not None else None
+    return options.get(name, default) if options else default
 
 
 @attrs.frozen(eq=False)
@@ -1360,7 +1364,11 @@ class CheckCall:
         if len(args) > len(params):
             raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name=self.check.name,
                                                  expected=len(params), got=len(args))])
-        options, roles = self.rules._active.get(id(ctx), (self.rules.option_values(None), None))
+        run = ctx.run
+        if run is not None and run.options is not None:  # the caller's run
+            options, roles = run.options, run.roles
+        else:
+            options, roles = self.rules.option_values(None), None
         inputs = {p.name: a for p, a in zip(params, args)}
         missing = [p.name for p in params[len(args):] if p.default is None]
         if missing:
