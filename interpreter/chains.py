@@ -34,9 +34,6 @@ from interpreter.values import Bound, Level
 
 __all__ = ["FixedDriver", "ProcedureOdds", "procedure_odds"]
 
-#: How many states a procedure's chain may have before odds give up (with a diagnostic).
-MAX_STATES = 5_000
-
 _UNKNOWN = ("unknown",)
 
 
@@ -135,9 +132,10 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
         state = queue.pop()
         if state in transitions:
             continue
-        if len(transitions) >= MAX_STATES:
-            raise RunebookError([Diagnostic.make("E0408", source, decl.name.span, size=f"more than {MAX_STATES} states",
-                                                 limit=f"{MAX_STATES} states")])
+        if len(transitions) >= rules.limits.max_states:
+            most = rules.limits.max_states
+            raise RunebookError([Diagnostic.make("E0408", source, decl.name.span, size=f"more than {most} states",
+                                                 limit=f"{most} states")])
         dist = segment(state)
         edges: dict[Any, Fraction] = {}
         for outcome, p in dist.items():

@@ -1329,7 +1329,7 @@ def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:
     if isinstance(value, Derived):
         if value.name in ctx.active:
             raise _error("E0416", site, name=value.name)
-        compiled = compile_body(value.expr, value.source)
+        compiled = compile_body(value.expr, value.source, ctx.limits)
         ctx.active.add(value.name)
         ctx.depth += 1
         try:
@@ -1343,7 +1343,7 @@ def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:
 
 
 def call_function_value(func: Function, values: list[Any], ctx: Context, site: Any) -> Any:
-    compiled = compile_body(func.body, func.source)
+    compiled = compile_body(func.body, func.source, ctx.limits)
     # MapEnv(dict(zip(params, values))), with the parameters' index folded once per function.
     env = MapEnv.indexed(dict(zip(func.params, values)), dict(_params_index(func.params)), as_env(func.env))
     ctx.depth += 1
@@ -1364,21 +1364,22 @@ def _params_index(params: tuple[str, ...]) -> dict[str, str]:
     return index
 
 
-_BODIES: dict[int, tuple[Any, Closure]] = {}
+_BODIES: dict[int, tuple[Any, Limits, Closure]] = {}
 
 
-def compile_body(expr: ex.Expr, source: Source | None) -> Closure:
-    """Compile a function body or a derived value once (keyed by the node object)."""
+def compile_body(expr: ex.Expr, source: Source | None, limits: Limits = DEFAULT_LIMITS) -> Closure:
+    """Compile a function body or a derived value once (keyed by the node object), checked
+    against the limits of the evaluation that calls it."""
     entry = _BODIES.get(id(expr))
-    if entry is not None and entry[0] is expr:
-        return entry[1]
+    if entry is not None and entry[0] is expr and (entry[1] is limits or entry[1] == limits):
+        return entry[2]
     if len(_BODIES) > 4096:
         _BODIES.clear()
-    diagnostics = [d for d in check_expression(expr, source) if d.severity == "error"]
+    diagnostics = [d for d in check_expression(expr, source, limits) if d.severity == "error"]
     if diagnostics:
         raise RunebookError(diagnostics)
-    closure = Compiler(source, DEFAULT_LIMITS).compile(expr)
-    _BODIES[id(expr)] = (expr, closure)
+    closure = Compiler(source, limits).compile(expr)
+    _BODIES[id(expr)] = (expr, limits, closure)
     return closure
 
 

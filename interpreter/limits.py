@@ -31,6 +31,9 @@ class Limits:
     max_work: int = 5_000_000
     #: Lines a procedure may run (loops included) before it is stopped.
     max_steps: int = 10_000
+    #: States of a procedure's chain (places at a ``step`` line with the values and the
+    #: entities' state there) that exact odds may explore before giving up.
+    max_states: int = 5_000
 
 
 DEFAULT_LIMITS = Limits()

@@ -220,3 +220,16 @@ def test_a_roll_line_that_adds_dice_terms(tmp_path: Path) -> None:
     odds = rules.odds("two").results["total"]
     assert dict(odds) == {t: Fraction(sum(1 for a, b in product(range(1, 7), range(1, 9)) if a + b == t), 48)
                           for t in range(2, 15)}
+
+
+def test_function_bodies_are_checked_against_the_limits_of_the_rules(tmp_path: Path) -> None:
+    import attrs
+
+    from interpreter.limits import DEFAULT_LIMITS
+
+    (tmp_path / "g.rules").write_text("function big() = 1d20\n\ncheck Use (bonus = 0)\n  result total = big() + bonus\n")
+    assert interpreter.load(str(tmp_path)).resolve("use", dice=[17]).results["total"] == 17
+    small = interpreter.load(str(tmp_path), limits=attrs.evolve(DEFAULT_LIMITS, max_sides=12))
+    with pytest.raises(RunebookError) as error:
+        small.resolve("use", dice=[17])
+    assert [d.code for d in error.value.diagnostics] == ["E0901"]
