@@ -29,7 +29,7 @@ from interpreter.dice import PoolSource
 from interpreter.distribution import Distribution
 from interpreter.evaluate import Context, MapEnv
 from interpreter.procedures import ChoicePoint, Driver, run_segment
-from interpreter.rules import CheckOdds
+from interpreter.results import CheckOdds
 from interpreter.values import Bound, Level
 
 __all__ = ["FixedDriver", "ProcedureOdds", "procedure_odds"]

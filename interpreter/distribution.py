@@ -72,7 +72,18 @@ from typing import Any
 
 from dsl.diagnostics import Diagnostic, RunebookError
 from dsl.source import Source, Span
-from interpreter.dice import DieSpec, LazyPool, PoolSource, PoolSpec, Reader, contribution
+from interpreter.dice import DieSpec, LazyPool, PoolSource, PoolSpec, PoolView, Reader, contribution
+from interpreter.evaluate import (
+    CompiledExpression,
+    Context,
+    _and,
+    _max2,
+    _min2,
+    _or,
+    as_env,
+    binop,
+    compile_expression,
+)
 from interpreter.limits import DEFAULT_LIMITS, Limits
 from interpreter.values import UNKNOWN, Bound, Undetermined, format_value, normalize, outcome_sort_key
 
@@ -243,9 +254,6 @@ class World:
         evaluated in this world. When a term turns out not to be independent (it reads a
         pool declared outside it), ``usable[0]`` is cleared and the enumeration restarts
         with the chain evaluated plainly."""
-        from interpreter.dice import PoolView
-        from interpreter.evaluate import binop
-
         session = self.session
         try:
             memo_key = (key, id(env), fixed)
@@ -314,9 +322,6 @@ class _NotClosed(Exception):
 
 
 def _part_options(closure: Callable[[Any, Any], Any], env: Any, parent: _Session) -> list[tuple[Any, Fraction]]:
-    from interpreter.dice import PoolView
-    from interpreter.evaluate import Context
-
     session = _Session(parent.limits, parent.site)
     session.closed = True
     session.work = parent.work
@@ -344,8 +349,6 @@ def _part_options(closure: Callable[[Any, Any], Any], env: Any, parent: _Session
 def enumerate_worlds(fn: Callable[[Any], Any], limits: Limits = DEFAULT_LIMITS,
                      site: tuple[Source | None, Span | None] = (None, None)) -> Distribution:
     """The exact distribution of ``fn(ctx)`` over every world (see the module docstring)."""
-    from interpreter.evaluate import Context
-
     session = _Session(limits, site)
     while True:
         try:
@@ -422,8 +425,6 @@ def joint(fn: Callable[[Any], Any], *, limits: Limits = DEFAULT_LIMITS) -> Distr
 
 def odds(expr: Any, env: Any = None, *, limits: Limits = DEFAULT_LIMITS) -> Distribution:
     """The exact distribution of an expression (text, node or compiled)."""
-    from interpreter.evaluate import CompiledExpression, as_env, compile_expression
-
     compiled = expr if isinstance(expr, CompiledExpression) else compile_expression(expr, limits=limits)
     closure = compiled.closure
     environment = as_env(env)
@@ -479,8 +480,6 @@ def _safe(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
 
 
 def _combine_fn(agg: str) -> Callable[[Any, Any], Any]:
-    from interpreter.evaluate import _and, _max2, _min2, _or
-
     if agg in ("sum", "count"):
         return lambda a, b: a + b
     return _safe({"max": _max2, "min": _min2, "any": _or, "all": _and}[agg])

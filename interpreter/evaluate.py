@@ -44,7 +44,9 @@ from typing import Any
 
 from dsl import expr_ast as ex
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from dsl.parser import parse_expression
 from dsl.source import Source, Span
+from interpreter import hexgrid as _hexgrid
 from interpreter.dice import (
     ARITH,
     COMPARE,
@@ -1412,8 +1414,6 @@ def compile_expression(expr: str | ex.Expr, source: Source | None = None,
 
 @lru_cache(maxsize=512)
 def _compile_text(text: str, limits: Limits) -> CompiledExpression:
-    from dsl.parser import parse_expression
-
     source = Source("<expression>", text)
     node = parse_expression(text, source)
     return _compile_node(node, source, limits)
@@ -1474,9 +1474,7 @@ def pool_spec(expr: str | ex.Expr | CompiledExpression, env: Any = None, *,
 
 
 # Grid geometry (cells, distances, area shapes) lives in its own module.
-from interpreter import hexgrid as _hexgrid  # noqa: E402
-
-_hexgrid.register(_register)
+_hexgrid.register(_register, kind_of, number)
 
 
 def _b_number_or(ctx: Context, args: list[Any], site: Any) -> Any:

@@ -10,7 +10,6 @@ can never disagree about what the rules say.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -21,19 +20,44 @@ import attrs
 from dsl import ast
 from dsl import expr_ast as ex
 from dsl.builder import MAX_CHOICE_RANGE
-from dsl.checker import expression_names
+from dsl.checker import CheckedEntry, expression_names
 from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
 from dsl.loader import Ruleset, load_game
 from dsl.parser import parse_expression
 from dsl.source import Source, Span
 from dsl.vocabulary import fold
+from interpreter.amendments import amended
+from interpreter.chains import procedure_odds
 from interpreter.dice import GivenOracle, PoolSource, RandomOracle
 from interpreter.distribution import Distribution, joint
-from interpreter.evaluate import BUILTINS, Context, MapEnv, compile_expression, normalize_name, pool_spec
+from interpreter.entities import Held, load_entity
+from interpreter.entries import EntryView, line_value
+from interpreter.evaluate import (
+    BUILTINS,
+    Context,
+    MapEnv,
+    compile_expression,
+    normalize_name,
+    pool_spec,
+    resolve_value,
+)
+from interpreter.inline import ReadingEnv, expand_procedures
 from interpreter.limits import DEFAULT_LIMITS, Limits
+from interpreter.listed import entry_query
+from interpreter.procedures import RunResult, ScriptedDriver, run_lines
+from interpreter.results import CheckOdds, CheckResult
 from interpreter.runstate import RunState
 from interpreter.trace import StepEvent, Trace
-from interpreter.values import Derived, Function, Level, Rating, Table, json_value
+from interpreter.values import (
+    Derived,
+    Function,
+    Level,
+    Rating,
+    Table,
+    Undetermined,
+    format_value,
+    json_value,
+)
 
 __all__ = ["CheckOdds", "CheckResult", "Rules", "load"]
 
@@ -75,66 +99,6 @@ class Example:
 
     check: str
     inputs: dict[str, Any]
-
-
-@attrs.frozen
-class CheckResult:
-    """One resolution of a check: each named result and how it came about."""
-
-    check: str
-    results: dict[str, Any]
-    trace: Trace = attrs.field(repr=False)
-    inputs: dict[str, Any] = attrs.Factory(dict)
-    options: dict[str, str] = attrs.Factory(dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "check": self.check,
-            "inputs": {k: json_value(v) for k, v in self.inputs.items()},
-            "options": dict(self.options),
-            "results": {k: json_value(v) for k, v in self.results.items()},
-            "dice": [d.face for d in self.trace.dice()],
-            "trace": self.trace.to_list(),
-        }
-
-
-@attrs.frozen
-class CheckOdds:
-    """The exact distribution of each named result of a check (and their joint one)."""
-
-    check: str
-    results: dict[str, Distribution]
-    joint: Distribution = attrs.field(repr=False)
-    inputs: dict[str, Any] = attrs.Factory(dict)
-    options: dict[str, str] = attrs.Factory(dict)
-
-    @property
-    def residual(self) -> Fraction:
-        return self.joint.residual
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "check": self.check,
-            "inputs": {k: json_value(v) for k, v in self.inputs.items()},
-            "options": dict(self.options),
-            "results": {
-                name: {_key(k): _fraction(p) for k, p in dist.items()}
-                for name, dist in self.results.items()
-            },
-            "residual": _fraction(self.residual),
-        }
-
-
-def _key(value: Any) -> str:
-    """An outcome as a JSON object key: as JSON would write it (`true`, `null`, `7`, `Low`)."""
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    return str(json_value(value))
-
-
-def _fraction(value: Fraction) -> str:
-    value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 class Rules:
@@ -282,8 +246,6 @@ class Rules:
         for procedure in self.procedures.values():
             self._check_procedure(procedure, sink)
         # `do NAME(args) as LABEL`: the used procedure's lines, brought in (interpreter.inline).
-        from interpreter.inline import expand_procedures
-
         self.procedures = expand_procedures(self.procedures, sink)
         for condition in self.conditions.values():
             self._check_condition(condition, sink)
@@ -495,8 +457,6 @@ class Rules:
     def entity(self, path: str) -> Any:
         """Load a character, NPC or obstacle file against this game's stats, resources and
         conditions; resources it does not list start at their declared start."""
-        from interpreter.entities import load_entity
-
         entity = load_entity(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
                              [c.name for c in self.conditions.values()], bind=self._bind_held)
         held: list[Any] = []
@@ -599,8 +559,6 @@ class Rules:
              site: Any = (None, None)) -> Any:
         """A condition instance: ``values`` bound to its parameters in order, the rest at their
         defaults."""
-        from interpreter.entities import Held
-
         args: list[tuple[str, Any]] = []
         for index, param in enumerate(condition.params):
             if index < len(values):
@@ -676,8 +634,6 @@ class Rules:
     def under(self, entity: Any) -> list[tuple[Any, Condition]]:
         """Every condition an entity is under: those it holds, then those they imply (each
         once, with its defaults), in order."""
-        from interpreter.entities import Held
-
         held = [h if isinstance(h, Held) else Held(str(h)) for h in entity.conditions]  # a bare name is held too
         found: list[tuple[Any, Condition]] = [(h, self.conditions[fold(h.name)]) for h in held]
         names = {fold(h.name) for h in held}
@@ -705,8 +661,6 @@ class Rules:
         except KeyError:
             raise RunebookError([Diagnostic.make("E0701", site[0], site[1], name=stat,
                                                  help=f"{entity.name} has no such stat")]) from None
-        from interpreter.evaluate import resolve_value
-
         value = ctx.result(resolve_value(value, stat, ctx, site))
         key = f"stat({entity.name}, {stat})"
         if key in ctx.active:  # a `becomes` line that reads the stat it sets
@@ -900,11 +854,6 @@ class Rules:
     def entry_views(self, scope: MapEnv, env: MapEnv, ctx: Context | None = None) -> None:
         """Entries given as inputs become views whose lines evaluate in ``env``, changed
         by the entries the actor owns that amend it (interpreter.amendments; each change is traced)."""
-        from dsl.checker import CheckedEntry
-        from interpreter.entries import EntryView
-        from interpreter.amendments import amended
-        from interpreter.inline import ReadingEnv
-
         actor = scope.mapping.get("actor")
         for name, value in list(scope.mapping.items()):
             if isinstance(value, CheckedEntry):
@@ -1062,8 +1011,6 @@ class Rules:
 
         Returns a :class:`~interpreter.procedures.RunResult`.
         """
-        from interpreter.procedures import RunResult, ScriptedDriver, run_lines
-
         procedure = self.procedure(name)
         if procedure is None and fold(name) not in self.checks:
             used = self._user_of(name)
@@ -1112,8 +1059,6 @@ class Rules:
                 procedure, param = used
                 inputs = {param: check, **inputs}
         if procedure is not None:
-            from interpreter.chains import procedure_odds
-
             bound = self.bind_inputs(procedure, inputs, as_)
             roles = {k: v for k, v in (("actor", as_), ("target", against)) if v is not None}
             return procedure_odds(self, procedure, bound, self.option_values(options), roles, answers)
@@ -1139,8 +1084,6 @@ class Rules:
 def _require_help(ctx: Context, seen: int, expr: ex.Expr | None = None, env: MapEnv | None = None) -> str | None:
     """What a failed ``require`` computed: the values its condition read — the calls it made
     and the run's own names in it (inputs, ``let`` and ``result`` values)."""
-    from interpreter.values import format_value
-
     shown: dict[str, str] = {}
     if ctx.trace is not None:
         for event in ctx.trace[seen:]:
@@ -1288,8 +1231,6 @@ class StateQuery:
         if self.name == "line":
             return self._line(ctx, args, site)  # type: ignore[attr-defined]
         if self.name in ("line_text", "number_in", "meets", "data_of", "level_in"):
-            from interpreter.listed import entry_query
-
             return entry_query(self.rules, self.name, ctx, args, site)
         keys: list[Any] = []
         if self.name in ("amount", "has") and len(args) > 2:
@@ -1326,9 +1267,6 @@ class StateQuery:
 
 def _line_query(query: StateQuery, ctx: Context, args: list[Any], site: Any) -> Any:
     """``line(entry, "Label", grade)``: the graded line that applies (see interpreter.entries)."""
-    from interpreter.entries import EntryView, line_value
-    from interpreter.evaluate import resolve_value
-
     if len(args) not in (3, 4) or not isinstance(args[0], EntryView):
         raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name="line",
                                              expected="an entry, a label, a grade (and a default)", got=len(args))])
@@ -1385,8 +1323,6 @@ class CheckCall:
         """While computing odds: the check's results as one choice among their exact
         distribution (computed once per inputs), instead of enumerating its dice in every
         world of the caller. None when the inputs cannot be a cache key."""
-        from interpreter.values import Undetermined
-
         names = [s.name for s in self.check.decl.statements if s.kind == "result"]
         try:
             key = (self.check.name, tuple(sorted(inputs.items())), tuple(sorted((k, v.name) for k, v in options.items())),
