@@ -17,9 +17,11 @@ from typing import Any
 import attrs
 
 from dsl import ast
+from dsl.amendments import check_patches, patches
 from dsl.checker import CheckedEntry, check_entries
 from dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
 from dsl.parser import parse_rules, split_blocks
+from dsl.references import check_references
 from dsl.source import Source, Span, decode_source, gc_paused
 from dsl.vocabulary import Vocabulary, build_vocabulary, fold
 from rulesets import RULESETS_DIR
@@ -154,9 +156,6 @@ def _assemble(name: str, root: Path | None, files: Sequence[tuple[Source, ast.Ru
 def _references(vocab: Vocabulary, known: list[CheckedEntry], owners: list[CheckedEntry],
                 sink: DiagnosticSink) -> list[Any]:
     """Resolve the ``refers`` lines of ``owners`` against ``known`` and check their patches."""
-    from dsl.references import check_references
-    from dsl.amendments import check_patches, patches
-
     references = check_references(vocab, known, sink, owners)
     check_patches(vocab, references, known, sink)
     return [attrs.evolve(r, changes=tuple(p.describe() for p in patches(r.owner, vocab))) for r in references]

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 import attrs
 
 from dsl import ast
-from dsl.diagnostics import DiagnosticSink, did_you_mean
+from dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
 from dsl.source import Source
 
 __all__ = ["VALUE_TYPES", "KindSpec", "LabelSpec", "Vocabulary", "build_vocabulary", "fold"]
@@ -113,8 +113,6 @@ def _check_duplicate(
 
 
 def _diag(code: str, source: Source, node: object, *, help: str | None = None, **fields: object):  # type: ignore[no-untyped-def]
-    from dsl.diagnostics import Diagnostic
-
     return Diagnostic.make(code, source, getattr(node, "span", None), help=help, **fields)
 
 

@@ -30,13 +30,10 @@ from interpreter.dice import PoolSource
 from interpreter.distribution import Distribution
 from interpreter.evaluate import Context, MapEnv
 from interpreter.procedures import ChoicePoint, Driver, run_segment
-from interpreter.rules import CheckOdds
+from interpreter.results import CheckOdds
 from interpreter.values import Bound, Level, Rating, Record
 
 __all__ = ["FixedDriver", "ProcedureOdds", "procedure_odds"]
-
-#: How many states a procedure's chain may have before odds give up (with a diagnostic).
-MAX_STATES = 5_000
 
 _UNKNOWN = ("unknown",)
 
@@ -125,7 +122,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 entity.resources.update(dict(resources))
                 entity.conditions[:] = list(conditions)
                 entities[role] = entity
-            rules._active[id(ctx)] = (options, entities)
+            ctx.run.options, ctx.run.roles = options, entities
             try:
                 scope = rules._scope(ctx, decl.params, inputs, options, entities, source)
                 env = MapEnv(dict(held), parent=scope)
@@ -133,7 +130,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 following = rules.in_world(ctx, lambda: run_segment(
                     rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True))
             finally:
-                rules._active.pop(id(ctx), None)
+                ctx.run.options = ctx.run.roles = None
             if following is not None and live is not None:
                 # Only what the rest of the run may read is part of its state.
                 needed = live[following]
@@ -155,9 +152,10 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
         state = queue.pop()
         if state in transitions:
             continue
-        if len(transitions) >= MAX_STATES:
-            raise RunebookError([Diagnostic.make("E0408", source, decl.name.span, size=f"more than {MAX_STATES} states",
-                                                 limit=f"{MAX_STATES} states")])
+        if len(transitions) >= rules.limits.max_states:
+            most = rules.limits.max_states
+            raise RunebookError([Diagnostic.make("E0408", source, decl.name.span, size=f"more than {most} states",
+                                                 limit=f"{most} states")])
         dist = segment(state)
         edges: dict[Any, Fraction] = {}
         for outcome, p in dist.items():

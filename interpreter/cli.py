@@ -14,13 +14,9 @@ import sys
 from collections.abc import Sequence
 
 from dsl.diagnostics import RunebookError, render_text
+from interpreter.commands import EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
 __all__ = ["EXIT_ERRORS", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "main"]
-
-EXIT_OK = 0
-EXIT_ERRORS = 1  # the input has errors; diagnostics were printed
-EXIT_USAGE = 2  # bad arguments, or a file that cannot be read
-EXIT_INTERNAL = 3  # a bug in runebook
 
 #: Diagnostics that mean the command line named something that is not there.
 USAGE_CODES = frozenset({"E0001", "E0005", "E0006"})

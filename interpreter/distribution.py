@@ -72,7 +72,18 @@ from typing import Any
 
 from dsl.diagnostics import Diagnostic, RunebookError
 from dsl.source import Source, Span
-from interpreter.dice import DieSpec, LazyPool, PoolSource, PoolSpec, Reader, contribution
+from interpreter.dice import DieSpec, LazyPool, PoolSource, PoolSpec, PoolView, Reader, contribution
+from interpreter.evaluate import (
+    CompiledExpression,
+    Context,
+    _and,
+    _max2,
+    _min2,
+    _or,
+    as_env,
+    binop,
+    compile_expression,
+)
 from interpreter.limits import DEFAULT_LIMITS, Limits
 from interpreter.values import UNKNOWN, Bound, Undetermined, format_value, normalize, outcome_sort_key
 
@@ -164,6 +175,9 @@ class _Session:
         self.work = 0
         self.closed = False  # inside an independent part: shared pools are not allowed
         self.parts: dict[Any, list[tuple[Any, Fraction]]] = {}
+        # Whether each operator chain (by its key) is folded as independent parts in this
+        # enumeration: decided at its first use and kept by every world (and restart) of it.
+        self.folded: dict[Any, bool] = {}
 
     def spend(self, amount: int) -> None:
         self.work += amount
@@ -213,9 +227,22 @@ class World:
             raise _NotClosed
         return LazyPool(source.spec, ("source", id(source)))
 
-    def give_up(self, usable: list[bool]) -> None:
+    def folds(self, key: Any, usable: list[bool]) -> bool:
+        """Whether this enumeration folds the chain ``key`` (see :meth:`chain`). The compiled
+        chain's flag ``usable`` (shared by every enumeration, and every thread, that runs
+        it) only says how a new enumeration starts: one enumeration evaluates a chain one
+        way in all its worlds, or the choices of its worlds would not line up."""
+        folded = self.session.folded
+        found = folded.get(key)
+        if found is None:
+            found = folded[key] = usable[0]
+        return found
+
+    def give_up(self, usable: list[bool], key: Any = None) -> None:
         """An optimisation does not apply: clear its flag and start the enumeration again."""
         usable[0] = False
+        if key is not None:
+            self.session.folded[key] = False
         raise _Restart
 
     def chain(self, key: Any, env: Any, fixed: tuple[Any, ...], closures: list[Callable[[Any, Any], Any]],
@@ -227,28 +254,22 @@ class World:
         evaluated in this world. When a term turns out not to be independent (it reads a
         pool declared outside it), ``usable[0]`` is cleared and the enumeration restarts
         with the chain evaluated plainly."""
-        from interpreter.dice import PoolView
-        from interpreter.evaluate import binop
-
         session = self.session
         try:
             memo_key = (key, id(env), fixed)
             options = session.parts.get(memo_key)
         except TypeError:  # an operand that is not hashable: evaluate plainly
-            usable[0] = False
-            raise _Restart from None
+            self.give_up(usable, key)
         if options is None:
             if any(type(v) is PoolView for v in fixed):
-                usable[0] = False
-                raise _Restart
+                self.give_up(usable, key)
             parts = []
             for i, closure in enumerate(closures):
                 if i in random_parts:
                     try:
                         parts.append(_part_options(closure, env, session))
                     except _NotClosed:
-                        usable[0] = False
-                        raise _Restart from None
+                        self.give_up(usable, key)
                 else:
                     parts.append([(fixed[i], Fraction(1))])
             folded: dict[Any, Fraction] = {}
@@ -301,9 +322,6 @@ class _NotClosed(Exception):
 
 
 def _part_options(closure: Callable[[Any, Any], Any], env: Any, parent: _Session) -> list[tuple[Any, Fraction]]:
-    from interpreter.dice import PoolView
-    from interpreter.evaluate import Context
-
     session = _Session(parent.limits, parent.site)
     session.closed = True
     session.work = parent.work
@@ -331,8 +349,6 @@ def _part_options(closure: Callable[[Any, Any], Any], env: Any, parent: _Session
 def enumerate_worlds(fn: Callable[[Any], Any], limits: Limits = DEFAULT_LIMITS,
                      site: tuple[Source | None, Span | None] = (None, None)) -> Distribution:
     """The exact distribution of ``fn(ctx)`` over every world (see the module docstring)."""
-    from interpreter.evaluate import Context
-
     session = _Session(limits, site)
     while True:
         try:
@@ -409,8 +425,6 @@ def joint(fn: Callable[[Any], Any], *, limits: Limits = DEFAULT_LIMITS) -> Distr
 
 def odds(expr: Any, env: Any = None, *, limits: Limits = DEFAULT_LIMITS) -> Distribution:
     """The exact distribution of an expression (text, node or compiled)."""
-    from interpreter.evaluate import CompiledExpression, as_env, compile_expression
-
     compiled = expr if isinstance(expr, CompiledExpression) else compile_expression(expr, limits=limits)
     closure = compiled.closure
     environment = as_env(env)
@@ -466,8 +480,6 @@ def _safe(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
 
 
 def _combine_fn(agg: str) -> Callable[[Any, Any], Any]:
-    from interpreter.evaluate import _and, _max2, _min2, _or
-
     if agg in ("sum", "count"):
         return lambda a, b: a + b
     return _safe({"max": _max2, "min": _min2, "any": _or, "all": _and}[agg])

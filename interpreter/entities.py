@@ -24,6 +24,7 @@ from typing import Any
 import attrs
 import yaml
 
+from dsl import expr_ast as ex
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.parser import parse_expression
 from dsl.source import Source, Span
@@ -132,8 +133,6 @@ def _stat_value(node: yaml.Node, source: Source) -> tuple[Any, Diagnostic | None
             expr = parse_expression(text, Source(source.name, text)) if text else None
         except RunebookError:
             expr = None
-        from dsl import expr_ast as ex
-
         if isinstance(expr, ex.Number):
             return expr.value, None
         if isinstance(expr, ex.Unary) and isinstance(expr.operand, ex.Number):
@@ -148,8 +147,6 @@ def _stat_value(node: yaml.Node, source: Source) -> tuple[Any, Diagnostic | None
 
 def _condition_item(text: str, source: Source) -> tuple[str, list[Any]] | None:
     """``Dazed`` or ``Shielded(2)`` / ``Burning(3, "oil")``: a name and its values."""
-    from dsl import expr_ast as ex
-
     try:
         expr = parse_expression(text, Source(source.name, text))
     except RunebookError:

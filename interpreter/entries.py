@@ -28,6 +28,8 @@ from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.parser import parse_expression
 from dsl.source import Source
 from dsl.vocabulary import KindSpec, fold
+from interpreter.evaluate import resolve_value
+from interpreter.trace import StepEvent
 from interpreter.values import Derived, format_value
 
 __all__ = ["EntryView", "line_text", "line_value", "number_in", "render_value"]
@@ -123,8 +125,6 @@ def line_value(view: EntryView, label: str, grade: Any, site: Any, default: Any 
 
 def render_value(view: EntryView, value: ast.Value | None, ctx: Any, site: Any) -> str:
     """A line's text with every bracket replaced by its value, evaluated in the view's scope."""
-    from interpreter.evaluate import resolve_value
-
     if value is None:
         return ""
     out: list[str] = []
@@ -153,8 +153,6 @@ def line_text(view: EntryView, label: str, grade: Any, ctx: Any, site: Any) -> s
         text = render_value(view, prop.value, ctx, site)
         texts.append(text)
         if getattr(ctx, "trace", None) is not None:
-            from interpreter.trace import StepEvent
-
             ctx.trace.append(StepEvent("line", f"{view.entry.name}: {prop.heading}", text, prop.span,
                                        view.source.name))
     return " ".join(texts).strip()

@@ -12,7 +12,8 @@ Evaluation runs the closures against a :class:`Context` that carries what is inj
   (:mod:`interpreter.distribution`): dice terms become lazy pools and every reading of a
   pool becomes a choice over its exact distribution;
 - ``limits`` (:class:`~interpreter.limits.Limits`) and ``trace`` (a list of events, or
-  None to skip tracing).
+  None to skip tracing);
+- ``run``: the state of the check or procedure running (:mod:`interpreter.runstate`).
 
 Names resolve through an environment: any object with ``lookup(name)`` (raising
 ``KeyError``) and ``names()``; :class:`MapEnv` wraps a mapping and matches names ignoring
@@ -44,7 +45,9 @@ from typing import Any
 from dsl import builtins as registry
 from dsl import expr_ast as ex
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from dsl.parser import parse_expression
 from dsl.source import Source, Span
+from interpreter import hexgrid as _hexgrid
 from interpreter.dice import (
     ARITH,
     COMPARE,
@@ -218,14 +221,17 @@ def _names_of(container: Any) -> list[str]:
 class Context:
     """What one evaluation (or one world of an odds computation) runs against."""
 
-    __slots__ = ("active", "counter", "depth", "limits", "oracle", "realized", "trace", "world")
+    __slots__ = ("active", "counter", "depth", "limits", "oracle", "realized", "run", "trace", "world")
 
     def __init__(self, *, oracle: DiceOracle | None = None, world: Any = None,
-                 limits: Limits = DEFAULT_LIMITS, trace: Trace | None = None) -> None:
+                 limits: Limits = DEFAULT_LIMITS, trace: Trace | None = None, run: Any = None) -> None:
         self.oracle = oracle
         self.world = world
         self.limits = limits
         self.trace = trace
+        #: The run this context evaluates (:class:`interpreter.runstate.RunState`), if any:
+        #: per-run state lives here, never on a loaded ruleset that threads may share.
+        self.run = run
         self.counter = [0]
         self.depth = 0
         self.realized: dict[int, tuple[PoolSource, PoolView]] = {}
@@ -1282,14 +1288,17 @@ class Compiler:
         ``World.chain``) instead of multiplying worlds."""
         closures = [first] + [c for _, c, _, _ in rest]
         steps = [(op, left_site, right_site) for op, _c, left_site, right_site in rest]
-        key = object()
+        # The chain's identity in an enumeration: its node, not this closure (the same node
+        # may be compiled twice, by threads racing to fill a cache, and both closures must
+        # count as one chain), and a hint for new enumerations (see ``World.folds``).
+        key = id(node)
         usable = [True]
         random_set = frozenset(random_parts)
         span = node.span
 
         def chain(ctx: Context, env: Any) -> Any:
             world = ctx.world
-            if world is not None and usable[0]:
+            if world is not None and world.folds(key, usable):
                 fixed = []
                 for i, closure in enumerate(closures):
                     if i in random_set:
@@ -1297,7 +1306,7 @@ class Compiler:
                         continue
                     operand = closure(ctx, env)
                     if type(operand) is PoolView and operand.per_die:
-                        world.give_up(usable)  # per-die arithmetic: evaluate plainly
+                        world.give_up(usable, key)  # per-die arithmetic: evaluate plainly
                     fixed.append(number(operand, ctx))
                 return world.chain(key, env, tuple(fixed), closures, random_set, steps, usable)
             value = closures[0](ctx, env)
@@ -1562,7 +1571,7 @@ def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:
     if isinstance(value, Derived):
         if value.name in ctx.active:
             raise _error("E0416", site, name=value.name)
-        compiled = compile_body(value.expr, value.source)
+        compiled = compile_body(value.expr, value.source, ctx.limits)
         ctx.active.add(value.name)
         ctx.depth += 1
         try:
@@ -1576,7 +1585,7 @@ def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:
 
 
 def call_function_value(func: Function, values: list[Any], ctx: Context, site: Any) -> Any:
-    compiled = compile_body(func.body, func.source)
+    compiled = compile_body(func.body, func.source, ctx.limits)
     # MapEnv(dict(zip(params, values))), with the parameters' index folded once per function.
     env = MapEnv.indexed(dict(zip(func.params, values)), dict(_params_index(func.params)), as_env(func.env))
     ctx.depth += 1
@@ -1597,21 +1606,22 @@ def _params_index(params: tuple[str, ...]) -> dict[str, str]:
     return index
 
 
-_BODIES: dict[int, tuple[Any, Closure]] = {}
+_BODIES: dict[int, tuple[Any, Limits, Closure]] = {}
 
 
-def compile_body(expr: ex.Expr, source: Source | None) -> Closure:
-    """Compile a function body or a derived value once (keyed by the node object)."""
+def compile_body(expr: ex.Expr, source: Source | None, limits: Limits = DEFAULT_LIMITS) -> Closure:
+    """Compile a function body or a derived value once (keyed by the node object), checked
+    against the limits of the evaluation that calls it."""
     entry = _BODIES.get(id(expr))
-    if entry is not None and entry[0] is expr:
-        return entry[1]
+    if entry is not None and entry[0] is expr and (entry[1] is limits or entry[1] == limits):
+        return entry[2]
     if len(_BODIES) > 4096:
         _BODIES.clear()
-    diagnostics = [d for d in check_expression(expr, source) if d.severity == "error"]
+    diagnostics = [d for d in check_expression(expr, source, limits) if d.severity == "error"]
     if diagnostics:
         raise RunebookError(diagnostics)
-    closure = Compiler(source, DEFAULT_LIMITS).compile(expr)
-    _BODIES[id(expr)] = (expr, closure)
+    closure = Compiler(source, limits).compile(expr)
+    _BODIES[id(expr)] = (expr, limits, closure)
     return closure
 
 
@@ -1644,8 +1654,6 @@ def compile_expression(expr: str | ex.Expr, source: Source | None = None,
 
 @lru_cache(maxsize=512)
 def _compile_text(text: str, limits: Limits) -> CompiledExpression:
-    from dsl.parser import parse_expression
-
     source = Source("<expression>", text)
     node = parse_expression(text, source)
     return _compile_node(node, source, limits)
@@ -1685,6 +1693,9 @@ class _SpecWorld:
     def pool_source(self, source: PoolSource) -> LazyPool:
         return LazyPool(source.spec, None)
 
+    def folds(self, key: Any, usable: list[bool]) -> bool:
+        return False  # a chain of dice terms (`1d6 + 1d8`) is not one pool: evaluated plainly, it reads them
+
     def read(self, pool: LazyPool, reader: Any) -> Any:
         raise _error("E0403", self.site, message="the number of dice of a declared pool must be known before rolling")
 
@@ -1703,9 +1714,7 @@ def pool_spec(expr: str | ex.Expr | CompiledExpression, env: Any = None, *,
 
 
 # Grid geometry (cells, distances, area shapes) lives in its own module.
-from interpreter import hexgrid as _hexgrid  # noqa: E402
-
-_hexgrid.register(_register)
+_hexgrid.register(_register, kind_of, number)
 
 
 def _b_number_or(ctx: Context, args: list[Any], site: Any) -> Any:

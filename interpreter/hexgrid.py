@@ -17,8 +17,9 @@ steps between them). The shapes are sets of cells measured from an origin:
   others of the path.
 
 The pure functions come first; :func:`register` adds them to the expression language's
-builtins (``cell(q, r)``, ``hex_distance(a, b)`` ...). Where a builtin takes a cell it also
-takes a list of two whole numbers or an entity whose file gives ``position: [q, r]``.
+builtins (``cell(q, r)``, ``hex_distance(a, b)`` ...); the evaluator calls it. Where a
+builtin takes a cell it also takes a list of two whole numbers or an entity whose file
+gives ``position: [q, r]``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import Any
+
+from dsl.diagnostics import Diagnostic, RunebookError
+from interpreter.values import Level
 
 __all__ = ["Cell", "Cells", "DIRECTIONS", "distance", "burst", "cone", "ray", "is_path", "neighbors",
            "corners", "crosses", "line_clear", "register"]
@@ -164,11 +168,11 @@ def line_clear(a: Cell, b: Cell, walls: Iterable[Cell], touching: bool = False) 
 # ---------------------------------------------------------------- builtins
 
 
-def register(define: Callable[..., None]) -> None:
-    """Add the grid builtins to the expression language (``define`` is evaluate's ``_register``)."""
-    from dsl.diagnostics import Diagnostic, RunebookError
-    from interpreter.evaluate import kind_of, number
-    from interpreter.values import Level
+def register(define: Callable[..., None], kind_of: Callable[[Any], str],
+             number: Callable[[Any, Any], Any]) -> None:
+    """Add the grid builtins to the expression language. The evaluator, which imports this
+    module, hands in its ``_register`` (``define``), how it names a value's kind in a
+    diagnostic (``kind_of``) and how it reads a value as a number (``number(value, ctx)``)."""
 
     def fail(site: Any, op: str, value: Any, expected: str) -> RunebookError:
         return RunebookError([Diagnostic.make("E0405", site[0], site[1], op=op, kind=kind_of(value),

@@ -24,6 +24,9 @@ from dsl import expr_ast as ex
 from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
 from dsl.source import Source
 from dsl.vocabulary import fold
+from interpreter.entries import EntryView
+from interpreter.evaluate import MapEnv
+from interpreter.values import Level
 
 __all__ = ["ReadingEnv", "bind_input", "expand_procedures", "statement_source"]
 
@@ -324,10 +327,6 @@ class ReadingEnv:
 def bind_input(rules: Any, ctx: Any, statement: ast.Statement, source: Source, env: Any, value: Any) -> Any:
     """An argument of a ``do`` as the used procedure's typed input takes it, converted as a
     top-level run converts ``--with`` values (an entry's name becomes the entry)."""
-    from interpreter.entries import EntryView
-    from interpreter.evaluate import MapEnv
-    from interpreter.values import Level
-
     inlined = statement.inlined
     param = inlined.param if inlined is not None else None
     if param is None or param.type is None:

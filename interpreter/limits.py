@@ -33,6 +33,9 @@ class Limits:
     max_steps: int = 10_000
     #: Items of one collection: a list made by the rules, or one a `for each` walks.
     max_collection: int = 1_000
+    #: States of a procedure's chain (places at a ``step`` line with the values and the
+    #: entities' state there) that exact odds may explore before giving up.
+    max_states: int = 5_000
 
 
 DEFAULT_LIMITS = Limits()

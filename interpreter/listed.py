@@ -28,7 +28,10 @@ from dsl import expr_ast as ex
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.source import Source
 from dsl.vocabulary import fold
-from interpreter.values import Level
+from interpreter.entries import EntryView, line_text, number_in
+from interpreter.evaluate import call_function_value
+from interpreter.trace import StepEvent
+from interpreter.values import Function, Level
 
 __all__ = ["entry_query", "named", "run_listed"]
 
@@ -106,8 +109,6 @@ def _pay(rules: Any, ctx: Any, statement: ast.Statement, source: Source, env: An
 
 def entry_query(rules: Any, name: str, ctx: Any, args: list[Any], site: Any) -> Any:
     """``line_text``, ``number_in`` and ``meets`` (see the module docstring)."""
-    from interpreter.entries import EntryView, line_text, number_in
-
     if name == "line_text":
         if len(args) not in (2, 3) or not isinstance(args[0], EntryView):
             raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name=name,
@@ -156,8 +157,6 @@ def entry_query(rules: Any, name: str, ctx: Any, args: list[Any], site: Any) -> 
 def _predicates(rules: Any) -> dict[str, Any]:
     """The states a `While`/`Prereq` text may name besides conditions: every function of
     one parameter named ``is_WORDS`` (``is_winded(e)`` is the state "winded")."""
-    from interpreter.values import Function
-
     found: dict[str, Any] = {}
     for name in rules.globals.names():
         if not name.casefold().startswith("is_"):
@@ -173,8 +172,6 @@ def _predicates(rules: Any) -> dict[str, Any]:
 
 def _holds(function: Any, entity: Any, ctx: Any, site: Any) -> bool:
     """Whether a predicate is true of the entity (its value read as true/false)."""
-    from interpreter.evaluate import call_function_value
-
     trace, ctx.trace = ctx.trace, None  # a refusal's help names the state, not its workings
     try:
         return bool(ctx.result(call_function_value(function, [entity], ctx, site)))
@@ -215,6 +212,4 @@ def _level_in(text: str, default: Any, site: Any) -> Any:
 def _explain(ctx: Any, text: str, value: str) -> None:
     """A trace note a failed `require` shows as its help."""
     if getattr(ctx, "trace", None) is not None:
-        from interpreter.trace import StepEvent
-
         ctx.trace.append(StepEvent("call", text, value))

@@ -10,7 +10,6 @@ can never disagree about what the rules say.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -22,7 +21,7 @@ from dsl import ast
 from dsl import expr_ast as ex
 from dsl.builder import MAX_CHOICE_RANGE
 from dsl.builtins import host_functions
-from dsl.checker import expression_names
+from dsl.checker import CheckedEntry, expression_names
 from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
 from dsl.flow import Flow, lower
 from dsl.loader import Ruleset, load_game
@@ -30,12 +29,39 @@ from dsl.parser import parse_expression
 from dsl.source import Source, Span
 from dsl.typecheck import check_types
 from dsl.vocabulary import fold
+from interpreter.amendments import amended
+from interpreter.chains import procedure_odds
 from interpreter.dice import GivenOracle, PoolSource, RandomOracle
 from interpreter.distribution import Distribution, joint
-from interpreter.evaluate import BUILTINS, Context, MapEnv, compile_expression, normalize_name, pool_spec
+from interpreter.entities import Held, load_entity
+from interpreter.entries import EntryView, line_value
+from interpreter.evaluate import (
+    BUILTINS,
+    Context,
+    MapEnv,
+    compile_expression,
+    normalize_name,
+    pool_spec,
+    resolve_value,
+)
+from interpreter.inline import ReadingEnv, expand_procedures
 from interpreter.limits import DEFAULT_LIMITS, Limits
+from interpreter.listed import entry_query
+from interpreter.procedures import RunResult, ScriptedDriver, run_lines
+from interpreter.results import CheckOdds, CheckResult
+from interpreter.runstate import RunState
 from interpreter.trace import StepEvent, Trace
-from interpreter.values import Derived, Function, Level, Rating, Record, Table, json_value
+from interpreter.values import (
+    Derived,
+    Function,
+    Level,
+    Rating,
+    Record,
+    Table,
+    Undetermined,
+    format_value,
+    json_value,
+)
 
 __all__ = ["CheckOdds", "CheckResult", "Rules", "load"]
 
@@ -96,66 +122,6 @@ class Example:
     inputs: dict[str, Any]
 
 
-@attrs.frozen
-class CheckResult:
-    """One resolution of a check: each named result and how it came about."""
-
-    check: str
-    results: dict[str, Any]
-    trace: Trace = attrs.field(repr=False)
-    inputs: dict[str, Any] = attrs.Factory(dict)
-    options: dict[str, str] = attrs.Factory(dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "check": self.check,
-            "inputs": {k: json_value(v) for k, v in self.inputs.items()},
-            "options": dict(self.options),
-            "results": {k: json_value(v) for k, v in self.results.items()},
-            "dice": [d.face for d in self.trace.dice()],
-            "trace": self.trace.to_list(),
-        }
-
-
-@attrs.frozen
-class CheckOdds:
-    """The exact distribution of each named result of a check (and their joint one)."""
-
-    check: str
-    results: dict[str, Distribution]
-    joint: Distribution = attrs.field(repr=False)
-    inputs: dict[str, Any] = attrs.Factory(dict)
-    options: dict[str, str] = attrs.Factory(dict)
-
-    @property
-    def residual(self) -> Fraction:
-        return self.joint.residual
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "check": self.check,
-            "inputs": {k: json_value(v) for k, v in self.inputs.items()},
-            "options": dict(self.options),
-            "results": {
-                name: {_key(k): _fraction(p) for k, p in dist.items()}
-                for name, dist in self.results.items()
-            },
-            "residual": _fraction(self.residual),
-        }
-
-
-def _key(value: Any) -> str:
-    """An outcome as a JSON object key: as JSON would write it (`true`, `null`, `7`, `Low`)."""
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    return str(json_value(value))
-
-
-def _fraction(value: Fraction) -> str:
-    value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-
-
 class Rules:
     """A game's mechanics, ready to resolve checks and compute their odds."""
 
@@ -169,17 +135,17 @@ class Rules:
         self.procedures: dict[str, Procedure] = {}
         self.resources: dict[str, Resource] = {}
         self.derived: dict[str, tuple[str, ex.Expr, Source]] = {}
+        # Nothing here changes per run (that is on each context: interpreter.runstate), so
+        # threads may share one Rules. The two memos below only gain entries, each assigned
+        # whole and never changed afterwards; threads racing on one key compute it twice and
+        # both values are right (two closures compiled from one node behave as one, even
+        # while exact odds run: see `World.folds`).
+        # Compiled expressions, by node (see `compiled`).
         self._compiled_cache: dict[int, tuple[ex.Expr, Any]] = {}
-        # While exact odds are computed, every world must see the same pool objects: pools
-        # are named by their place in the run (the n-th roll and its spec).
-        self._registry: dict[tuple[Any, ...], PoolSource] | None = None
         # Exact result distributions of checks called from procedures, per inputs.
         self._call_cache: dict[tuple[Any, ...], Distribution] = {}
-        self._rolls: dict[int, int] = {}
         self.conditions: dict[str, Condition] = {}
         self.globals = MapEnv()
-        # Options and entities of the run a context belongs to, for checks called from it.
-        self._active: dict[int, tuple[Mapping[str, Level], Mapping[str, Any] | None]] = {}
         sink = DiagnosticSink()
         self._build(sink)
         self.diagnostics: tuple[Diagnostic, ...] = tuple(sink.items)
@@ -310,8 +276,6 @@ class Rules:
         for procedure in self.procedures.values():
             self._check_procedure(procedure, sink)
         # `do NAME(args) as LABEL`: the used procedure's lines, brought in (interpreter.inline).
-        from interpreter.inline import expand_procedures
-
         self.procedures = expand_procedures(self.procedures, sink)
         for condition in self.conditions.values():
             self._check_condition(condition, sink)
@@ -608,8 +572,6 @@ class Rules:
     def entity(self, path: str) -> Any:
         """Load a character, NPC or obstacle file against this game's stats, resources and
         conditions; resources it does not list start at their declared start."""
-        from interpreter.entities import load_entity
-
         entity = load_entity(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
                              [c.name for c in self.conditions.values()], bind=self._bind_held)
         held: list[Any] = []
@@ -650,8 +612,7 @@ class Rules:
 
     def change_state(self, ctx: Context, statement: ast.Statement, source: Source, env: MapEnv) -> None:
         """Run a `spend`, `gain`, `apply`, `remove` or `reset` line against the entities taking part."""
-        _options, roles = self._active.get(id(ctx), ({}, None))
-        roles = roles or {}
+        roles = (ctx.run.roles if ctx.run is not None else None) or {}
         if statement.kind == "reset":
             for entity in roles.values():
                 for resource in self.resources.values():
@@ -713,8 +674,6 @@ class Rules:
              site: Any = (None, None)) -> Any:
         """A condition instance: ``values`` bound to its parameters in order, the rest at their
         defaults."""
-        from interpreter.entities import Held
-
         args: list[tuple[str, Any]] = []
         for index, param in enumerate(condition.params):
             if index < len(values):
@@ -790,8 +749,6 @@ class Rules:
     def under(self, entity: Any) -> list[tuple[Any, Condition]]:
         """Every condition an entity is under: those it holds, then those they imply (each
         once, with its defaults), in order."""
-        from interpreter.entities import Held
-
         held = [h if isinstance(h, Held) else Held(str(h)) for h in entity.conditions]  # a bare name is held too
         found: list[tuple[Any, Condition]] = [(h, self.conditions[fold(h.name)]) for h in held]
         names = {fold(h.name) for h in held}
@@ -819,8 +776,6 @@ class Rules:
         except KeyError:
             raise RunebookError([Diagnostic.make("E0701", site[0], site[1], name=stat,
                                                  help=f"{entity.name} has no such stat")]) from None
-        from interpreter.evaluate import resolve_value
-
         value = ctx.result(resolve_value(value, stat, ctx, site))
         key = f"stat({entity.name}, {stat})"
         if key in ctx.active:  # a `becomes` line that reads the stat it sets
@@ -876,7 +831,7 @@ class Rules:
                     kind = condition.settings.get("type")
                     found.append((kind.text if isinstance(kind, ex.Name) else condition.name, value))
         option = self.options.get(fold("stacking"))
-        policy = fold(self._active.get(id(ctx), ({}, None))[0].get(option.name).name) if option else "sum"
+        policy = fold(_option(ctx, option.name, option.default).name) if option else "sum"
         values = [v for _, v in found]
         if not values:
             return 0
@@ -1071,11 +1026,6 @@ class Rules:
     def entry_views(self, scope: MapEnv, env: MapEnv, ctx: Context | None = None) -> None:
         """Entries given as inputs become views whose lines evaluate in ``env``, changed
         by the entries the actor owns that amend it (interpreter.amendments; each change is traced)."""
-        from dsl.checker import CheckedEntry
-        from interpreter.entries import EntryView
-        from interpreter.amendments import amended
-        from interpreter.inline import ReadingEnv
-
         actor = scope.mapping.get("actor")
         for name, value in list(scope.mapping.items()):
             if isinstance(value, CheckedEntry):
@@ -1108,15 +1058,17 @@ class Rules:
                 value = ctx.result(ctx.evaluate(compiled, env))
             else:
                 pool = None
-                if self._registry is not None:
-                    nth = self._rolls.get(id(ctx), 0)
-                    self._rolls[id(ctx)] = nth + 1
+                run = ctx.run
+                pools = run.pools if run is not None else None
+                if pools is not None:  # a world of exact odds: the pool every world reads
+                    nth = run.rolls
+                    run.rolls = nth + 1
                     key = (nth, index, spec)
-                    pool = self._registry.get(key)
+                    pool = pools.get(key)
                 if pool is None:
                     pool = PoolSource(spec, statement.name, statement.expr.span, source)
-                    if self._registry is not None:
-                        self._registry[key] = pool
+                    if pools is not None:
+                        pools[key] = pool
                 ctx.realize(pool)  # roll now: given dice are consumed in the order of the lines
                 value = pool
             env.define(statement.name, value)
@@ -1133,8 +1085,11 @@ class Rules:
     def _run(self, ctx: Context, check: Check, inputs: Mapping[str, Any],
              options: Mapping[str, Level], roles: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Run a check's lines in order against one context: the single code path."""
-        previous = self._active.get(id(ctx))
-        self._active[id(ctx)] = (options, roles)
+        run = ctx.run
+        if run is None:
+            run = ctx.run = RunState()
+        previous = run.options, run.roles
+        run.options, run.roles = options, roles
         try:
             scope = self._scope(ctx, check.decl.params, inputs, options, roles, check.source)
             env = MapEnv({}, parent=scope)
@@ -1146,27 +1101,25 @@ class Rules:
                     results[statement.name] = value
             return results
         finally:
-            if previous is None:
-                self._active.pop(id(ctx), None)
-            else:
-                self._active[id(ctx)] = previous
+            run.options, run.roles = previous
 
     def enumerate(self, fn: Any) -> Distribution:
-        """``joint(fn)`` with pools named by their place in the run (see ``_registry``)."""
-        outer = self._registry
-        self._registry = {}
-        try:
-            return joint(fn, limits=self.limits)
-        finally:
-            self._registry = outer
+        """``joint(fn)`` with pools named by their place in the run: every world's context
+        gets a run state whose ``pools`` are this enumeration's (see interpreter.runstate)."""
+        pools: dict[tuple[Any, ...], PoolSource] = {}
+
+        def world(ctx: Context) -> Any:
+            ctx.run = RunState(pools=pools)
+            return fn(ctx)
+
+        return joint(world, limits=self.limits)
 
     def in_world(self, ctx: Context, fn: Any) -> Any:
         """Run ``fn`` as one world of an enumeration: its rolls are counted from zero."""
-        self._rolls[id(ctx)] = 0
-        try:
-            return fn()
-        finally:
-            self._rolls.pop(id(ctx), None)
+        if ctx.run is None:
+            ctx.run = RunState()
+        ctx.run.rolls = 0
+        return fn()
 
     def compiled(self, expr: ex.Expr, source: Source) -> Any:
         # Rules keep their AST alive, so a node's id is a stable key; exact odds re-run a
@@ -1230,8 +1183,6 @@ class Rules:
 
         Returns a :class:`~interpreter.procedures.RunResult`.
         """
-        from interpreter.procedures import RunResult, ScriptedDriver, run_lines
-
         procedure = self.procedure(name)
         if procedure is None and fold(name) not in self.checks:
             used = self._user_of(name)
@@ -1257,17 +1208,13 @@ class Rules:
             oracle = RandomOracle(rng if rng is not None else random.Random(seed))
         # The run changes copies: a run that fails leaves every entity as it was.
         roles = {k: v.copy() for k, v in (("actor", as_), ("target", against)) if v is not None}
-        ctx = Context(oracle=oracle, limits=self.limits, trace=Trace())
-        self._active[id(ctx)] = (chosen, roles)
-        try:
-            scope = self._scope(ctx, decl.params, bound, chosen, roles, procedure.source)
-            env = MapEnv({}, parent=scope)
-            self.entry_views(scope, env, ctx)
-            results, choices = run_lines(self, procedure.name, decl.statements, procedure.source, ctx, env, driver)
-            ctx.finish()
-            driver.finish()
-        finally:
-            self._active.pop(id(ctx), None)
+        ctx = Context(oracle=oracle, limits=self.limits, trace=Trace(), run=RunState(chosen, roles))
+        scope = self._scope(ctx, decl.params, bound, chosen, roles, procedure.source)
+        env = MapEnv({}, parent=scope)
+        self.entry_views(scope, env, ctx)
+        results, choices = run_lines(self, procedure.name, decl.statements, procedure.source, ctx, env, driver)
+        ctx.finish()
+        driver.finish()
         assert ctx.trace is not None
         state = _state({**bound, **{k: v for k, v in env.mapping.items()
                                     if not isinstance(v, PoolSource)}}, roles.get("actor"), roles.get("target"))
@@ -1284,8 +1231,6 @@ class Rules:
                 procedure, param = used
                 inputs = {param: check, **inputs}
         if procedure is not None:
-            from interpreter.chains import procedure_odds
-
             bound = self.bind_inputs(procedure, inputs, as_)
             roles = {k: v for k, v in (("actor", as_), ("target", against)) if v is not None}
             return procedure_odds(self, procedure, bound, self.option_values(options), roles, answers)
@@ -1311,8 +1256,6 @@ class Rules:
 def _require_help(ctx: Context, seen: int, expr: ex.Expr | None = None, env: MapEnv | None = None) -> str | None:
     """What a failed ``require`` computed: the values its condition read — the calls it made
     and the run's own names in it (inputs, ``let`` and ``result`` values)."""
-    from interpreter.values import format_value
-
     shown: dict[str, str] = {}
     if ctx.trace is not None:
         for event in ctx.trace[seen:]:
@@ -1437,8 +1380,13 @@ class OptionSetting:
     default: Level
 
     def resolve_in(self, ctx: Context) -> Level:
-        options = self.rules._active.get(id(ctx), ({}, None))[0]
-        return options.get(self.name, self.default)
+        return _option(ctx, self.name, self.default)
+
+
+def _option(ctx: Context, name: str, default: Level) -> Level:
+    """An option's setting in the run ``ctx`` belongs to (its default outside any run)."""
+    options = ctx.run.options if ctx.run is not None else None
+    return options.get(name, default) if options else default
 
 
 @attrs.frozen(eq=False)
@@ -1455,8 +1403,6 @@ class StateQuery:
         if self.name == "line":
             return self._line(ctx, args, site)  # type: ignore[attr-defined]
         if self.name in ("line_text", "number_in", "meets", "data_of", "level_in"):
-            from interpreter.listed import entry_query
-
             return entry_query(self.rules, self.name, ctx, args, site)
         keys: list[Any] = []
         if self.name in ("amount", "has") and len(args) > 2:
@@ -1493,9 +1439,6 @@ class StateQuery:
 
 def _line_query(query: StateQuery, ctx: Context, args: list[Any], site: Any) -> Any:
     """``line(entry, "Label", grade)``: the graded line that applies (see interpreter.entries)."""
-    from interpreter.entries import EntryView, line_value
-    from interpreter.evaluate import resolve_value
-
     if len(args) not in (3, 4) or not isinstance(args[0], EntryView):
         raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name="line",
                                              expected="an entry, a label, a grade (and a default)", got=len(args))])
@@ -1531,7 +1474,11 @@ class CheckCall:
         if len(args) > len(params):
             raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name=self.check.name,
                                                  expected=len(params), got=len(args))])
-        options, roles = self.rules._active.get(id(ctx), (self.rules.option_values(None), None))
+        run = ctx.run
+        if run is not None and run.options is not None:  # the caller's run
+            options, roles = run.options, run.roles
+        else:
+            options, roles = self.rules.option_values(None), None
         inputs = {p.name: a for p, a in zip(params, args)}
         missing = [p.name for p in params[len(args):] if p.default is None]
         if missing:
@@ -1548,8 +1495,6 @@ class CheckCall:
         """While computing odds: the check's results as one choice among their exact
         distribution (computed once per inputs), instead of enumerating its dice in every
         world of the caller. None when the inputs cannot be a cache key."""
-        from interpreter.values import Undetermined
-
         names = [s.name for s in self.check.decl.statements if s.kind == "result"]
         try:
             key = (self.check.name, tuple(sorted(inputs.items())), tuple(sorted((k, v.name) for k, v in options.items())),

@@ -98,3 +98,18 @@ def test_a_builtin_name_cannot_be_a_check(tmp_path: Path) -> None:
     with pytest.raises(RunebookError) as error:
         interpreter.load(str(tmp_path))
     assert "'Round' is the name of a builtin function" in str(error.value)
+
+
+def test_the_number_of_states_is_a_limit_of_the_loaded_rules(tmp_path: Path) -> None:
+    import attrs
+
+    from interpreter.limits import DEFAULT_LIMITS
+
+    (tmp_path / "g.rules").write_text(GAME)
+    states = interpreter.load(str(tmp_path)).odds("first to", needed=3).states
+    small = interpreter.load(str(tmp_path), limits=attrs.evolve(DEFAULT_LIMITS, max_states=states - 1))
+    with pytest.raises(RunebookError) as error:
+        small.odds("first to", needed=3)
+    assert [d.code for d in error.value.diagnostics] == ["E0408"]
+    assert f"more than {states - 1} states" in str(error.value)
+    assert small.odds("first to", needed=2).states < states  # a smaller chain still fits

@@ -209,3 +209,27 @@ def test_usage_problems_exit_2_and_explain(cli, duel: Path) -> None:  # type: ig
 def test_a_check_that_needs_a_target_asks_for_one(duel: Path, cli) -> None:  # type: ignore[no-untyped-def]
     run = cli("resolve", str(duel), "strike", "--with", "Skill=3", "--dice", "5")
     assert run.code == 1 and "E0707 no target takes part: give one with --against" in run.stderr
+
+
+def test_a_roll_line_that_adds_dice_terms(tmp_path: Path) -> None:
+    """`roll x = 1d6 + 1d8` is not one pool: it is rolled as a sum (it used to stop with an
+    internal error while the line was read as a pool)."""
+    (tmp_path / "g.rules").write_text("check Two (bonus = 0)\n  roll x = 1d6 + 1d8\n  result total = x + bonus\n")
+    rules = interpreter.load(str(tmp_path))
+    assert rules.resolve("two", dice=[2, 7]).results["total"] == 9
+    odds = rules.odds("two").results["total"]
+    assert dict(odds) == {t: Fraction(sum(1 for a, b in product(range(1, 7), range(1, 9)) if a + b == t), 48)
+                          for t in range(2, 15)}
+
+
+def test_function_bodies_are_checked_against_the_limits_of_the_rules(tmp_path: Path) -> None:
+    import attrs
+
+    from interpreter.limits import DEFAULT_LIMITS
+
+    (tmp_path / "g.rules").write_text("function big() = 1d20\n\ncheck Use (bonus = 0)\n  result total = big() + bonus\n")
+    assert interpreter.load(str(tmp_path)).resolve("use", dice=[17]).results["total"] == 17
+    small = interpreter.load(str(tmp_path), limits=attrs.evolve(DEFAULT_LIMITS, max_sides=12))
+    with pytest.raises(RunebookError) as error:
+        small.resolve("use", dice=[17])
+    assert [d.code for d in error.value.diagnostics] == ["E0901"]

@@ -9,8 +9,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dsl.diagnostics import Diagnostic, as_dict, render_github, render_text
-from dsl.loader import check_paths
+import attrs
+
+from dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
+from dsl.loader import _extends, _parse, check_paths, load_game
+from interpreter.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from interpreter.rules import Rules
 
 __all__ = ["register", "run"]
 
@@ -33,12 +37,6 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
     """Problems in the mechanics of each ruleset folder among ``paths`` (names in checks,
     option defaults, examples), and of homebrew files that add mechanics to a game, which
     the front end alone cannot see."""
-    import attrs
-
-    from dsl.loader import _extends, _parse, load_game
-    from dsl.diagnostics import DiagnosticSink
-    from interpreter.rules import Rules
-
     if any(d.severity == "error" and not d.code.startswith("E04") for d in already):
         return []  # fix the content and syntax first; mechanics need a clean ruleset
     folders: set[Path] = set()
@@ -82,8 +80,6 @@ def _reference_note(reference: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from interpreter.cli import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
-
     report = check_paths(args.paths, args.game)
     report.diagnostics.extend(_mechanics_problems(args.paths, report.diagnostics))
     errors = [d for d in report.diagnostics if d.severity == "error"]

@@ -5,15 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 
+from dsl.diagnostics import render_text
+from dsl.loader import builtin_games
+from dsl.vocabulary import fold
+from interpreter import api
+from interpreter.commands import EXIT_USAGE
+from interpreter.commands.resolve import add_check_inputs, faces, run_check_odds
+from interpreter.evaluate import compile_expression
+from interpreter.render import distribution_json, distribution_text, roll_json, roll_text
+
 __all__ = ["register"]
-
-
-def _faces(text: str) -> list[int]:
-    parts = [p for p in text.replace(" ", ",").split(",") if p]
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected whole numbers separated by commas, got '{text}'") from None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     roll.add_argument("expr", metavar="EXPR", help="the expression, e.g. '4d6kh3' or '1d20+5'")
     source = roll.add_mutually_exclusive_group()
     source.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
-    source.add_argument("--dice", type=_faces, metavar="F,F,...",
+    source.add_argument("--dice", type=faces, metavar="F,F,...",
                         help="faces you rolled, e.g. 8,6,1 (negative faces: --dice=-1,0,1)")
     roll.add_argument("--json", action="store_true", help="machine-readable output")
     roll.set_defaults(handler=run_roll)
@@ -38,8 +39,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     odds.add_argument("expr", metavar="EXPR | GAME CHECK", nargs="+",
                       help="an expression, or a game and one of its checks")
-    from interpreter.commands.resolve import add_check_inputs
-
     add_check_inputs(odds)
     odds.add_argument("--answer", dest="answers", action="append", metavar="NAME=VALUE",
                       help="for a procedure: the answer to a choice point (otherwise its first option)")
@@ -48,18 +47,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _warn(expr: str) -> None:
-    from dsl.diagnostics import render_text
-    from interpreter.evaluate import compile_expression
-
     for warning in compile_expression(expr).warnings:
         print(render_text(warning), file=sys.stderr)
 
 
 def run_roll(args: argparse.Namespace) -> int:
-    from interpreter.api import roll
-    from interpreter.render import roll_json, roll_text
-
-    result = roll(args.expr, seed=args.seed, dice=args.dice)
+    result = api.roll(args.expr, seed=args.seed, dice=args.dice)
     _warn(args.expr)
     sys.stdout.write(roll_json(result) if args.json else roll_text(result))
     return 0
@@ -67,29 +60,17 @@ def run_roll(args: argparse.Namespace) -> int:
 
 def run_odds(args: argparse.Namespace) -> int:
     if len(args.expr) == 2:
-        from interpreter.commands.resolve import run_check_odds
-
         return run_check_odds(args, *args.expr)
     if len(args.expr) > 2 or args.inputs or args.options:
-        from interpreter.cli import EXIT_USAGE
-
         print("runebook: error: odds takes an expression, or a game and a check (with --with/--option)",
               file=sys.stderr)
         return EXIT_USAGE
     args.expr = args.expr[0]
-    from dsl.loader import builtin_games
-    from dsl.vocabulary import fold
-
     if fold(args.expr) in builtin_games():
-        from interpreter.cli import EXIT_USAGE
-
         print(f"runebook: error: '{args.expr}' is a game; name one of its checks or procedures: "
               f"runebook odds {args.expr} CHECK --with NAME=VALUE", file=sys.stderr)
         return EXIT_USAGE
-    from interpreter.api import odds
-    from interpreter.render import distribution_json, distribution_text
-
-    dist = odds(args.expr)
+    dist = api.odds(args.expr)
     _warn(args.expr)
     if args.json:
         sys.stdout.write(distribution_json(args.expr, dist))

@@ -10,6 +10,7 @@ from dsl.diagnostics import DiagnosticSink, RunebookError
 from dsl.dump import dump
 from dsl.loader import read_source
 from dsl.parser import parse_rules
+from interpreter.commands import EXIT_USAGE
 
 __all__ = ["register", "run"]
 
@@ -24,8 +25,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from interpreter.cli import EXIT_USAGE
-
     sink = DiagnosticSink()
     source = read_source(Path(args.path), sink)
     if source is None:

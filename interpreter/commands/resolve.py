@@ -8,8 +8,21 @@ import sys
 from typing import Any
 
 from dsl.diagnostics import Diagnostic, RunebookError
+from interpreter.procedures import PromptDriver, ScriptedDriver, load_choices
+from interpreter.render import distribution_text, trace_text
+from interpreter.rules import load
+from interpreter.values import format_value
 
-__all__ = ["add_check_inputs", "register", "run_check_odds", "run_resolve"]
+__all__ = ["add_check_inputs", "faces", "register", "run_check_odds", "run_resolve"]
+
+
+def faces(text: str) -> list[int]:
+    """``--dice 8,6,1``: the faces a player rolled (an argparse type)."""
+    parts = [p for p in text.replace(" ", ",").split(",") if p]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected whole numbers separated by commas, got '{text}'") from None
 
 
 def _pairs(values: list[str] | None, flag: str) -> dict[str, str]:
@@ -51,11 +64,9 @@ def _roles(rules: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _add_dice_and_output(parser: argparse.ArgumentParser) -> None:
-    from interpreter.commands.dice import _faces
-
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
-    source.add_argument("--dice", type=_faces, metavar="F,F,...", help="faces you rolled, in the order used")
+    source.add_argument("--dice", type=faces, metavar="F,F,...", help="faces you rolled, in the order used")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -88,8 +99,6 @@ def register_run(sub: argparse._SubParsersAction) -> None:
 
 
 def run_procedure(args: argparse.Namespace) -> int:
-    from interpreter.procedures import PromptDriver, ScriptedDriver, load_choices
-
     rules = _load(args)
     if args.choices:
         driver: Any = load_choices(args.choices)
@@ -103,14 +112,10 @@ def run_procedure(args: argparse.Namespace) -> int:
 
 
 def _load(args: argparse.Namespace) -> Any:
-    from interpreter.rules import load
-
     return load(args.game)
 
 
 def run_resolve(args: argparse.Namespace) -> int:
-    from interpreter.values import format_value
-
     rules = _load(args)
     result = rules.resolve(args.check, options=_pairs(args.options, "--option"), seed=args.seed,
                            dice=args.dice, **_roles(rules, args), **_pairs(args.inputs, "--with"))
@@ -120,9 +125,6 @@ def run_resolve(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace, result: Any, title: str) -> int:
     """A resolution or a run: JSON, or its title, trace and results for a person."""
-    from interpreter.render import trace_text
-    from interpreter.values import format_value
-
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
         return 0
@@ -135,9 +137,6 @@ def _show(args: argparse.Namespace, result: Any, title: str) -> int:
 
 
 def run_check_odds(args: argparse.Namespace, game: str, check: str) -> int:
-    from interpreter.render import distribution_text
-    from interpreter.rules import load
-
     rules = load(game)
     odds = rules.odds(check, options=_pairs(args.options, "--option"), **_roles(rules, args),
                       answers=_pairs(getattr(args, "answers", None), "--answer"), **_pairs(args.inputs, "--with"))

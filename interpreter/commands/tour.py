@@ -11,6 +11,13 @@ from collections import Counter
 
 from dsl.diagnostics import Diagnostic, RunebookError, render_text
 from dsl.loader import builtin_games, load_game
+from interpreter.chains import FixedDriver
+from interpreter.commands import EXIT_ERRORS, EXIT_OK
+from interpreter.render import distribution_text, trace_text
+from interpreter.rules import load
+from interpreter.trace import RollEvent, Trace
+from interpreter.values import format_value
+from interpreter.yamlfile import read_yaml
 
 __all__ = ["register", "run"]
 
@@ -34,11 +41,6 @@ def _content(folder_name: str, ruleset) -> None:  # type: ignore[no-untyped-def]
 
 
 def _mechanics(game: str, seed: int) -> None:
-    from interpreter.render import distribution_text, trace_text
-    from interpreter.rules import load
-    from interpreter.trace import RollEvent, Trace
-    from interpreter.values import format_value
-
     rules = load(game)
     checks = ", ".join(c.name for c in rules.checks.values()) or "none yet"
     options = ", ".join(f"{o.name}={o.default.name}" for o in rules.options.values()) or "none"
@@ -53,8 +55,6 @@ def _mechanics(game: str, seed: int) -> None:
           + " ".join(f"--with {k}={format_value(v)}" for k, v in example.inputs.items()) + f" --seed {seed}")
     procedure = rules.procedure(example.check)
     if procedure is not None:
-        from interpreter.chains import FixedDriver
-
         # Choice points take their first option in the tour; `runebook run` asks.
         result = rules.run(example.check, seed=seed, driver=FixedDriver(), **example.inputs)
     else:
@@ -77,10 +77,6 @@ def _mechanics(game: str, seed: int) -> None:
 def _shown_odds(folder, game: str) -> None:  # type: ignore[no-untyped-def]
     """The odds a game's ``examples/tour.yaml`` asks for: an entry (or procedure) used by one
     example character against another, e.g. ``odds: [{entry: NAME, as: a.yaml, against: b.yaml}]``."""
-    from interpreter.render import distribution_text
-    from interpreter.rules import load
-    from interpreter.yamlfile import read_yaml
-
     path = folder / "examples" / "tour.yaml"
     if not path.is_file():
         return
@@ -98,8 +94,6 @@ def _shown_odds(folder, game: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def run(args: argparse.Namespace) -> int:
-    from interpreter.cli import EXIT_ERRORS, EXIT_OK
-
     failed = False
     games = builtin_games()
     print(f"Runebook ships {len(games)} games as data; one generic interpreter runs them all.\n")

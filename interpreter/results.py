@@ -1,0 +1,78 @@
+"""What resolving a check and computing its odds give: :class:`CheckResult` and
+:class:`CheckOdds` (re-exported by :mod:`interpreter.rules`; the odds of a procedure,
+:class:`interpreter.chains.ProcedureOdds`, extend the latter).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from interpreter.distribution import Distribution
+from interpreter.trace import Trace
+from interpreter.values import json_value
+
+__all__ = ["CheckOdds", "CheckResult"]
+
+
+@attrs.frozen
+class CheckResult:
+    """One resolution of a check: each named result and how it came about."""
+
+    check: str
+    results: dict[str, Any]
+    trace: Trace = attrs.field(repr=False)
+    inputs: dict[str, Any] = attrs.Factory(dict)
+    options: dict[str, str] = attrs.Factory(dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check,
+            "inputs": {k: json_value(v) for k, v in self.inputs.items()},
+            "options": dict(self.options),
+            "results": {k: json_value(v) for k, v in self.results.items()},
+            "dice": [d.face for d in self.trace.dice()],
+            "trace": self.trace.to_list(),
+        }
+
+
+@attrs.frozen
+class CheckOdds:
+    """The exact distribution of each named result of a check (and their joint one)."""
+
+    check: str
+    results: dict[str, Distribution]
+    joint: Distribution = attrs.field(repr=False)
+    inputs: dict[str, Any] = attrs.Factory(dict)
+    options: dict[str, str] = attrs.Factory(dict)
+
+    @property
+    def residual(self) -> Fraction:
+        return self.joint.residual
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check,
+            "inputs": {k: json_value(v) for k, v in self.inputs.items()},
+            "options": dict(self.options),
+            "results": {
+                name: {_key(k): _fraction(p) for k, p in dist.items()}
+                for name, dist in self.results.items()
+            },
+            "residual": _fraction(self.residual),
+        }
+
+
+def _key(value: Any) -> str:
+    """An outcome as a JSON object key: as JSON would write it (`true`, `null`, `7`, `Low`)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return str(json_value(value))
+
+
+def _fraction(value: Fraction) -> str:
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"

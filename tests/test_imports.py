@@ -1,0 +1,113 @@
+"""The modules of dsl/ and interpreter/ import each other without a cycle.
+
+Every import counts, wherever it is written: at the top of a module, inside a function
+(an import moved into a function to dodge a cycle still makes one) and relative ones; so
+does a module name handed to ``importlib.import_module`` as a literal (the command line
+loads its subcommands that way). Imports of other packages are left out.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PACKAGES = ("dsl", "interpreter")
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((REPO / package).rglob("*.py")):
+            parts = list(path.relative_to(REPO).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _known(name: str) -> str | None:
+    """The module of ours that importing ``name`` runs (a name inside a module: the module)."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _imports(module: str, path: Path) -> dict[str, int]:
+    """The modules of ours that ``module`` imports, each with the line of its first import."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names: list[tuple[str, int]] = []
+    dynamic = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+                prefix = ".".join(base + ([node.module] if node.module else []))
+            else:
+                prefix = node.module or ""
+            for alias in node.names:
+                # `from interpreter import hexgrid` imports the module interpreter.hexgrid.
+                full = f"{prefix}.{alias.name}"
+                names.append((full if full in MODULES else prefix, node.lineno))
+        elif isinstance(node, ast.Attribute) and node.attr == "import_module":
+            dynamic = True
+    if dynamic:
+        names += [(node.value, node.lineno) for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in MODULES]
+    found: dict[str, int] = {}
+    for name, line in names:
+        target = _known(name)
+        if target is not None and target != module:
+            found.setdefault(target, line)
+    return found
+
+
+def _cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
+    """A cycle of the graph (its modules in order, the first repeated at the end), or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+    for root in sorted(graph):
+        if state.get(root):
+            continue
+        stack = [(root, iter(sorted(graph[root])))]
+        state[root] = 1
+        path.append(root)
+        while stack:
+            node, targets = stack[-1]
+            for target in targets:
+                if state.get(target) == 1:
+                    return path[path.index(target):] + [target]
+                if not state.get(target):
+                    state[target] = 1
+                    path.append(target)
+                    stack.append((target, iter(sorted(graph[target]))))
+                    break
+            else:
+                stack.pop()
+                path.pop()
+                state[node] = 2
+    return None
+
+
+def test_the_graph_sees_every_kind_of_import() -> None:
+    graph = {module: _imports(module, path) for module, path in MODULES.items()}
+    assert "interpreter.rules" in graph["interpreter"]  # from interpreter.rules import load
+    assert "interpreter.commands.check" in graph["interpreter.cli"]  # importlib.import_module
+    assert all(not name.startswith(("lark", "attrs", "yaml")) for targets in graph.values() for name in targets)
+    made_up = _cycle({"a": {"b": 1}, "b": {"c": 2}, "c": {"a": 3}, "d": {"a": 4}})
+    assert made_up == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b": 1}, "b": {}, "c": {"a": 2, "b": 3}}) is None
+
+
+def test_no_import_cycle() -> None:
+    graph = {module: _imports(module, path) for module, path in MODULES.items()}
+    cycle = _cycle(graph)
+    if cycle is not None:
+        steps = [f"{a} (line {graph[a][b]}: imports {b})" for a, b in zip(cycle, cycle[1:])]
+        raise AssertionError("import cycle:\n  " + "\n  ".join(steps))
