@@ -289,7 +289,8 @@ class _Checker:
 
     def _inputs_scope(self, params: Sequence[ast.Param]) -> _Scope:
         """A check's or procedure's inputs over the roles, the actor's stats and the globals."""
-        inputs: dict[str, Type] = {**self.options, **{role: ty.ENTITY for role in _ROLES}}
+        inputs: dict[str, Type] = {**self.options, **{role: ty.ENTITY for role in _ROLES},
+                                   "actors": ty.list_of(ty.ENTITY), "targets": ty.list_of(ty.ENTITY)}
         scope = self._stats_scope().inner(inputs)
         for param in params:
             inputs[fold(param.name)] = self.param_type(param, scope)

@@ -67,9 +67,41 @@ class ProcedureOdds(CheckOdds):
 _PLAIN_TYPES: frozenset[type] = frozenset({type(None), int, bool, str, Fraction, Level, Bound, Rating, Record})
 
 
+@attrs.frozen
+class _Member:
+    """An entity taking part, as a state holds it: by its role (``actor``, ``target#2``)."""
+
+    role: str
+
+
+def _freeze(value: Any, refs: Mapping[int, str]) -> Any:
+    """A value as a state keeps it: entities by their role, inside lists and records too."""
+    kind = type(value)
+    if kind is tuple:
+        return tuple(_freeze(v, refs) for v in value) if any(type(v) not in _PLAIN_TYPES for v in value) else value
+    if kind is Record:
+        return Record({k: _freeze(v, refs) for k, v in value.items()})
+    role = refs.get(id(value)) if kind not in _PLAIN_TYPES else None
+    return _Member(role) if role is not None else value
+
+
+def _thaw(value: Any, entities: Mapping[str, Any]) -> Any:
+    kind = type(value)
+    if kind is _Member:
+        return entities[value.role]
+    if kind is tuple:
+        return tuple(_thaw(v, entities) for v in value) if any(type(v) in (_Member, tuple, Record) for v in value) \
+            else value
+    if kind is Record:
+        return Record({k: _thaw(v, entities) for k, v in value.items()})
+    return value
+
+
 def _plain(value: Any) -> bool:
     """Whether a value can be part of a state: plain values, records, and lists of them."""
     kind = type(value)
+    if kind is _Member:
+        return True
     if kind in _PLAIN_TYPES:
         return kind is not Record or all(_plain(v) for v in value.values())
     if kind is tuple:
@@ -125,19 +157,22 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
             ctx.run.options, ctx.run.roles = options, entities
             try:
                 scope = rules._scope(ctx, decl.params, inputs, options, entities, source)
-                env = MapEnv(dict(held), parent=scope)
+                env = MapEnv({k: _thaw(v, entities) for k, v in held}, parent=scope)
                 rules.entry_views(scope, env)
                 following = rules.in_world(ctx, lambda: run_segment(
                     rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True))
             finally:
                 ctx.run.options = ctx.run.roles = None
+            # An entity a value holds (a loop's member) is kept as the role it has.
+            refs = {id(e): role for role, e in entities.items()}
             if following is not None and live is not None:
                 # Only what the rest of the run may read is part of its state.
                 needed = live[following]
-                values = tuple(sorted((k, v) for k, v in env.mapping.items()
-                                      if fold(k) in needed and _plain(v)))
+                values = tuple(sorted((k, _freeze(v, refs)) for k, v in env.mapping.items()
+                                      if fold(k) in needed and _plain(_freeze(v, refs))))
             else:
-                values = tuple(sorted((k, v) for k, v in env.mapping.items() if _plain(v)))
+                values = tuple(sorted((k, _freeze(v, refs)) for k, v in env.mapping.items()
+                                      if _plain(_freeze(v, refs))))
             if following is None:
                 found = dict(values)
                 return ("end", tuple(found.get(n) for n in result_names))

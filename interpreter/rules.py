@@ -33,7 +33,7 @@ from interpreter.amendments import amended
 from interpreter.chains import procedure_odds
 from interpreter.dice import GivenOracle, PoolSource, RandomOracle
 from interpreter.distribution import Distribution, joint
-from interpreter.entities import Held, load_entity
+from interpreter.entities import Entity, Held, load_entity
 from interpreter.entries import EntryView, line_value
 from interpreter.evaluate import (
     BUILTINS,
@@ -65,8 +65,25 @@ from interpreter.values import (
 
 __all__ = ["CheckOdds", "CheckResult", "Rules", "load"]
 
-#: Names a check may use for the entities taking part (`--as`, `--against`).
+#: Names a check may use for the entities taking part (`--as`, `--against`): the first of
+#: each, and (`actors`, `targets`) all of them, in order, when several are given.
 ROLES = ("actor", "target")
+GROUPS = ("actors", "targets")
+
+
+def role_map(as_: Any, against: Any, *, copy: bool = False) -> dict[str, Any]:
+    """The entities taking part, by role: ``actor``, ``actor#2``, ... and ``target``,
+    ``target#2``, ...; ``as_`` and ``against`` are an entity or a list of them."""
+    roles: dict[str, Any] = {}
+    for role, given in (("actor", as_), ("target", against)):
+        group = list(given) if isinstance(given, list | tuple) else [] if given is None else [given]
+        for index, entity in enumerate(group):
+            roles[role if index == 0 else f"{role}#{index + 1}"] = entity.copy() if copy else entity
+    return roles
+
+
+def _first(given: Any) -> Any:
+    return given[0] if isinstance(given, list | tuple) and given else None if isinstance(given, list | tuple) else given
 
 #: Input types a check may declare (`ability: rating`), besides the name of a levels group,
 #: an entry kind, or a list of any of them (`heroes: list of rating`; `list`: of anything).
@@ -352,7 +369,7 @@ class Rules:
     def _check_names(self, check: Check, sink: DiagnosticSink) -> None:
         """Every name a check uses is an input, an earlier line, or defined by the game."""
         known = {fold(n) for n in self.globals.names()} | {fold(n) for n in self.options_names()}
-        known |= {fold(p.name) for p in check.decl.params} | {"true", "false", "none"} | set(ROLES)
+        known |= {fold(p.name) for p in check.decl.params} | {"true", "false", "none"} | set(ROLES) | set(GROUPS)
         known |= set(self.ruleset.vocabulary.stats)
         local = [p.name for p in check.decl.params]
         groups = {fold(self.globals.lookup(n).group) for n in self.globals.names()
@@ -386,7 +403,7 @@ class Rules:
         counts as known everywhere in it. Every `goto` must name a step."""
         decl = procedure.decl
         known = {fold(n) for n in self.globals.names()} | {fold(n) for n in self.options_names()}
-        known |= {fold(p.name) for p in decl.params} | {"true", "false", "none"} | set(ROLES)
+        known |= {fold(p.name) for p in decl.params} | {"true", "false", "none"} | set(ROLES) | set(GROUPS)
         known |= set(self.ruleset.vocabulary.stats)
         local = [p.name for p in decl.params] + [s.name for s in decl.statements
                                                  if s.kind in ("roll", "let", "set", "result", "choose", "each", "count")]
@@ -416,7 +433,8 @@ class Rules:
                 elif what == "condition":
                     self._check_condition_use(declared[fold(statement.name)], statement, procedure.source,
                                               known, local, sink)
-            if statement.on is not None and statement.on not in ROLES:
+            if statement.on is not None and statement.on not in ROLES and fold(statement.on) not in {
+                    fold(n) for n in local}:
                 sink.items.append(Diagnostic.make("E0207", procedure.source, statement.span, name=statement.on,
                                                   help=did_you_mean(statement.on, ROLES)))
             if statement.kind == "goto" and fold(statement.name) not in {fold(n) for n in steps}:
@@ -464,7 +482,8 @@ class Rules:
         decl = procedure.decl
         flow = Flow(decl.statements)
         outside = {fold(p.name) for p in decl.params} | {fold(n) for n in self.globals.names()}
-        outside |= {fold(n) for n in self.options_names()} | set(ROLES) | set(self.ruleset.vocabulary.stats)
+        outside |= {fold(n) for n in self.options_names()} | set(ROLES) | set(GROUPS)
+        outside |= set(self.ruleset.vocabulary.stats)
         outside |= {fold(s.label) for s in decl.statements if s.kind == "do" and s.label}
         reported: set[str] = set()
         for index, name in flow.unset_reads(frozenset(outside)):
@@ -624,7 +643,7 @@ class Rules:
             self._note(ctx, f"reset {statement.name}", None, statement, source)
             return
         role = statement.on or "actor"
-        entity = roles.get(role)
+        entity = roles.get(role) if role in ROLES else _entity_named(env, role, source, statement.span)
         if entity is None:
             raise RunebookError([Diagnostic.make("E0707", source, statement.span, role=role,
                                                  flag="--as" if role == "actor" else "--against")])
@@ -1013,8 +1032,12 @@ class Rules:
         actor = (roles or {}).get("actor")
         stats = MapEnv({**dict(actor.stats), **dict(actor.derived)} if actor is not None else {},
                        parent=self.globals)
-        present = {role: MissingRole(role) for role in ROLES}
-        present.update(roles or {})
+        present: dict[str, Any] = {role: MissingRole(role) for role in ROLES}
+        for role, group in zip(ROLES, GROUPS):
+            members = tuple(e for key, e in (roles or {}).items() if key.split("#")[0] == role)
+            if members:
+                present[role] = members[0]
+            present[group] = members
         scope = MapEnv({**dict(options), **present}, parent=stats)
         for param in params:
             if param.name in inputs:
@@ -1140,8 +1163,8 @@ class Rules:
         ``--against``; in the check they are ``actor`` and ``target``.
         """
         spec = self.check(check)
-        bound = self.bind_inputs(spec, inputs, as_)
-        roles = {k: v for k, v in (("actor", as_), ("target", against)) if v is not None}
+        bound = self.bind_inputs(spec, inputs, _first(as_))
+        roles = role_map(as_, against)
         chosen = self.option_values(options)
         if dice is not None:
             text = ",".join(map(str, dice))
@@ -1193,13 +1216,13 @@ class Rules:
             if fold(name) in self.checks:
                 result = self.resolve(name, options=options, seed=seed, dice=dice, rng=rng, as_=as_,
                                       against=against, **inputs)
-                return RunResult(result.check, result.results, _state(result.inputs, as_, against), result.trace)
+                return RunResult(result.check, result.results, _state(result.inputs, role_map(as_, against)), result.trace)
             usable = {fold(p.type) for proc in self.procedures.values() for p in proc.decl.params if p.type}
             names = [p.name for p in self.procedures.values()] + [c.name for c in self.checks.values()]
             names += [e.entry.name for e in self.ruleset.entries if fold(e.kind or "") in usable]
             raise RunebookError([Diagnostic.make("E0608", None, None, name=name, help=did_you_mean(name, names))])
         decl = procedure.decl
-        bound = self.bind_inputs(procedure, inputs, as_)
+        bound = self.bind_inputs(procedure, inputs, _first(as_))
         chosen = self.option_values(options)
         driver = driver if driver is not None else ScriptedDriver([])
         if dice is not None:
@@ -1207,7 +1230,7 @@ class Rules:
         else:
             oracle = RandomOracle(rng if rng is not None else random.Random(seed))
         # The run changes copies: a run that fails leaves every entity as it was.
-        roles = {k: v.copy() for k, v in (("actor", as_), ("target", against)) if v is not None}
+        roles = role_map(as_, against, copy=True)
         ctx = Context(oracle=oracle, limits=self.limits, trace=Trace(), run=RunState(chosen, roles))
         scope = self._scope(ctx, decl.params, bound, chosen, roles, procedure.source)
         env = MapEnv({}, parent=scope)
@@ -1217,7 +1240,7 @@ class Rules:
         driver.finish()
         assert ctx.trace is not None
         state = _state({**bound, **{k: v for k, v in env.mapping.items()
-                                    if not isinstance(v, PoolSource)}}, roles.get("actor"), roles.get("target"))
+                                    if not isinstance(v, PoolSource)}}, roles)
         return RunResult(procedure.name, results, state, ctx.trace, tuple(choices))
 
     def odds(self, check: str, *, options: Mapping[str, str] | None = None, as_: Any = None,
@@ -1231,12 +1254,12 @@ class Rules:
                 procedure, param = used
                 inputs = {param: check, **inputs}
         if procedure is not None:
-            bound = self.bind_inputs(procedure, inputs, as_)
-            roles = {k: v for k, v in (("actor", as_), ("target", against)) if v is not None}
+            bound = self.bind_inputs(procedure, inputs, _first(as_))
+            roles = role_map(as_, against)
             return procedure_odds(self, procedure, bound, self.option_values(options), roles, answers)
         spec = self.check(check)
-        bound = self.bind_inputs(spec, inputs, as_)
-        roles = {k: v for k, v in (("actor", as_), ("target", against)) if v is not None}
+        bound = self.bind_inputs(spec, inputs, _first(as_))
+        roles = role_map(as_, against)
         chosen = self.option_values(options)
         names: list[str] = [s.name for s in spec.decl.statements if s.kind == "result"]
 
@@ -1559,13 +1582,36 @@ def _literal(expr: ex.Expr, env: MapEnv) -> Any:
                                          help="give a number, a rating such as 7M2, or a name")])
 
 
-def _state(values: Mapping[str, Any], actor: Any, target: Any) -> dict[str, Any]:
-    """What a run leaves behind: its values, and each entity taking part."""
-    state: dict[str, Any] = {k: v for k, v in values.items() if not isinstance(v, PoolSource | CheckCall)}
-    for role, entity in (("actor", actor), ("target", target)):
-        if entity is not None:
-            state[role] = entity.state()
+def _state(values: Mapping[str, Any], roles: Mapping[str, Any]) -> dict[str, Any]:
+    """What a run leaves behind: its values, and each entity taking part (``actors`` and
+    ``targets`` list them all when several take part on a side)."""
+    state: dict[str, Any] = {k: v for k, v in values.items()
+                             if not isinstance(v, PoolSource | CheckCall) and not _is_entity(v)}
+    for role, group in zip(ROLES, GROUPS):
+        members = [e for key, e in roles.items() if key.split("#")[0] == role]
+        if members:
+            state[role] = members[0].state()
+        if len(members) > 1:
+            state[group] = [e.state() for e in members]
     return state
+
+
+def _entity_named(env: MapEnv, name: str, source: Source, span: Span | None) -> Any:
+    """``spend HP 3 on hero``: the entity a name of the procedure holds (a loop's member)."""
+    try:
+        value = env.lookup(name)
+    except KeyError:
+        value = None
+    if not isinstance(value, Entity):
+        raise RunebookError([Diagnostic.make("E0405", source, span, op=f"on {name}",
+                                             kind="something that is not a character" if value is not None
+                                             else "a name nothing set", help="'on' names actor, target or a "
+                                             "name holding one of them (for each hero in actors)")])
+    return value
+
+
+def _is_entity(value: Any) -> bool:
+    return isinstance(value, Entity) or (type(value) is tuple and any(isinstance(v, Entity) for v in value))
 
 
 def _shown(value: Any) -> str:

@@ -41,10 +41,12 @@ def add_check_inputs(parser: argparse.ArgumentParser) -> None:
                         help="an input of the check, e.g. --with pool=5 or --with ability=7M")
     parser.add_argument("--option", dest="options", action="append", metavar="NAME=VALUE",
                         help="a house rule, e.g. --option enhancement_gate=meets_difficulty")
-    parser.add_argument("--as", dest="actor", metavar="CHAR.yaml",
-                        help="the acting character ('actor' in the check; its stats fill missing inputs)")
-    parser.add_argument("--against", dest="target", metavar="CHAR.yaml",
-                        help="the character or obstacle acted upon ('target' in the check)")
+    parser.add_argument("--as", dest="actor", metavar="CHAR.yaml", action="append",
+                        help="the acting character ('actor' in the check; its stats fill missing inputs); "
+                        "give it again for a group ('actors' lists them all)")
+    parser.add_argument("--against", dest="target", metavar="CHAR.yaml", action="append",
+                        help="the character or obstacle acted upon ('target' in the check); give it again "
+                        "for several ('targets')")
 
 
 def _roles(rules: Any, args: argparse.Namespace) -> dict[str, Any]:
@@ -52,12 +54,15 @@ def _roles(rules: Any, args: argparse.Namespace) -> dict[str, Any]:
     roles: dict[str, Any] = {}
     problems = []
     for role, keyword in (("actor", "as_"), ("target", "against")):
-        path = getattr(args, role, None)
-        if path:
+        paths = getattr(args, role, None) or []
+        group = []
+        for path in paths:
             try:
-                roles[keyword] = rules.entity(path)
+                group.append(rules.entity(path))
             except RunebookError as error:
                 problems.extend(error.diagnostics)
+        if group:
+            roles[keyword] = group[0] if len(group) == 1 else group
     if problems:
         raise RunebookError(problems)
     return roles
