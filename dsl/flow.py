@@ -17,8 +17,8 @@ a counter, and a head that binds ``X`` to the next item or leaves; ``repeat`` is
 and a jump back to it; ``next``/``stop`` jump to the innermost loop's head/exit.
 
 :class:`Flow` answers questions about a flat program: where labels are, which lines are
-**state boundaries** for exact odds (author ``step`` marks and the heads of loops: every
-place a run may come back to), which names are **live** at a line (read later before
+**state boundaries** for exact odds (author ``step`` marks, the heads of loops and the
+places loops are left: where runs may meet again), which names are **live** at a line (read later before
 being set again: only those are part of a state, so states that differ only in dead
 values merge), which names may be read **before being set**, and which lines nothing
 reaches.
@@ -275,8 +275,12 @@ class Flow:
         self.results = frozenset(fold(s.name) for s in self.statements if s.kind == "result")
         heads = {target for index, targets in enumerate(self.successors) for target in targets
                  if target <= index and target < count}
-        #: Lines where a state of exact odds begins: `step` marks and the heads of loops.
-        self.boundaries = frozenset(heads | {i for i, s in enumerate(self.statements) if s.kind == "step"})
+        # Where a loop is left: runs that went round different numbers of times meet there.
+        exits = {i for i, s in enumerate(self.statements)
+                 if s.kind == "label" and ("#endrepeat" in s.name or "#endeach" in s.name)}
+        #: Lines where a state of exact odds begins: `step` marks, the heads of loops and the
+        #: places loops are left.
+        self.boundaries = frozenset(heads | exits | {i for i, s in enumerate(self.statements) if s.kind == "step"})
 
     def reachable(self) -> list[bool]:
         seen = [False] * len(self.statements)
