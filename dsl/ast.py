@@ -37,6 +37,7 @@ __all__ = [
     "Statement",
     "TableDecl",
     "TableRow",
+    "UsesDecl",
     "Bracket",
     "Emphasis",
     "Entry",
@@ -259,6 +260,17 @@ class ExtendsDecl:
 
     def __str__(self) -> str:
         return f"extends {self.game}"
+
+
+@attrs.frozen
+class UsesDecl:
+    """``uses grid, entry text``: specialised groups of builtins the rules call (opt-in)."""
+
+    groups: tuple[Phrase, ...]
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return "uses " + ", ".join(map(str, self.groups))
 
 
 @attrs.frozen
@@ -724,7 +736,7 @@ class ExampleDecl:
 
 
 Block = (
-    Entry | ExtendsDecl | StatsDecl | NamesDecl | KindDecl
+    Entry | ExtendsDecl | UsesDecl | StatsDecl | NamesDecl | KindDecl
     | OptionDecl | LevelsDecl | TableDecl | FunctionDecl | CheckDecl | ExampleDecl | ProcedureDecl
     | ResourceDecl | ConditionDecl | DeriveDecl
 )

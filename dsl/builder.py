@@ -259,6 +259,9 @@ class RulesBuilder(Transformer):
         token = children[0]
         return ast.ExtendsDecl(ast.Phrase(str(token).strip(), span=span_of(token)), span=span_of(meta))
 
+    def uses_decl(self, meta: Meta, children: list) -> ast.UsesDecl:
+        return ast.UsesDecl(tuple(children[0]), span=span_of(meta))
+
     def stats_decl(self, meta: Meta, children: list) -> ast.StatsDecl:
         return ast.StatsDecl(self._names(children), span=span_of(meta))
 

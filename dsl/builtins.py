@@ -31,14 +31,14 @@ taking part); the expression evaluator implements the others.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import attrs
 
 from dsl import types as ty
 from dsl.types import Type
 
-__all__ = ["ALIASES", "BUILTINS", "Builtin", "Param", "Signature", "builtin", "host_functions", "lookup",
+__all__ = ["ALIASES", "BUILTINS", "GROUPS", "Builtin", "hidden_builtins", "Param", "Signature", "builtin", "host_functions", "lookup",
            "parse_type"]
 
 #: Names for unions that several signatures use.
@@ -108,6 +108,9 @@ class Builtin:
     signatures: tuple[Signature, ...]
     doc: str
     host: bool = False
+    #: A specialised group (``grid``, ``entry text``): in a ruleset, usable only after
+    #: ``uses GROUP``; None: every ruleset has it.
+    group: str | None = None
 
     @property
     def min_args(self) -> int:
@@ -197,7 +200,7 @@ def _parse(text: str) -> tuple[str, Signature]:
     return name, Signature(text, tuple(params), variadic, tuple(result))
 
 
-def builtin(signature: str, doc: str, *, host: bool = False) -> Builtin:
+def builtin(signature: str, doc: str, *, host: bool = False, group: str | None = None) -> Builtin:
     """Register a builtin (or one more overload of it) from its one-line signature."""
     name, parsed = _parse(signature)
     key = name.casefold()
@@ -207,7 +210,7 @@ def builtin(signature: str, doc: str, *, host: bool = False) -> Builtin:
             raise ValueError(f"'{name}' is registered both as a host function and not")
         found = attrs.evolve(known, signatures=known.signatures + (parsed,))
     else:
-        found = Builtin(name, (parsed,), doc, host)
+        found = Builtin(name, (parsed,), doc, host, group)
     BUILTINS[key] = found
     return found
 
@@ -215,6 +218,16 @@ def builtin(signature: str, doc: str, *, host: bool = False) -> Builtin:
 def lookup(name: str) -> Builtin | None:
     """The builtin a call of ``name`` reaches (builtins match by lower case, as calls do)."""
     return BUILTINS.get(name.casefold())
+
+
+#: The specialised groups a ruleset opts into with ``uses GROUP``.
+GROUPS = ("grid", "entry text")
+
+
+def hidden_builtins(uses: Iterable[str]) -> frozenset[str]:
+    """The builtins (by lower-case name) of the groups a ruleset does not use."""
+    used = {" ".join(u.casefold().split()) for u in uses}
+    return frozenset(key for key, b in BUILTINS.items() if b.group is not None and b.group not in used)
 
 
 def host_functions() -> tuple[str, ...]:
@@ -285,29 +298,29 @@ builtin("number_or(x: any, fallback: any) -> number | fallback",
 builtin("line_clear(a: place, b: place, walls: cells | place | none, rule: text | level = \"inside\") -> boolean",
         "line_clear(a, b, walls[, rule]): whether a straight line joins a corner of a to a corner of b "
         "without passing through the walls' cells (rule \"inside\", the default) or touching them "
-        "(\"touching\")")
-builtin("cell(q: number, r: number) -> cell", "cell(q, r): a grid cell in axial coordinates")
-builtin("cells(c: place, ...) -> cells", "cells(a, b, ...): cells in this order (a path to test with is_path)")
+        "(\"touching\")", group="grid")
+builtin("cell(q: number, r: number) -> cell", "cell(q, r): a grid cell in axial coordinates", group="grid")
+builtin("cells(c: place, ...) -> cells", "cells(a, b, ...): cells in this order (a path to test with is_path)", group="grid")
 builtin("hex_distance(a: place, b: place) -> number",
-        "hex_distance(a, b): steps between two hex cells (cells, [q, r] lists or positioned entities)")
-builtin("position(e: place) -> cell | none", "position(entity): its cell from 'position: [q, r]', or nothing")
+        "hex_distance(a, b): steps between two hex cells (cells, [q, r] lists or positioned entities)", group="grid")
+builtin("position(e: place) -> cell | none", "position(entity): its cell from 'position: [q, r]', or nothing", group="grid")
 builtin("placed(e: any, ...) -> boolean",
-        "placed(a, ...): whether every entity given takes part and has a position")
-builtin("burst(origin: place, n: number) -> cells", "burst(origin, n): the cells within n steps of origin")
+        "placed(a, ...): whether every entity given takes part and has a position", group="grid")
+builtin("burst(origin: place, n: number) -> cells", "burst(origin, n): the cells within n steps of origin", group="grid")
 builtin("cone(origin: place, direction: number, n: number) -> cells",
         "cone(origin, direction, n): the triangle of cells between direction (0-5) and the next one, "
-        "n steps long")
+        "n steps long", group="grid")
 builtin("ray(origin: place, direction: number, n: number) -> cells",
-        "ray(origin, direction, n): origin and the n cells after it in a line")
+        "ray(origin, direction, n): origin and the n cells after it in a line", group="grid")
 builtin("hex_step(c: place, direction: number, k: number = 1) -> cell",
-        "hex_step(c, direction, k = 1): the cell k steps from c")
-builtin("hex_neighbors(c: place) -> cells", "hex_neighbors(c): the six cells next to c")
+        "hex_step(c, direction, k = 1): the cell k steps from c", group="grid")
+builtin("hex_neighbors(c: place) -> cells", "hex_neighbors(c): the six cells next to c", group="grid")
 builtin("is_path(c: cells | place | text | level, ...) -> boolean",
         "is_path(cells[, rule]): whether the cells, in order, form a path that never touches itself "
-        "(rule \"induced\", the default) or in which no cell touches more than two others (\"degree2\")")
-builtin("cell_count(s: cells) -> number", "cell_count(cells): how many cells")
-builtin("has_cell(s: cells, c: place) -> boolean", "has_cell(cells, c): whether c is one of the cells")
-builtin("without_cell(s: cells, c: place) -> cells", "without_cell(cells, c): the cells but c")
+        "(rule \"induced\", the default) or in which no cell touches more than two others (\"degree2\")", group="grid")
+builtin("cell_count(s: cells) -> number", "cell_count(cells): how many cells", group="grid")
+builtin("has_cell(s: cells, c: place) -> boolean", "has_cell(cells, c): whether c is one of the cells", group="grid")
+builtin("without_cell(s: cells, c: place) -> cells", "without_cell(cells, c): the cells but c", group="grid")
 
 # ---------------------------------------------------------------- the rules layer (host functions)
 
@@ -327,15 +340,15 @@ builtin("line(x: entry, label: any, grade: number, default: any = none) -> any",
         "line(entry, \"Label\", grade[, default]): the value of the graded line that applies", host=True)
 builtin("owns(e: entity, x: any) -> boolean", "owns(entity, entry): whether its file lists the entry", host=True)
 builtin("line_text(x: entry, label: any, grade: number = none) -> text",
-        "line_text(entry, \"Label\"[, grade]): the line's text with its brackets' values", host=True)
+        "line_text(entry, \"Label\"[, grade]): the line's text with its brackets' values", host=True, group="entry text")
 builtin("number_in(words: any, pattern: any) -> number",
         "number_in(text, \"pattern\"): the number a pattern finds in a text (# the number, * any words)",
-        host=True)
+        host=True, group="entry text")
 builtin("meets(e: entity, words: any) -> boolean",
         "meets(entity, text): whether it holds every condition and state and owns every entry the "
-        "text names", host=True)
+        "text names", host=True, group="entry text")
 builtin("data_of(e: entity, key: any, default: any = \"\") -> any",
-        "data_of(entity, \"key\"[, default]): what its file gives under a key that is not a stat", host=True)
+        "data_of(entity, \"key\"[, default]): what its file gives under a key that is not a stat", host=True, group="entry text")
 builtin("level_in(words: any, default: level) -> default",
         "level_in(text, level): the level of level's group that the text names first, else level",
-        host=True)
+        host=True, group="entry text")

@@ -40,7 +40,7 @@ import attrs
 from dsl import ast
 from dsl import expr_ast as ex
 from dsl import types as ty
-from dsl.builtins import BUILTINS, Builtin, host_functions
+from dsl.builtins import BUILTINS, Builtin, hidden_builtins, host_functions
 from dsl.flow import ITEMS, lower
 from dsl.diagnostics import Diagnostic, did_you_mean
 from dsl.source import Source, Span
@@ -116,6 +116,9 @@ class _Checker:
                  types: dict[int, Type] | None = None) -> None:
         self.files = files
         self.vocabulary = vocabulary
+        #: Builtins of the specialised groups no `uses` line asks for: not this ruleset's.
+        self.hidden = hidden_builtins(phrase.text for _, f in files for b in f.blocks
+                                      if isinstance(b, ast.UsesDecl) for phrase in b.groups)
         self.types = types
         self.found: list[Diagnostic] = []
         self.source: Source | None = None
@@ -188,7 +191,7 @@ class _Checker:
                     claim(phrase.text, ty.level(block.name.text))
             elif isinstance(block, ast.FunctionDecl | ast.CheckDecl):
                 name = str(block.name)
-                if name.casefold() not in BUILTINS and claim(name, ty.function(name)):
+                if (name.casefold() not in BUILTINS or name.casefold() in self.hidden) and claim(name, ty.function(name)):
                     self.callables[fold(name)] = (block, source)
             elif isinstance(block, ast.ProcedureDecl):
                 if claim(str(block.name), None):
@@ -772,7 +775,7 @@ class _Checker:
         args = [self.infer(a, scope) for a in node.args]
         if name == ITEMS:  # the list a `for each` walks (dsl.flow), named as the author wrote it
             return ty.list_of(self._item(node.args[0], args[0], "'for each'"))
-        builtin = BUILTINS.get(name.casefold())
+        builtin = BUILTINS.get(name.casefold()) if name.casefold() not in self.hidden else None
         if builtin is not None and not builtin.host:
             return self._builtin(node, builtin, args)
         target = scope.lookup(name)

@@ -815,6 +815,11 @@ _register("#with", _b_with)
 _register("#items", _b_items)
 
 
+#: Builtins of the specialised groups (dsl.builtins.GROUPS), which a ruleset's own function may
+#: replace when the ruleset does not use the group.
+GROUPED = frozenset(key for key, b in registry.BUILTINS.items() if b.group is not None)
+
+
 # ladder is a special form: its rungs are dice, not values (see Compiler.c_Call).
 _register("ladder", lambda *a: None, special=True)
 
@@ -938,8 +943,9 @@ def _flatten(node: ex.Binary) -> list[tuple[str | None, ex.Expr]]:
 
 
 def check_expression(expr: ex.Expr, source: Source | None = None,
-                     limits: Limits = DEFAULT_LIMITS) -> list[Diagnostic]:
-    """Problems visible before evaluation, all of them (not only the first)."""
+                     limits: Limits = DEFAULT_LIMITS, free: frozenset[str] = frozenset()) -> list[Diagnostic]:
+    """Problems visible before evaluation, all of them (not only the first). ``free``: names
+    of builtins the ruleset does not use (its own functions may bear them)."""
     diagnostics: list[Diagnostic] = []
     if _depth(expr) > limits.max_depth:
         diagnostics.append(Diagnostic.make("E0409", source, expr.span, limit=limits.max_depth))
@@ -953,7 +959,8 @@ def check_expression(expr: ex.Expr, source: Source | None = None,
                 diagnostics.append(Diagnostic.make("E0402", source, node.count.span or node.span,
                                                    count=node.count.value, limit=limits.max_dice))
         elif isinstance(node, ex.Call):
-            builtin = BUILTINS.get(node.func.text.casefold())
+            # (A specialised builtin a ruleset does not use may be the name of its own function.)
+            builtin = None if node.func.text.casefold() in free else BUILTINS.get(node.func.text.casefold())
             if builtin is not None:
                 got = len(node.args)
                 if got < builtin.min_args or (builtin.max_args is not None and got > builtin.max_args):
@@ -1396,6 +1403,26 @@ class Compiler:
             # (such as the grid's `placed`) give ``impl(compiler, node)`` a closure.
             return self._ladder(node) if builtin.name == "ladder" else builtin.impl(self, node)
         args = [self.compile(a) for a in node.args]
+        if builtin is not None and name.casefold() in GROUPED:
+            # A specialised builtin (a grid's, an entry reader): a ruleset that does not use its
+            # group may define a function of that name, which then wins.
+            plain = self._call_user(node, args)
+            impl = builtin.impl
+            shown_call = "#" not in text
+
+            def call_grouped(ctx: Context, env: Any) -> Any:
+                try:
+                    own = env.lookup(name)
+                except KeyError:
+                    own = None
+                if isinstance(own, Function):
+                    return plain(ctx, env)
+                value = impl(ctx, [a(ctx, env) for a in args], site)
+                if ctx.trace is not None and shown_call:
+                    ctx.trace.append(StepEvent("call", text, trace_value(value), span))
+                return value
+
+            return call_grouped
         if builtin is not None:
             impl = builtin.impl
 
@@ -1408,6 +1435,15 @@ class Compiler:
                 return value
 
             return call_builtin
+
+        return self._call_user(node, args)
+
+    def _call_user(self, node: ex.Call, args: list[Closure]) -> Closure:
+        """A call of a function the rules define (or a check, which the host runs)."""
+        name = node.func.text
+        text = expression_text(node)
+        site = self.site(node)
+        span = node.span
 
         def call_function(ctx: Context, env: Any) -> Any:
             try:
@@ -1645,11 +1681,12 @@ class CompiledExpression:
 
 
 def compile_expression(expr: str | ex.Expr, source: Source | None = None,
-                       limits: Limits = DEFAULT_LIMITS) -> CompiledExpression:
-    """Parse (when given text), check and compile an expression. Raises RunebookError."""
+                       limits: Limits = DEFAULT_LIMITS, free: frozenset[str] = frozenset()) -> CompiledExpression:
+    """Parse (when given text), check and compile an expression. Raises RunebookError.
+    ``free``: builtins of groups the ruleset does not use (see dsl.builtins.hidden_builtins)."""
     if isinstance(expr, str):
         return _compile_text(expr, limits)
-    return _compile_node(expr, source, limits)
+    return _compile_node(expr, source, limits, free)
 
 
 @lru_cache(maxsize=512)
@@ -1659,8 +1696,9 @@ def _compile_text(text: str, limits: Limits) -> CompiledExpression:
     return _compile_node(node, source, limits)
 
 
-def _compile_node(node: ex.Expr, source: Source | None, limits: Limits) -> CompiledExpression:
-    diagnostics = check_expression(node, source, limits)
+def _compile_node(node: ex.Expr, source: Source | None, limits: Limits,
+                  free: frozenset[str] = frozenset()) -> CompiledExpression:
+    diagnostics = check_expression(node, source, limits, free)
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
         raise RunebookError(errors)

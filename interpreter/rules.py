@@ -20,7 +20,9 @@ import attrs
 from dsl import ast
 from dsl import expr_ast as ex
 from dsl.builder import MAX_CHOICE_RANGE
-from dsl.builtins import host_functions
+from dsl.builtins import BUILTINS as BUILTIN_REGISTRY
+from dsl.builtins import GROUPS as BUILTIN_GROUPS
+from dsl.builtins import hidden_builtins, host_functions
 from dsl.checker import CheckedEntry, expression_names
 from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
 from dsl.flow import Flow, lower
@@ -176,9 +178,24 @@ class Rules:
         blocks = self._declarations()
         defined: dict[str, tuple[Source, Span | None]] = {}
 
+        # `uses GROUP`: the specialised builtins the rules call (the others' names are free).
+        self.uses: tuple[str, ...] = ()
+        for source, block in blocks:
+            if isinstance(block, ast.UsesDecl):
+                for phrase in block.groups:
+                    group = " ".join(phrase.text.casefold().split())
+                    if group not in BUILTIN_GROUPS:
+                        sink.items.append(Diagnostic.make("E0303", source, phrase.span, what="group of builtins",
+                                                          name=phrase.text,
+                                                          help=did_you_mean(phrase.text, list(BUILTIN_GROUPS))
+                                                          or f"groups: {', '.join(BUILTIN_GROUPS)}"))
+                    elif group not in self.uses:
+                        self.uses += (group,)
+        self.hidden = hidden_builtins(self.uses)
+
         def claim(name: str, source: Source, span: Span | None, callable_: bool = False) -> bool:
             key = fold(name)
-            if callable_ and name.casefold() in BUILTINS and span is not None:
+            if callable_ and name.casefold() in BUILTINS and name.casefold() not in self.hidden and span is not None:
                 sink.items.append(Diagnostic.make("E0306", source, span,
                                                   message=f"'{name}' is the name of a builtin function",
                                                   help="choose another name"))
@@ -193,6 +210,8 @@ class Rules:
 
         matches: list[tuple[ast.MatchBlock, Source]] = []
         for host in HOST_FUNCTIONS:
+            if host.casefold() in self.hidden:
+                continue  # a specialised group this ruleset does not use
             claim(host, Source("<runebook>", ""), None)
             self.globals.define(host, StateQuery(self, host))
         for source, block in blocks:
@@ -568,7 +587,12 @@ class Rules:
                                                   help=did_you_mean(target.text, candidates)))
         for call in _calls(expr):
             name = call.func.text
-            if name.casefold() not in BUILTINS and fold(name) not in known:
+            if name.casefold() in self.hidden and fold(name) not in known:
+                group = BUILTIN_REGISTRY[name.casefold()].group
+                sink.items.append(Diagnostic.make("E0412", source, call.func.span, name=name,
+                                                  help=f"'{name}' is one of the {group} builtins: add a line "
+                                                  f"'uses {group}' to use them"))
+            elif name.casefold() not in BUILTINS and fold(name) not in known:
                 sink.items.append(Diagnostic.make("E0412", source, call.func.span, name=name,
                                                   help=did_you_mean(name, list(BUILTINS) + candidates)))
 
@@ -1150,7 +1174,8 @@ class Rules:
         key = id(expr)
         found = self._compiled_cache.get(key)
         if found is None or found[0] is not expr:
-            found = self._compiled_cache[key] = (expr, compile_expression(expr, source, limits=self.limits))
+            found = self._compiled_cache[key] = (expr, compile_expression(expr, source, limits=self.limits,
+                                                                                 free=self.hidden))
         return found[1]
 
 

@@ -21,6 +21,8 @@ procedure Inspect (key = "gear tags")
   result element = level_in(data_of(actor, key), plain)
   result plain_text = level_in("nothing here", plain)
   result later = level_in("Storm then frost", frost)
+
+uses entry text
 """
 
 HERO = """\
@@ -77,6 +79,8 @@ function is_two_things(a, b) = true
 procedure Gate (which = 1)
   require meets(actor, "While: you are Winded" if which == 1 else "winded and Braced" if which == 2 else "two things")
   result ok = true
+
+uses entry text
 """
 
 

@@ -76,6 +76,8 @@ Cost: 1 Mana
 While: Dizzy
 Result: 1 damage
 Keywords: *Frost*
+
+uses entry text
 """
 
 BOONS = """\

@@ -200,6 +200,8 @@ check Gap ()
 procedure Strike (reach = 1)
   require not placed(actor, target) or hex_distance(actor, target) <= reach
   result placed = placed(actor, target)
+
+uses grid
 """
 
 
