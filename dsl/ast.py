@@ -84,6 +84,7 @@ __all__ = [
     "ProcedureDecl",
     "Property",
     "RulesFile",
+    "StatChange",
     "StatsDecl",
     "Text",
     "Value",
@@ -784,25 +785,28 @@ class UseLine(Statement):
 
 
 @attrs.frozen
-class ModifierLine(Statement):
-    """A condition's ``modifier STAT = expression``."""
+class StatChange(Statement):
+    """A condition's ``WORD STAT = expression``."""
 
     name: str
     expr: Expr
 
     def __str__(self) -> str:
-        return f"modifier {self.name} = {self.expr}"
+        return f"{self.keyword} {self.name} = {self.expr}"
 
 
 @attrs.frozen
-class BecomesLine(Statement):
-    """A condition's ``becomes STAT = expression``."""
+class ModifierLine(StatChange):
+    """A condition's ``modifier STAT = expression``: added to the stat while held."""
 
-    name: str
-    expr: Expr
+    keyword = "modifier"
 
-    def __str__(self) -> str:
-        return f"becomes {self.name} = {self.expr}"
+
+@attrs.frozen
+class BecomesLine(StatChange):
+    """A condition's ``becomes STAT = expression``: the stat's value while held."""
+
+    keyword = "becomes"
 
 
 @attrs.frozen
