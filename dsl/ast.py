@@ -819,11 +819,6 @@ class ImpliesLine(Statement):
         return f"implies {self.name}"
 
 
-# TEMPORARY (removed once every consumer asks isinstance): the old kind strings.
-for _cls, _kind in {RollLine: 'roll', LetLine: 'let', ResultLine: 'result', SetLine: 'set', EachLine: 'each', CountLine: 'count', InputLine: 'input', ChooseLine: 'choose', StepLine: 'step', LabelLine: 'label', GotoLine: 'goto', TestLine: 'test', EndLine: 'end', RequireLine: 'require', SpendLine: 'spend', GainLine: 'gain', ApplyLine: 'apply', RemoveLine: 'remove', ResetLine: 'reset', PayLine: 'pay', ImposeLine: 'impose', LiftLine: 'lift', DoLine: 'do', UseLine: 'use', ModifierLine: 'modifier', BecomesLine: 'becomes', ImpliesLine: 'implies'}.items():
-    _cls.kind = _kind  # type: ignore[attr-defined]
-
-
 Body = tuple[Any, ...]
 
 

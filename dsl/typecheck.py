@@ -194,7 +194,7 @@ class _Checker:
                 if claim(str(block.name), None):
                     self.procedures[fold(str(block.name))] = (block, source)
                 for statement in _all_lines(block.statements):
-                    if getattr(statement, "kind", None) == "choose":
+                    if isinstance(statement, ast.ChooseLine):
                         self.groups.setdefault(fold(statement.name), statement.name)
                         for option in statement.choices:
                             if not option.isdigit() and " to " not in option:
@@ -873,7 +873,7 @@ def _all_lines(statements: Iterable[Any]) -> Iterator[Any]:
 def _results(block: ast.CheckDecl | ast.ProcedureDecl, names: dict[str, Type]) -> Type:
     """The record of a check's (or procedure's) `result` lines, with the types of their names."""
     fields = {line.name: names.get(fold(line.name), ANY) for line in _all_lines(block.statements)
-              if getattr(line, "kind", None) == "result"}
+              if isinstance(line, ast.ResultLine)}
     return ty.record(str(block.name), fields.items())
 
 
