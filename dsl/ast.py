@@ -466,7 +466,7 @@ class Inlined:
     label: str
     source: Any = attrs.field(eq=False, repr=False)
     choice: str | None = None
-    #: an input line (``kind == "input"``): the parameter it binds, converted by its type.
+    #: an input line (``InputLine``): the parameter it binds, converted by its type.
     param: Param | None = None
     #: the prefix of the names the line reads and binds (``used``, ``used.inner``; empty for
     #: the caller's own): what an entry's lines read while it runs.
