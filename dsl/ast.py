@@ -35,6 +35,38 @@ __all__ = [
     "ResourceDecl",
     "RowKey",
     "Statement",
+    "Amount",
+    "ApplyLine",
+    "Assignment",
+    "BecomesLine",
+    "Binding",
+    "ChooseLine",
+    "ConditionChange",
+    "CountLine",
+    "DoLine",
+    "EachLine",
+    "EndLine",
+    "GainLine",
+    "GotoLine",
+    "ImpliesLine",
+    "ImposeLine",
+    "InputLine",
+    "LabelLine",
+    "LetLine",
+    "LiftLine",
+    "Listed",
+    "ModifierLine",
+    "PayLine",
+    "RemoveLine",
+    "RequireLine",
+    "ResetLine",
+    "ResultLine",
+    "RollLine",
+    "SetLine",
+    "SpendLine",
+    "StepLine",
+    "TestLine",
+    "UseLine",
     "TableDecl",
     "TableRow",
     "UsesDecl",
@@ -53,6 +85,7 @@ __all__ = [
     "ProcedureDecl",
     "Property",
     "RulesFile",
+    "StatChange",
     "StatsDecl",
     "Text",
     "Value",
@@ -445,84 +478,357 @@ class Inlined:
     label: str
     source: Any = attrs.field(eq=False, repr=False)
     choice: str | None = None
-    #: an input line (``kind == "input"``): the parameter it binds, converted by its type.
+    #: an input line (``InputLine``): the parameter it binds, converted by its type.
     param: Param | None = None
     #: the prefix of the names the line reads and binds (``used``, ``used.inner``; empty for
     #: the caller's own): what an entry's lines read while it runs.
     scope: str = ""
 
 
+_inlined = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+
+
+def _condition(expr: Expr | None) -> str:
+    return f" if {expr}" if expr is not None else ""
+
+
+def _on(on: str | None) -> str:
+    return f" on {on}" if on else ""
+
+
 @attrs.frozen
 class Statement:
-    """A line of a check or procedure.
+    """A line of a check, procedure or condition: the base of one class per statement.
 
-    ``roll``/``let``/``result``/``set NAME = expression``; ``step NAME``; ``goto NAME
-    [if expression]``; ``end [if expression]``; ``choose NAME: a | b [if expression]`` (the
-    condition, when given, is ``expr``: not asked when false, the first option is taken).
+    Each subclass holds only the parts its line has; the parts a line does not have read
+    as the class attributes below (no expression, no arguments...), so a pass over every
+    line's expressions (names read, renaming) reads them alike. Code that cares which
+    line it has asks ``isinstance`` (or looks up a table by ``type(line)``).
     """
 
-    kind: str
-    name: str
-    expr: Expr | None = None
-    choices: tuple[str, ...] = ()
-    on: str | None = None
     span: Span | None = _span
-    #: ``apply NAME(args)``: the condition's parameters, in order.
-    args: tuple[Expr, ...] | None = None
-    #: ``apply NAME for 2 rounds``: how many of which event the condition lasts.
-    duration: tuple[Expr, str] | None = None
-    #: ``do NAME(args) as LABEL``: the arguments given by name, and the label (``args`` holds
-    #: the positional ones; ``name`` is the procedure used).
-    named: tuple[tuple[str, Expr], ...] = ()
-    label: str | None = None
     #: A line another procedure's ``do`` brought in (see interpreter.inline): where it came from.
-    inlined: Inlined | None = attrs.field(default=None, eq=False, repr=False)
-    #: ``set NAME[i].field = value``: the steps into the value named, each ``("index", expr)``
-    #: or ``("field", name)`` (dsl.flow rewrites the line into a plain ``set``).
-    path: tuple[tuple[str, Any], ...] = ()
+    inlined: Inlined | None = _inlined
+
+    name = ""
+    expr = None
+    #: ``apply NAME(args)``: the condition's parameters, in order (``choose NAME from LIST``:
+    #: the list; ``do NAME(args)``: the positional arguments).
+    args = None
+    choices = ()
+    on = None
+    #: ``apply NAME for 2 rounds``: how many of which event the condition lasts.
+    duration = None
+    #: ``do NAME(args) as LABEL``: the arguments given by name.
+    named = ()
+    label = None
+    #: ``set NAME[i].field = value``: the steps into the value named.
+    path = ()
+
+
+@attrs.frozen
+class Binding(Statement):
+    """A line that binds the name it carries (``name``)."""
+
+    name: str
+
+
+@attrs.frozen
+class Assignment(Binding):
+    """``WORD NAME = expression``."""
+
+    expr: Expr
 
     def __str__(self) -> str:
-        on = f" on {self.on}" if self.on else ""
-        if self.kind in ("roll", "let", "result", "set", "modifier", "becomes", "each", "count"):
-            steps = "".join(f"[{v}]" if k == "index" else f".{v}" for k, v in self.path)
-            return f"{self.kind} {self.name}{steps} = {self.expr}"
-        if self.kind == "implies":
-            return f"implies {self.name}"
-        if self.kind in ("spend", "gain"):
-            return f"{self.kind} {self.name} {self.expr}{on}"
-        if self.kind in ("apply", "remove"):
-            args = f"({', '.join(map(str, self.args))})" if self.args is not None else ""
-            if self.duration is not None:
-                count, event = self.duration
-                shown = str(count) if isinstance(count, Number) else f"({count})"
-                args += f" for {shown} {event}"
-            return f"{self.kind} {self.name}{args}{on}"
-        if self.kind == "reset":
-            return f"reset {self.name}"
-        if self.kind == "require":
-            return f"require {self.expr}"
-        if self.kind in ("pay", "impose", "lift"):
-            return f"{self.kind} {self.expr}{on}"
-        if self.kind == "step":
-            return f"step {self.name}"
-        if self.kind == "label":  # flat programs only (dsl.flow): a place jumps go to
-            return f"-- {self.name}"
-        if self.kind == "test":  # flat programs only: on when the condition holds, else to the label
-            return f"-- if {self.expr} else {self.name}"
-        if self.kind == "do":
-            given = [str(a) for a in self.args or ()] + [f"{k} = {v}" for k, v in self.named]
-            return f"do {self.name}({', '.join(given)})" + (f" as {self.label}" if self.label else "")
-        if self.kind == "input":
-            return f"input {self.name} = {self.expr}"
-        if self.kind == "use":
-            return f"-- do {self.name} as {self.label}"
-        if self.kind == "choose":
-            condition = f" if {self.expr}" if self.expr is not None else ""
-            if self.args:  # `choose NAME from LIST`
-                return f"choose {self.name} from {self.args[0]}{condition}"
-            return f"choose {self.name}: {' | '.join(choice_runs(self.choices))}{condition}"
-        head = "end" if self.kind == "end" else f"goto {self.name}"
-        return head + (f" if {self.expr}" if self.expr is not None else "")
+        return f"{self.keyword} {self.name} = {self.expr}"
+
+
+@attrs.frozen
+class RollLine(Assignment):
+    """``roll NAME = dice``: the pool is rolled once, here."""
+
+    keyword = "roll"
+
+
+@attrs.frozen
+class LetLine(Assignment):
+    """``let NAME = expression``."""
+
+    keyword = "let"
+
+
+@attrs.frozen
+class ResultLine(Assignment):
+    """``result NAME = expression``: one of the check's (or procedure's) results."""
+
+    keyword = "result"
+
+
+@attrs.frozen
+class SetLine(Assignment):
+    """``set NAME = expression``; ``set NAME[i].field = value``: the steps into the value
+    named, each ``("index", expr)`` or ``("field", name)`` (dsl.flow rewrites the line into
+    a plain ``set``)."""
+
+    path: tuple[tuple[str, Any], ...] = ()
+    keyword = "set"
+
+    def __str__(self) -> str:
+        steps = "".join(f"[{v}]" if k == "index" else f".{v}" for k, v in self.path)
+        return f"set {self.name}{steps} = {self.expr}"
+
+
+@attrs.frozen
+class EachLine(Assignment):
+    """Flat programs only (dsl.flow): binds a loop's name to its next item (traced)."""
+
+    keyword = "each"
+
+
+@attrs.frozen
+class CountLine(Assignment):
+    """Flat programs only: a loop's own counter (as ``let``, left out of the trace)."""
+
+    keyword = "count"
+
+
+@attrs.frozen
+class InputLine(Binding):
+    """A used procedure's input, bound from the caller's value (interpreter.inline)."""
+
+    expr: Expr
+
+    def __str__(self) -> str:
+        return f"input {self.name} = {self.expr}"
+
+
+@attrs.frozen
+class ChooseLine(Binding):
+    """``choose NAME: a | b [if condition]`` (the condition, when given, is ``expr``: not
+    asked when false, the first option is taken); ``choose NAME from LIST [if condition]``
+    (the list is ``args[0]``)."""
+
+    expr: Expr | None = None
+    choices: tuple[str, ...] = ()
+    args: tuple[Expr, ...] | None = None
+
+    def __str__(self) -> str:
+        if self.args:
+            return f"choose {self.name} from {self.args[0]}{_condition(self.expr)}"
+        return f"choose {self.name}: {' | '.join(choice_runs(self.choices))}{_condition(self.expr)}"
+
+
+@attrs.frozen
+class StepLine(Statement):
+    """``step NAME``: a place ``goto`` jumps to (and a state of exact odds)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"step {self.name}"
+
+
+@attrs.frozen
+class LabelLine(Statement):
+    """Flat programs only (dsl.flow): a place jumps go to; does nothing."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"-- {self.name}"
+
+
+@attrs.frozen
+class GotoLine(Statement):
+    """``goto NAME [if condition]``."""
+
+    name: str
+    expr: Expr | None = None
+
+    def __str__(self) -> str:
+        return f"goto {self.name}{_condition(self.expr)}"
+
+
+@attrs.frozen
+class TestLine(Statement):
+    """Flat programs only: goes on when the condition holds, else to the label ``name``."""
+
+    name: str
+    expr: Expr
+
+    def __str__(self) -> str:
+        return f"-- if {self.expr} else {self.name}"
+
+
+@attrs.frozen
+class EndLine(Statement):
+    """``end [if condition]``."""
+
+    expr: Expr | None = None
+
+    def __str__(self) -> str:
+        return f"end{_condition(self.expr)}"
+
+
+@attrs.frozen
+class RequireLine(Statement):
+    """``require condition``: the run fails when it does not hold."""
+
+    expr: Expr
+
+    def __str__(self) -> str:
+        return f"require {self.expr}"
+
+
+@attrs.frozen
+class Amount(Statement):
+    """``WORD RESOURCE amount [on ROLE]``."""
+
+    name: str
+    expr: Expr
+    on: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.keyword} {self.name} {self.expr}{_on(self.on)}"
+
+
+@attrs.frozen
+class SpendLine(Amount):
+    keyword = "spend"
+
+
+@attrs.frozen
+class GainLine(Amount):
+    keyword = "gain"
+
+
+@attrs.frozen
+class ConditionChange(Statement):
+    """``WORD CONDITION[(args)] [on ROLE]``."""
+
+    name: str
+    args: tuple[Expr, ...] | None = None
+    on: str | None = None
+
+    def __str__(self) -> str:
+        args = f"({', '.join(map(str, self.args))})" if self.args is not None else ""
+        if self.duration is not None:
+            count, event = self.duration
+            shown = str(count) if isinstance(count, Number) else f"({count})"
+            args += f" for {shown} {event}"
+        return f"{self.keyword} {self.name}{args}{_on(self.on)}"
+
+
+@attrs.frozen
+class ApplyLine(ConditionChange):
+    """``apply NAME(args) [for N EVENT] [on ROLE]``."""
+
+    duration: tuple[Expr, str] | None = None
+    keyword = "apply"
+
+
+@attrs.frozen
+class RemoveLine(ConditionChange):
+    """``remove NAME(args) [on ROLE]``."""
+
+    keyword = "remove"
+
+
+@attrs.frozen
+class ResetLine(Statement):
+    """``reset EVENT``: resources that reset on it start again, conditions lasting it end."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"reset {self.name}"
+
+
+@attrs.frozen
+class Listed(Statement):
+    """``WORD text [on ROLE]``: what a text lists (interpreter.listed)."""
+
+    expr: Expr
+    on: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.keyword} {self.expr}{_on(self.on)}"
+
+
+@attrs.frozen
+class PayLine(Listed):
+    keyword = "pay"
+
+
+@attrs.frozen
+class ImposeLine(Listed):
+    keyword = "impose"
+
+
+@attrs.frozen
+class LiftLine(Listed):
+    keyword = "lift"
+
+
+@attrs.frozen
+class DoLine(Statement):
+    """``do NAME(args) as LABEL``: the positional arguments (``args``), those given by name,
+    and the label; ``name`` is the procedure used."""
+
+    name: str
+    args: tuple[Expr, ...] = ()
+    named: tuple[tuple[str, Expr], ...] = ()
+    label: str | None = None
+
+    def __str__(self) -> str:
+        given = [str(a) for a in self.args or ()] + [f"{k} = {v}" for k, v in self.named]
+        return f"do {self.name}({', '.join(given)})" + (f" as {self.label}" if self.label else "")
+
+
+@attrs.frozen
+class UseLine(Statement):
+    """Where the lines of a used procedure (``do NAME as LABEL``) start (interpreter.inline)."""
+
+    name: str
+    label: str | None = None
+
+    def __str__(self) -> str:
+        return f"-- do {self.name} as {self.label}"
+
+
+@attrs.frozen
+class StatChange(Statement):
+    """A condition's ``WORD STAT = expression``."""
+
+    name: str
+    expr: Expr
+
+    def __str__(self) -> str:
+        return f"{self.keyword} {self.name} = {self.expr}"
+
+
+@attrs.frozen
+class ModifierLine(StatChange):
+    """A condition's ``modifier STAT = expression``: added to the stat while held."""
+
+    keyword = "modifier"
+
+
+@attrs.frozen
+class BecomesLine(StatChange):
+    """A condition's ``becomes STAT = expression``: the stat's value while held."""
+
+    keyword = "becomes"
+
+
+@attrs.frozen
+class ImpliesLine(Statement):
+    """A condition's ``implies CONDITION``."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"implies {self.name}"
 
 
 Body = tuple[Any, ...]

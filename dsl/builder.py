@@ -358,12 +358,12 @@ class RulesBuilder(Transformer):
         name, params, body = children
         return ast.FunctionDecl(name, params or (), body, span=span_of(meta))
 
-    def _statement(self, kind: str, meta: Meta, children: list) -> ast.Statement:
-        return ast.Statement(kind, str(children[0]), children[1], span=span_of(meta))
+    def _statement(self, cls: type[ast.Assignment], meta: Meta, children: list) -> ast.Statement:
+        return cls(str(children[0]), children[1], span=span_of(meta))
 
     def set_line(self, meta: Meta, children: list) -> ast.Statement:
         name, *path, value = children
-        return ast.Statement("set", str(name), value, path=tuple(path), span=span_of(meta))
+        return ast.SetLine(str(name), value, path=tuple(path), span=span_of(meta))
 
     def set_index(self, meta: Meta, children: list) -> tuple[str, object]:
         return ("index", children[0])
@@ -372,22 +372,22 @@ class RulesBuilder(Transformer):
         return ("field", str(children[0]))
 
     def step_line(self, meta: Meta, children: list) -> ast.Statement:
-        return ast.Statement("step", str(children[0]), span=span_of(meta))
+        return ast.StepLine(str(children[0]), span=span_of(meta))
 
     def goto_line(self, meta: Meta, children: list) -> ast.Statement:
-        return ast.Statement("goto", str(children[0]), children[1], span=span_of(meta))
+        return ast.GotoLine(str(children[0]), children[1], span=span_of(meta))
 
     def end_line(self, meta: Meta, children: list) -> ast.Statement:
-        return ast.Statement("end", "", children[0], span=span_of(meta))
+        return ast.EndLine(children[0], span=span_of(meta))
 
     def choose_line(self, meta: Meta, children: list) -> ast.Statement:
         name, *choices, condition = children
-        return ast.Statement("choose", str(name), condition, tuple(c for group in choices for c in group),
-                             span=span_of(meta))
+        return ast.ChooseLine(str(name), condition, tuple(c for group in choices for c in group),
+                              span=span_of(meta))
 
     def choose_from_line(self, meta: Meta, children: list) -> ast.Statement:
         name, items, condition = children
-        return ast.Statement("choose", str(name), condition, args=(items,), span=span_of(meta))
+        return ast.ChooseLine(str(name), condition, args=(items,), span=span_of(meta))
 
     def choice_option(self, meta: Meta, children: list) -> tuple[str, ...]:
         if len(children) == 1:
@@ -397,32 +397,32 @@ class RulesBuilder(Transformer):
             return (f"{low} to {high}",)  # kept as written; the rules layer reports it (E0308)
         return tuple(str(n) for n in range(low, high + 1))
 
-    def _amount(self, kind: str, meta: Meta, children: list) -> ast.Statement:
+    def _amount(self, cls: type[ast.Amount], meta: Meta, children: list) -> ast.Statement:
         name, amount, on = children
-        return ast.Statement(kind, str(name), amount, on=str(on) if on is not None else None, span=span_of(meta))
+        return cls(str(name), amount, on=str(on) if on is not None else None, span=span_of(meta))
 
     def spend_line(self, meta: Meta, children: list) -> ast.Statement:
-        return self._amount("spend", meta, children)
+        return self._amount(ast.SpendLine, meta, children)
 
     def gain_line(self, meta: Meta, children: list) -> ast.Statement:
-        return self._amount("gain", meta, children)
+        return self._amount(ast.GainLine, meta, children)
 
     def apply_line(self, meta: Meta, children: list) -> ast.Statement:
         name, args, duration, on = children
-        return ast.Statement("apply", name.text, on=str(on) if on is not None else None, span=span_of(meta),
+        return ast.ApplyLine(name.text, on=str(on) if on is not None else None, span=span_of(meta),
                              args=args, duration=duration)
 
     def remove_line(self, meta: Meta, children: list) -> ast.Statement:
         name, args, on = children
-        return ast.Statement("remove", name.text, on=str(on) if on is not None else None, span=span_of(meta),
-                             args=args)
+        return ast.RemoveLine(name.text, on=str(on) if on is not None else None, span=span_of(meta),
+                              args=args)
 
     def do_line(self, meta: Meta, children: list) -> ast.Statement:
         name, *given, label = children
         positional = tuple(a[1] for a in given if a is not None and a[0] is None)
         named = tuple((a[0], a[1]) for a in given if a is not None and a[0] is not None)
-        return ast.Statement("do", name.text, args=positional, named=named,
-                             label=str(label) if label is not None else None, span=span_of(meta))
+        return ast.DoLine(name.text, args=positional, named=named,
+                          label=str(label) if label is not None else None, span=span_of(meta))
 
     def named_arg(self, meta: Meta, children: list) -> tuple[str | None, ex.Expr]:
         return (str(children[0]), children[1])
@@ -440,32 +440,32 @@ class RulesBuilder(Transformer):
         return (count, str(event))
 
     def modifier_line(self, meta: Meta, children: list) -> ast.Statement:
-        return ast.Statement("modifier", children[0].text, children[1], span=children[0].span)
+        return ast.ModifierLine(children[0].text, children[1], span=children[0].span)
 
     def becomes_line(self, meta: Meta, children: list) -> ast.Statement:
-        return ast.Statement("becomes", children[0].text, children[1], span=children[0].span)
+        return ast.BecomesLine(children[0].text, children[1], span=children[0].span)
 
     def implies_line(self, meta: Meta, children: list) -> ast.Statement:
-        return ast.Statement("implies", children[0].text, span=children[0].span)
+        return ast.ImpliesLine(children[0].text, span=children[0].span)
 
-    def _text_line(self, kind: str, meta: Meta, children: list) -> ast.Statement:
+    def _text_line(self, cls: type[ast.Listed], meta: Meta, children: list) -> ast.Statement:
         text, on = children
-        return ast.Statement(kind, kind, text, on=str(on) if on is not None else None, span=span_of(meta))
+        return cls(text, on=str(on) if on is not None else None, span=span_of(meta))
 
     def pay_line(self, meta: Meta, children: list) -> ast.Statement:
-        return self._text_line("pay", meta, children)
+        return self._text_line(ast.PayLine, meta, children)
 
     def impose_line(self, meta: Meta, children: list) -> ast.Statement:
-        return self._text_line("impose", meta, children)
+        return self._text_line(ast.ImposeLine, meta, children)
 
     def lift_line(self, meta: Meta, children: list) -> ast.Statement:
-        return self._text_line("lift", meta, children)
+        return self._text_line(ast.LiftLine, meta, children)
 
     def require_line(self, meta: Meta, children: list) -> ast.Statement:
-        return ast.Statement("require", "", children[0], span=span_of(meta))
+        return ast.RequireLine(children[0], span=span_of(meta))
 
     def reset_line(self, meta: Meta, children: list) -> ast.Statement:
-        return ast.Statement("reset", str(children[0]), span=span_of(meta))
+        return ast.ResetLine(str(children[0]), span=span_of(meta))
 
     def derive_decl(self, meta: Meta, children: list) -> ast.DeriveDecl:
         return ast.DeriveDecl(children[0], children[1], span=span_of(meta))
@@ -521,13 +521,13 @@ class RulesBuilder(Transformer):
         return ast.StopLine(children[0], span=span_of(meta))
 
     def roll_line(self, meta: Meta, children: list) -> ast.Statement:
-        return self._statement("roll", meta, children)
+        return self._statement(ast.RollLine, meta, children)
 
     def let_line(self, meta: Meta, children: list) -> ast.Statement:
-        return self._statement("let", meta, children)
+        return self._statement(ast.LetLine, meta, children)
 
     def result_line(self, meta: Meta, children: list) -> ast.Statement:
-        return self._statement("result", meta, children)
+        return self._statement(ast.ResultLine, meta, children)
 
     def check_decl(self, meta: Meta, children: list) -> ast.CheckDecl:
         name, params, *lines = children

@@ -47,10 +47,6 @@ ITEMS = "#items"
 #: with one field replaced.
 REPLACE, WITH = "#replace", "#with"
 
-#: Lines that bind the name they carry (``each``: a loop's name, bound to its next item).
-BINDING = frozenset({"roll", "let", "set", "result", "choose", "input", "each", "count"})
-
-
 @attrs.define
 class _Loop:
     head: str
@@ -68,8 +64,8 @@ class _Lowering:
         self.count += 1
         return f"#{what}{self.count}"
 
-    def emit(self, kind: str, name: str = "", expr: ex.Expr | None = None, span: Span | None = None) -> None:
-        self.out.append(ast.Statement(kind, name, expr, span=span))
+    def emit(self, line: ast.Statement) -> None:
+        self.out.append(line)
 
     def body(self, statements: Iterable[Any]) -> None:
         for statement in statements:
@@ -86,7 +82,7 @@ class _Lowering:
             self.repeat(statement)
         elif isinstance(statement, ast.NextLine | ast.StopLine):
             self.jump(statement)
-        elif statement.kind == "set" and statement.path:
+        elif isinstance(statement, ast.SetLine) and statement.path:
             self.out.append(_set_in_place(statement))
         else:
             self.out.append(statement)
@@ -96,14 +92,14 @@ class _Lowering:
         for index, (condition, body) in enumerate(block.branches):
             last = index == len(block.branches) - 1 and block.otherwise is None
             otherwise = done if last else self.fresh("else")
-            self.emit("test", otherwise, condition, condition.span or block.span)
+            self.emit(ast.TestLine(otherwise, condition, span=condition.span or block.span))
             self.body(body)
             if not last:
-                self.emit("goto", done, span=block.span)
-                self.emit("label", otherwise)
+                self.emit(ast.GotoLine(done, span=block.span))
+                self.emit(ast.LabelLine(otherwise))
         if block.otherwise is not None:
             self.body(block.otherwise)
-        self.emit("label", done)
+        self.emit(ast.LabelLine(done))
 
     def match_block(self, block: ast.MatchBlock) -> None:
         done = self.fresh("endmatch")
@@ -112,44 +108,45 @@ class _Lowering:
             # A subject that rolls or calls is worked out once; a plain one is tested as written
             # (and shows so in the trace).
             subject = self.fresh("match")
-            self.emit("let", subject, block.subject, block.subject.span or block.span)
+            self.emit(ast.LetLine(subject, block.subject, span=block.subject.span or block.span))
             held = ex.Name((subject,), span=block.subject.span)
         for case in block.cases:
             following = self.fresh("case")
-            self.emit("test", following, _matches(held, case.patterns, case.span), case.span)
+            self.emit(ast.TestLine(following, _matches(held, case.patterns, case.span), span=case.span))
             self.body(case.body)
-            self.emit("goto", done, span=case.span)
-            self.emit("label", following)
+            self.emit(ast.GotoLine(done, span=case.span))
+            self.emit(ast.LabelLine(following))
         if block.otherwise is not None:
             self.body(block.otherwise)
-        self.emit("label", done)
+        self.emit(ast.LabelLine(done))
 
     def for_each(self, block: ast.ForEachBlock) -> None:
         items, at = self.fresh("items"), self.fresh("at")
         head, done = self.fresh("each"), self.fresh("endeach")
         span = block.span
-        self.emit("let", items, ex.Call(ex.Name((ITEMS,)), (block.collection,), span=block.collection.span), span)
-        self.emit("count", at, ex.Number(0), span)
-        self.emit("label", head, span=span)
+        self.emit(ast.LetLine(items, ex.Call(ex.Name((ITEMS,)), (block.collection,), span=block.collection.span),
+                              span=span))
+        self.emit(ast.CountLine(at, ex.Number(0), span=span))
+        self.emit(ast.LabelLine(head, span=span))
         counter = ex.Name((at,), span=span)
-        self.emit("test", done, ex.Compare("<", counter, ex.Call(ex.Name(("count",)), (ex.Name((items,)),)),
-                                           span=span), span)
-        self.emit("each", block.name, ex.Index(ex.Name((items,)), counter, span=span), span)
-        self.emit("count", at, ex.Binary("+", counter, ex.Number(1)), span)
+        self.emit(ast.TestLine(done, ex.Compare("<", counter, ex.Call(ex.Name(("count",)), (ex.Name((items,)),)),
+                                                span=span), span=span))
+        self.emit(ast.EachLine(block.name, ex.Index(ex.Name((items,)), counter, span=span), span=span))
+        self.emit(ast.CountLine(at, ex.Binary("+", counter, ex.Number(1)), span=span))
         self.loops.append(_Loop(head, done))
         self.body(block.body)
         self.loops.pop()
-        self.emit("goto", head, span=span)
-        self.emit("label", done)
+        self.emit(ast.GotoLine(head, span=span))
+        self.emit(ast.LabelLine(done))
 
     def repeat(self, block: ast.RepeatBlock) -> None:
         head, done = self.fresh("repeat"), self.fresh("endrepeat")
-        self.emit("label", head, span=block.span)
+        self.emit(ast.LabelLine(head, span=block.span))
         self.loops.append(_Loop(head, done))
         self.body(block.body)
         self.loops.pop()
-        self.emit("goto", head, span=block.span)
-        self.emit("label", done)
+        self.emit(ast.GotoLine(head, span=block.span))
+        self.emit(ast.LabelLine(done))
 
     def jump(self, line: ast.NextLine | ast.StopLine) -> None:
         word = "next" if isinstance(line, ast.NextLine) else "stop"
@@ -159,10 +156,10 @@ class _Lowering:
                                 help="it belongs inside a 'for each' or a 'repeat'; 'end' ends the procedure")
             return
         loop = self.loops[-1]
-        self.emit("goto", loop.head if word == "next" else loop.exit, line.condition, line.span)
+        self.emit(ast.GotoLine(loop.head if word == "next" else loop.exit, line.condition, span=line.span))
 
 
-def _set_in_place(statement: ast.Statement) -> ast.Statement:
+def _set_in_place(statement: ast.SetLine) -> ast.SetLine:
     """``set xs[i].f = v`` as ``set xs = #replace(xs, i, #with(xs[i], "f", v))``."""
     span = statement.span
 
@@ -230,6 +227,11 @@ def lower(statements: Sequence[Any], sink: DiagnosticSink | None = None) -> tupl
 # ---------------------------------------------------------------- analysis
 
 
+#: Lines jumps go to, and lines that jump (to ``name``).
+_PLACES = (ast.StepLine, ast.LabelLine)
+_JUMPS = (ast.GotoLine, ast.TestLine)
+
+
 def _reads(statement: ast.Statement) -> set[str]:
     found: set[str] = set()
     exprs: list[ex.Expr] = []
@@ -256,31 +258,31 @@ class Flow:
         count = len(self.statements)
         self.labels: dict[str, int] = {}
         for index, statement in enumerate(self.statements):
-            if statement.kind in ("step", "label"):
+            if isinstance(statement, _PLACES):
                 self.labels.setdefault(fold(statement.name), index)
         self.successors: list[tuple[int, ...]] = []
         for index, statement in enumerate(self.statements):
-            kind = statement.kind
             following = (index + 1,) if index + 1 < count else (count,)
-            if kind in ("goto", "test"):
+            if isinstance(statement, _JUMPS):
                 target = self.labels.get(fold(statement.name), count)
-                if kind == "goto" and statement.expr is None:
+                if isinstance(statement, ast.GotoLine) and statement.expr is None:
                     self.successors.append((target,))
                 else:
                     self.successors.append(following + (target,))
-            elif kind == "end":
+            elif isinstance(statement, ast.EndLine):
                 self.successors.append((count,) if statement.expr is None else following + (count,))
             else:
                 self.successors.append(following)
-        self.results = frozenset(fold(s.name) for s in self.statements if s.kind == "result")
+        self.results = frozenset(fold(s.name) for s in self.statements if isinstance(s, ast.ResultLine))
         heads = {target for index, targets in enumerate(self.successors) for target in targets
                  if target <= index and target < count}
         # Where a loop is left: runs that went round different numbers of times meet there.
         exits = {i for i, s in enumerate(self.statements)
-                 if s.kind == "label" and ("#endrepeat" in s.name or "#endeach" in s.name)}
+                 if isinstance(s, ast.LabelLine) and ("#endrepeat" in s.name or "#endeach" in s.name)}
         #: Lines where a state of exact odds begins: `step` marks, the heads of loops and the
         #: places loops are left.
-        self.boundaries = frozenset(heads | exits | {i for i, s in enumerate(self.statements) if s.kind == "step"})
+        self.boundaries = frozenset(heads | exits
+                                    | {i for i, s in enumerate(self.statements) if isinstance(s, ast.StepLine)})
 
     def reachable(self) -> list[bool]:
         seen = [False] * len(self.statements)
@@ -302,7 +304,7 @@ class Flow:
     def unset_reads(self, known: frozenset[str]) -> list[tuple[int, str]]:
         """(line, name) for names of the procedure's own (bound by one of its lines, not in
         ``known``) read where some path from the start has not set them yet."""
-        own = {fold(s.name) for s in self.statements if s.kind in BINDING} - known
+        own = {fold(s.name) for s in self.statements if isinstance(s, ast.Binding)} - known
         count = len(self.statements)
         everything = frozenset(own)
         # Definitely set on entry to each line: intersection over predecessors.
@@ -316,7 +318,7 @@ class Flow:
                 if before is None:
                     continue
                 statement = self.statements[index]
-                after = before | {fold(statement.name)} if statement.kind in BINDING else before
+                after = before | {fold(statement.name)} if isinstance(statement, ast.Binding) else before
                 for target in self.successors[index]:
                     current = setin[target]
                     merged = after if current is None else current & after
@@ -336,7 +338,7 @@ class Flow:
 def _liveness(flow: Flow) -> list[frozenset[str]]:
     count = len(flow.statements)
     reads = [frozenset(_reads(s)) for s in flow.statements]
-    kills = [frozenset({fold(s.name)}) if s.kind in BINDING else frozenset() for s in flow.statements]
+    kills = [frozenset({fold(s.name)}) if isinstance(s, ast.Binding) else frozenset() for s in flow.statements]
     live: list[frozenset[str]] = [frozenset()] * (count + 1)
     live[count] = flow.results
     changed = True
@@ -344,7 +346,7 @@ def _liveness(flow: Flow) -> list[frozenset[str]]:
         changed = False
         for index in range(count - 1, -1, -1):
             out: frozenset[str] = frozenset().union(*(live[t] for t in flow.successors[index]))
-            if flow.statements[index].kind == "end":
+            if isinstance(flow.statements[index], ast.EndLine):
                 out = out | flow.results
             new = reads[index] | (out - kills[index])
             if new != live[index]:

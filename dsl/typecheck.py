@@ -197,7 +197,7 @@ class _Checker:
                 if claim(str(block.name), None):
                     self.procedures[fold(str(block.name))] = (block, source)
                 for statement in _all_lines(block.statements):
-                    if getattr(statement, "kind", None) == "choose":
+                    if isinstance(statement, ast.ChooseLine):
                         self.groups.setdefault(fold(statement.name), statement.name)
                         for option in statement.choices:
                             if not option.isdigit() and " to " not in option:
@@ -362,28 +362,27 @@ class _Checker:
             if not isinstance(line, ast.Statement):
                 self._other_line(line, scope, bind)
                 continue
-            kind = line.kind
             value = self.infer(line.expr, scope) if line.expr is not None else None
             args = [self.infer(arg, scope) for arg in line.args or ()]
             named = [(name, arg, self.infer(arg, scope)) for name, arg in line.named]
-            if kind in ("apply", "remove"):
+            if isinstance(line, ast.ConditionChange):
                 self._condition_values(line, args)
-            elif kind == "do":
+            elif isinstance(line, ast.DoLine):
                 self._do_values(line, args, named)
             if line.duration is not None:
                 self.number(line.duration[0], scope, "a duration")
-            if kind in ("roll", "let", "result", "set", "input", "count") and value is not None:
+            if isinstance(line, ast.ChooseLine):
+                if line.args:  # `choose NAME from LIST`: one of its items
+                    bind(line.name, self._item(line.args[0], args[0], "'choose from'"))
+                else:
+                    bind(line.name, self._choice_type(line))
+            elif isinstance(line, ast.Binding) and value is not None:
+                # (`each`: the loop's item, `#items[#at]`, typed as the list's item)
                 bind(line.name, value)
-            elif kind == "each" and value is not None:
-                bind(line.name, value)  # the loop's item: `#items[#at]`, typed as the list's item
-            elif kind == "choose" and line.args:  # `choose NAME from LIST`: one of its items
-                bind(line.name, self._item(line.args[0], args[0], "'choose from'"))
-            elif kind == "choose":
-                bind(line.name, self._choice_type(line))
-            elif kind == "do" and line.label:
+            elif isinstance(line, ast.DoLine) and line.label:
                 bind(line.label, self.procedure_results(line.name))
-            elif kind in ("spend", "gain", "modifier", "becomes") and value is not None:
-                self.require_number(line.expr, value, f"'{kind}'")
+            elif isinstance(line, ast.Amount | ast.StatChange) and value is not None:
+                self.require_number(line.expr, value, f"'{line.keyword}'")
 
     def _other_line(self, line: Any, scope: _Scope, bind: Callable[[str, Type], None]) -> None:
         """A line of a kind this pass does not know: its expressions are typed and the lines
@@ -406,7 +405,7 @@ class _Checker:
         if found is None:
             return  # an unknown condition is E0705, reported with the other mechanics
         params = [p for p in found.params if p.name not in _CONDITION_SETTINGS]
-        if line.kind == "remove":
+        if isinstance(line, ast.RemoveLine):
             params = [p for p in params if p.type not in (None, "number")]
         for param, given, expr in zip(params, args, line.args or ()):
             wanted = ty.NUMBER if param.type in (None, "number") else self.named_type(param.type)
@@ -454,7 +453,7 @@ class _Checker:
     def _procedure(self, block: ast.ProcedureDecl) -> Type:
         """A procedure's lines: each name it binds has the join of all its bindings (a `goto`
         may bring a later one round), seen from its first binding on."""
-        if all(isinstance(line, ast.Statement) and line.kind != "goto" for line in block.statements):
+        if all(isinstance(line, ast.Statement) and not isinstance(line, ast.GotoLine) for line in block.statements):
             return self._check(block)  # its lines run in order, as a check's do
         scope = self._inputs_scope(block.params)
         joined: dict[str, Type] = {}
@@ -878,7 +877,7 @@ def _all_lines(statements: Iterable[Any]) -> Iterator[Any]:
 def _results(block: ast.CheckDecl | ast.ProcedureDecl, names: dict[str, Type]) -> Type:
     """The record of a check's (or procedure's) `result` lines, with the types of their names."""
     fields = {line.name: names.get(fold(line.name), ANY) for line in _all_lines(block.statements)
-              if getattr(line, "kind", None) == "result"}
+              if isinstance(line, ast.ResultLine)}
     return ty.record(str(block.name), fields.items())
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import attrs
 
+from dsl import ast
 from dsl.diagnostics import Diagnostic, RunebookError
 from dsl.flow import flow_of
 from dsl.vocabulary import fold
@@ -114,14 +115,14 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     """Explore a procedure's states and solve its chain exactly."""
     decl, source = procedure.decl, procedure.source
     statements = decl.statements
-    result_names = list(dict.fromkeys(s.name for s in statements if s.kind == "result"))
+    result_names = list(dict.fromkeys(s.name for s in statements if isinstance(s, ast.ResultLine)))
     driver = FixedDriver(answers)
     flow = flow_of(statements)
     # Entries' lines read the procedure's values by name at run time, where no analysis
     # sees them: a procedure that takes an entry keeps every value in its states.
     kinds = rules.ruleset.vocabulary.kinds
     reads_entries = any(p.type and fold(p.type) in kinds for p in decl.params) or any(
-        s.kind == "input" and s.inlined is not None and s.inlined.param is not None
+        isinstance(s, ast.InputLine) and s.inlined is not None and s.inlined.param is not None
         and s.inlined.param.type and fold(s.inlined.param.type) in kinds for s in statements)
     live = None if reads_entries else flow.live
 

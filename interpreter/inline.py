@@ -30,8 +30,9 @@ from interpreter.values import Level
 
 __all__ = ["ReadingEnv", "bind_input", "expand_procedures", "statement_source"]
 
-#: Lines that bind a name of the procedure (besides its inputs).
-BINDING_KINDS = ("roll", "let", "set", "result", "choose", "input", "each", "count")
+#: Lines whose name is one of the procedure's (renamed with the rest of a used procedure's
+#: names): those that bind it (``ast.Binding``), and places and jumps to them.
+_NAMED = (ast.Binding, ast.StepLine, ast.GotoLine, ast.LabelLine, ast.TestLine)
 
 _NONE = ex.Name(("none",))
 
@@ -136,18 +137,18 @@ def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink) -> di
             return done[key]
         procedure = procedures[key]
         decl, source = procedure.decl, procedure.source
-        if not any(s.kind == "do" for s in decl.statements):
+        if not any(isinstance(s, ast.DoLine) for s in decl.statements):
             done[key] = decl.statements
             return decl.statements
         stack = stack + (key,)
         own = {fold(p.name) for p in decl.params} | {fold(s.name) for s in decl.statements
-                                                     if s.kind in BINDING_KINDS}
+                                                     if isinstance(s, ast.Binding)}
         # First the uses (their labels may be read anywhere, since `goto` jumps back).
         uses: dict[str, _Use] = {}
         bodies: dict[int, tuple[Any, tuple[ast.Statement, ...], str]] = {}
         prefixes: set[str] = set()
         for index, statement in enumerate(decl.statements):
-            if statement.kind != "do":
+            if not isinstance(statement, ast.DoLine):
                 continue
             callee_key = fold(statement.name)
             callee = procedures.get(callee_key)
@@ -177,12 +178,12 @@ def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink) -> di
             body = expand(callee_key, stack)
             bodies[index] = (callee, body, prefix)
             if label is not None:
-                results = {fold(s.name): s.name for s in body if s.kind == "result"}
+                results = {fold(s.name): s.name for s in body if isinstance(s, ast.ResultLine)}
                 uses[fold(label)] = _Use(prefix, callee.name, results)
         relabel = _Relabel(uses, source, sink)
         out: list[ast.Statement] = []
         for index, statement in enumerate(decl.statements):
-            if statement.kind != "do":
+            if not isinstance(statement, ast.DoLine):
                 out.append(relabel.statement(statement))
             elif index in bodies:
                 callee, body, prefix = bodies[index]
@@ -204,7 +205,7 @@ def _inline(use: ast.Statement, caller: Any, callee: Any, body: tuple[ast.Statem
             sink: DiagnosticSink) -> list[ast.Statement]:
     """The lines a ``do`` stands for: inputs bound, the used procedure's lines renamed."""
     source, params = caller.source, callee.decl.params
-    names = [p.name for p in params] + [s.name for s in body if s.kind in BINDING_KINDS]
+    names = [p.name for p in params] + [s.name for s in body if isinstance(s, ast.Binding)]
     mapping: dict[str, ex.Expr] = {fold(n): ex.Name((f"{prefix}.{n}",)) for n in names}
     # Arguments: by name, then the values without a name for the remaining inputs in order.
     given: dict[str, ex.Expr] = {}
@@ -228,7 +229,7 @@ def _inline(use: ast.Statement, caller: Any, callee: Any, body: tuple[ast.Statem
     for param, value in zip(free, positional):
         given[param.name] = value
     substituted: set[str] = set()
-    rebound = {fold(s.name) for s in body if s.kind in BINDING_KINDS}
+    rebound = {fold(s.name) for s in body if isinstance(s, ast.Binding)}
     caller_params = {fold(p.name): p for p in caller.decl.params}
     for param in params:
         value = given.get(param.name)
@@ -240,7 +241,7 @@ def _inline(use: ast.Statement, caller: Any, callee: Any, body: tuple[ast.Statem
             mapping[fold(param.name)] = value
             substituted.add(param.name)
     # A mark for the trace (`-- do Strike as first`), then the inputs.
-    lines: list[ast.Statement] = [ast.Statement("use", callee.name, label=prefix, span=use.span)]
+    lines: list[ast.Statement] = [ast.UseLine(callee.name, label=prefix, span=use.span)]
     for param in params:
         value = given.get(param.name)
         if param.name in substituted and param.type is not None:
@@ -249,11 +250,11 @@ def _inline(use: ast.Statement, caller: Any, callee: Any, body: tuple[ast.Statem
             # (For a substituted input, the line only lets the entries' lines read it by name.)
             origin = use.inlined or ast.Inlined(caller.name, prefix, source)
             # The value is the caller's expression: read in the caller's names and file.
-            lines.append(ast.Statement("input", f"{prefix}.{param.name}", value, span=use.span,
+            lines.append(ast.InputLine(f"{prefix}.{param.name}", value, span=use.span,
                                        inlined=ast.Inlined(callee.name, prefix, origin.source, param=param,
                                                            scope=origin.scope)))
         elif param.default is not None:
-            lines.append(ast.Statement("input", f"{prefix}.{param.name}", _rename(param.default, mapping),
+            lines.append(ast.InputLine(f"{prefix}.{param.name}", _rename(param.default, mapping),
                                        span=param.span,
                                        inlined=ast.Inlined(callee.name, prefix, callee.source, param=param,
                                                            scope=prefix)))
@@ -261,23 +262,22 @@ def _inline(use: ast.Statement, caller: Any, callee: Any, body: tuple[ast.Statem
             sink.items.append(Diagnostic.make("E0602", source, use.span, name=param.name, check=callee.name,
                                               help=f"give it: {param.name} = VALUE"))
     # A result the used procedure does not reach reads as none.
-    for name in dict.fromkeys(s.name for s in body if s.kind == "result"):
-        lines.append(ast.Statement("let", f"{prefix}.{name}", _NONE, span=use.span))
+    for name in dict.fromkeys(s.name for s in body if isinstance(s, ast.ResultLine)):
+        lines.append(ast.LetLine(f"{prefix}.{name}", _NONE, span=use.span))
     ends = False
     for statement in body:
         inlined = statement.inlined or ast.Inlined(callee.name, prefix, callee.source)
         inlined = attrs.evolve(inlined, scope=f"{prefix}.{inlined.scope}" if inlined.scope else prefix)
         changes: dict[str, Any] = {"inlined": inlined}
-        kind = statement.kind
-        if kind == "choose" and inlined.choice is None:
+        if isinstance(statement, ast.ChooseLine) and inlined.choice is None:
             changes["inlined"] = attrs.evolve(inlined, choice=statement.name)
-        if kind in BINDING_KINDS or kind in ("step", "goto", "label", "test"):
+        if isinstance(statement, _NAMED):
             changes["name"] = f"{prefix}.{statement.name}"
-        if kind == "result":
-            changes["kind"] = "set"
-        if kind == "end":
+        if isinstance(statement, ast.ResultLine):  # the used procedure's result: a value of the caller's
+            statement = ast.SetLine(statement.name, statement.expr, span=statement.span, inlined=statement.inlined)
+        if isinstance(statement, ast.EndLine):  # on to the end of the used procedure's lines
             ends = True
-            changes.update(kind="goto", name=f"{prefix}.end")
+            statement = ast.GotoLine(f"{prefix}.end", statement.expr, span=statement.span, inlined=statement.inlined)
         if statement.expr is not None:
             changes["expr"] = _rename(statement.expr, mapping)
         if statement.args:
@@ -286,7 +286,7 @@ def _inline(use: ast.Statement, caller: Any, callee: Any, body: tuple[ast.Statem
             changes["duration"] = (_rename(statement.duration[0], mapping), statement.duration[1])
         lines.append(attrs.evolve(statement, **changes))
     if ends:
-        lines.append(ast.Statement("step", f"{prefix}.end", span=use.span))
+        lines.append(ast.StepLine(f"{prefix}.end", span=use.span))
     return lines
 
 

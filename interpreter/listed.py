@@ -74,16 +74,16 @@ def run_listed(rules: Any, ctx: Any, statement: ast.Statement, source: Source, e
     """Run a ``pay``, ``impose`` or ``lift`` line (see the module docstring)."""
     assert statement.expr is not None
     text = _text(ctx.result(ctx.evaluate(rules.compiled(statement.expr, source), env)))
-    if statement.kind == "pay":
+    if isinstance(statement, ast.PayLine):
         _pay(rules, ctx, statement, source, env, text)
         return
-    kind = "apply" if statement.kind == "impose" else "remove"
+    change = ast.ApplyLine if isinstance(statement, ast.ImposeLine) else ast.RemoveLine
     conditions = {c.name: c for c in rules.conditions.values()}
     for name, number in named(text, list(conditions)):
         condition = conditions[name]
         params = getattr(condition, "params", ())
         args = (_number(number),) if number is not None and params else None
-        line = ast.Statement(kind, name, on=statement.on, span=statement.span, args=args)
+        line = change(name, on=statement.on, span=statement.span, args=args)
         rules.change_state(ctx, line, source, env)
 
 
@@ -101,7 +101,7 @@ def _pay(rules: Any, ctx: Any, statement: ast.Statement, source: Source, env: An
                 "E0705", source, statement.span, what="resource", name=name,
                 help=hint or f"'{text}' should list amounts of resources, as in "
                 f"'{', '.join('2 ' + r for r in list(resources.values())[:2]) or '2 Points'}'")])
-        lines.append(ast.Statement("spend", resources[fold(name)], _number(int(match.group(1))),
+        lines.append(ast.SpendLine(resources[fold(name)], _number(int(match.group(1))),
                                    on=statement.on, span=statement.span))
     for line in lines:
         rules.change_state(ctx, line, source, env)

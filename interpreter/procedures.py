@@ -215,11 +215,6 @@ def _values_read(rules: Any, ctx: Context, source: Source, expr: Any, env: MapEn
     return found
 
 
-#: Lines that bind or test a value, run by ``rules.run_statement`` (what ``run_segment`` runs
-#: most; any kind it does not handle itself goes there too).
-_VALUE_LINES = frozenset({"let", "set", "result", "roll", "require"})
-
-
 @lru_cache(maxsize=1024)
 def _folded(options: tuple[str, ...]) -> tuple[str, ...]:
     """A choice's options as answers match them (folded), once per list of options."""
@@ -270,14 +265,206 @@ def _internal(statement: ast.Statement) -> bool:
     return "#endeach" in statement.name
 
 
+class _Segment:
+    """What the handlers of one ``run_segment`` share: the run's rules, context, values,
+    driver and what it has given so far, and the program's labels."""
+
+    __slots__ = ("rules", "name", "statements", "ctx", "env", "driver", "results", "choices", "labels")
+
+    def __init__(self, rules: Any, name: str, statements: Sequence[ast.Statement], ctx: Context, env: MapEnv,
+                 driver: Driver, results: dict[str, Any], choices: list[tuple[str, str]],
+                 labels: Mapping[str, int]) -> None:
+        self.rules, self.name, self.statements, self.ctx, self.env = rules, name, statements, ctx, env
+        self.driver, self.results, self.choices, self.labels = driver, results, choices, labels
+
+
+# One handler per line class: ``handler(segment, line, source, pc)`` runs the line (``pc`` is
+# the index of the line after it) and returns where the run goes on, or None when it ends.
+
+def _let(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
+    run.rules.run_let(run.ctx, line, source, run.env)
+    return pc
+
+
+def _set(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
+    run.rules.run_set(run.ctx, line, source, run.env)
+    return pc
+
+
+def _result(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
+    run.results[line.name] = run.rules.run_result(run.ctx, line, source, run.env)
+    return pc
+
+
+def _roll(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
+    run.rules.run_roll(run.ctx, line, source, run.env, pc - 1)
+    return pc
+
+
+def _require(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
+    run.rules.run_require(run.ctx, line, source, run.env, pc - 1,
+                          run.name if line.inlined is None else line.inlined.procedure)
+    return pc
+
+
+def _label(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
+    return pc
+
+
+def _test(run: _Segment, line: ast.TestLine, source: Source, pc: int) -> int | None:
+    """An `if`, `else if` or `case`: on when the condition holds, else to its label."""
+    ctx, rules = run.ctx, run.rules
+    if _internal(line):
+        trace, ctx.trace = ctx.trace, None
+        try:
+            holds = truth(ctx.evaluate(rules.compiled(line.expr, source), run.env), ctx)
+        finally:
+            ctx.trace = trace
+    else:
+        holds = truth(ctx.evaluate(rules.compiled(line.expr, source), run.env), ctx)
+    if ctx.trace is not None and not _internal(line):
+        ctx.trace.append(StepEvent("condition", str(line.expr), holds, line.span, source.name))
+    return pc if holds else run.labels[fold(line.name)]
+
+
+def _count(run: _Segment, line: ast.CountLine, source: Source, pc: int) -> int | None:
+    ctx = run.ctx
+    trace, ctx.trace = ctx.trace, None
+    try:
+        run.env.define(line.name, ctx.evaluate(run.rules.compiled(line.expr, source), run.env))
+    finally:
+        ctx.trace = trace
+    return pc
+
+
+def _each(run: _Segment, line: ast.EachLine, source: Source, pc: int) -> int | None:
+    ctx = run.ctx
+    value = ctx.evaluate(run.rules.compiled(line.expr, source), run.env)
+    run.env.define(line.name, value)
+    if ctx.trace is not None:
+        ctx.trace.append(StepEvent("each", f"for each {line.name}", value, line.span, source.name))
+    return pc
+
+
+def _step(run: _Segment, line: ast.StepLine, source: Source, pc: int) -> int | None:
+    if run.ctx.trace is not None:
+        run.ctx.trace.append(StepEvent("step", line.name, None, line.span, source.name))
+    return pc
+
+
+def _holds(run: _Segment, line: Any, source: Source) -> bool:
+    """A `goto`'s or `end`'s condition (none: always)."""
+    return line.expr is None or bool(run.ctx.result(run.ctx.evaluate(run.rules.compiled(line.expr, source),
+                                                                     run.env)))
+
+
+def _goto(run: _Segment, line: ast.GotoLine, source: Source, pc: int) -> int | None:
+    if not _holds(run, line, source):
+        return pc
+    target = run.labels.get(fold(line.name))
+    if target is None:
+        raise RunebookError([Diagnostic.make("E0609", source, line.span, name=line.name,
+                                             help=did_you_mean(line.name, [s.name for s in run.statements
+                                                                           if isinstance(s, ast.StepLine)]))])
+    return target
+
+
+def _end(run: _Segment, line: ast.EndLine, source: Source, pc: int) -> int | None:
+    return None if _holds(run, line, source) else pc
+
+
+def _choose(run: _Segment, line: ast.ChooseLine, source: Source, pc: int) -> int | None:
+    ctx, env = run.ctx, run.env
+    if line.args:
+        _choose_from(run.rules, run.name, line, source, ctx, env, run.driver, run.choices)
+        return pc
+    if line.expr is not None and not bool(ctx.result(ctx.evaluate(run.rules.compiled(line.expr, source), env))):
+        # `choose NAME: a | b if condition`: not offered; the first option, unasked.
+        env.define(line.name, choice_value(line, 0))
+        return pc
+    shown = {} if line.expr is None else _values_read(run.rules, ctx, source, line.expr, env)
+    point = ChoicePoint(run.name, line.name, line.choices, dict(env.mapping), line.span, source, shown)
+    answer = run.driver.choose(point)
+    wanted = fold(str(answer))
+    match = [c for c, folded in zip(line.choices, _folded(line.choices)) if folded == wanted]
+    if not match:
+        raise RunebookError([Diagnostic.make("E0611", source, line.span, answer=answer, name=line.name,
+                                             allowed=", ".join(ast.choice_runs(line.choices)),
+                                             help=did_you_mean(str(answer), line.choices))])
+    env.define(line.name, choice_value(line, line.choices.index(match[0])))
+    run.choices.append((line.name, match[0]))
+    if ctx.trace is not None:
+        ctx.trace.append(StepEvent("choice", line.name, match[0], line.span, source.name))
+    return pc
+
+
+def _listed(run: _Segment, line: ast.Listed, source: Source, pc: int) -> int | None:
+    from interpreter.listed import run_listed
+
+    run_listed(run.rules, run.ctx, line, source, run.env)
+    return pc
+
+
+def _change(run: _Segment, line: ast.Statement, source: Source, pc: int) -> int | None:
+    run.rules.change_state(run.ctx, line, source, run.env)
+    return pc
+
+
+def _use(run: _Segment, line: ast.UseLine, source: Source, pc: int) -> int | None:
+    """Where the lines of a used procedure (`do NAME(...) as LABEL`) start."""
+    if run.ctx.trace is not None:
+        run.ctx.trace.append(StepEvent("use", f"{line.name} as {line.label}", None, line.span, source.name))
+    return pc
+
+
+def _input(run: _Segment, line: ast.InputLine, source: Source, pc: int) -> int | None:
+    from interpreter.inline import bind_input
+
+    value = run.ctx.evaluate(run.rules.compiled(line.expr, source), run.env)
+    run.env.define(line.name, bind_input(run.rules, run.ctx, line, source, run.env, value))
+    return pc
+
+
+#: How each line of a flat procedure runs (``do`` lines are expanded before a run, and a
+#: condition's lines never are a procedure's).
+HANDLERS: dict[type, Callable[[_Segment, Any, Source, int], int | None]] = {
+    ast.LetLine: _let,
+    ast.SetLine: _set,
+    ast.ResultLine: _result,
+    ast.RollLine: _roll,
+    ast.RequireLine: _require,
+    ast.LabelLine: _label,
+    ast.TestLine: _test,
+    ast.CountLine: _count,
+    ast.EachLine: _each,
+    ast.StepLine: _step,
+    ast.GotoLine: _goto,
+    ast.EndLine: _end,
+    ast.ChooseLine: _choose,
+    ast.PayLine: _listed,
+    ast.ImposeLine: _listed,
+    ast.LiftLine: _listed,
+    ast.SpendLine: _change,
+    ast.GainLine: _change,
+    ast.ApplyLine: _change,
+    ast.RemoveLine: _change,
+    ast.ResetLine: _change,
+    ast.UseLine: _use,
+    ast.InputLine: _input,
+}
+
+
 def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], source: Source, ctx: Context,
                 env: MapEnv, driver: Driver, start: int, results: dict[str, Any],
                 choices: list[tuple[str, str]], *, stop_at_step: bool) -> int | None:
-    """Run lines from ``start``. With ``stop_at_step``, stop on reaching a state boundary
-    (``dsl.flow.Flow.boundaries``: a `step` mark or the head of a loop) other than the first
-    line run, and return its index; return None when the procedure ends."""
+    """Run lines from ``start``, each by its class's handler (``HANDLERS``). With
+    ``stop_at_step``, stop on reaching a state boundary (``dsl.flow.Flow.boundaries``: a
+    `step` mark or the head of a loop) other than the first line run, and return its index;
+    return None when the procedure ends."""
     flow = flow_of(statements)
-    labels, boundaries = flow.labels, flow.boundaries
+    boundaries = flow.boundaries
+    run = _Segment(rules, name, statements, ctx, env, driver, results, choices, flow.labels)
+    handlers = HANDLERS
     pc = start
     ran = 0
     own_source = source
@@ -294,107 +481,7 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
         ran += 1
         if ran > max_steps:
             raise RunebookError([Diagnostic.make("E0612", source, statement.span, limit=rules.limits.max_steps)])
-        pc += 1
-        kind = statement.kind
-        if kind in _VALUE_LINES:  # the common lines first (the last case below, unchanged)
-            value = rules.run_statement(ctx, statement, source, env, index=pc - 1,
-                                        owner=name if inlined is None else inlined.procedure)
-            if kind == "result":
-                results[statement.name] = value
-            continue
-        if kind == "label":
-            continue
-        if kind == "test":
-            # An `if`, `else if` or `case`: on when the condition holds, else to its label.
-            if _internal(statement):
-                trace, ctx.trace = ctx.trace, None
-                try:
-                    holds = truth(ctx.evaluate(rules.compiled(statement.expr, source), env), ctx)
-                finally:
-                    ctx.trace = trace
-            else:
-                holds = truth(ctx.evaluate(rules.compiled(statement.expr, source), env), ctx)
-            if ctx.trace is not None and not _internal(statement):
-                ctx.trace.append(StepEvent("condition", str(statement.expr), holds, statement.span, source.name))
-            if not holds:
-                pc = labels[fold(statement.name)]
-            continue
-        if kind == "count":
-            trace, ctx.trace = ctx.trace, None
-            try:
-                env.define(statement.name, ctx.evaluate(rules.compiled(statement.expr, source), env))
-            finally:
-                ctx.trace = trace
-            continue
-        if kind == "each":
-            value = ctx.evaluate(rules.compiled(statement.expr, source), env)
-            env.define(statement.name, value)
-            if ctx.trace is not None:
-                ctx.trace.append(StepEvent("each", f"for each {statement.name}", value, statement.span, source.name))
-            continue
-        if kind == "step":
-            if ctx.trace is not None:
-                ctx.trace.append(StepEvent("step", statement.name, None, statement.span, source.name))
-            continue
-        if kind in ("goto", "end"):
-            go = statement.expr is None or bool(ctx.result(ctx.evaluate(rules.compiled(statement.expr, source), env)))
-            if not go:
-                continue
-            if kind == "end":
-                return None
-            target = labels.get(fold(statement.name))
-            if target is None:
-                raise RunebookError([Diagnostic.make("E0609", source, statement.span, name=statement.name,
-                                                     help=did_you_mean(statement.name, [s.name for s in statements
-                                                                                        if s.kind == "step"]))])
-            pc = target
-            continue
-        if kind == "choose" and statement.args:
-            _choose_from(rules, name, statement, source, ctx, env, driver, choices)
-            continue
-        if kind == "choose" and statement.expr is not None and not bool(
-                ctx.result(ctx.evaluate(rules.compiled(statement.expr, source), env))):
-            # `choose NAME: a | b if condition`: not offered; the first option, unasked.
-            env.define(statement.name, choice_value(statement, 0))
-            continue
-        if kind == "choose":
-            shown = {} if statement.expr is None else _values_read(rules, ctx, source, statement.expr, env)
-            point = ChoicePoint(name, statement.name, statement.choices, dict(env.mapping), statement.span, source,
-                                shown)
-            answer = driver.choose(point)
-            wanted = fold(str(answer))
-            match = [c for c, folded in zip(statement.choices, _folded(statement.choices)) if folded == wanted]
-            if not match:
-                raise RunebookError([Diagnostic.make("E0611", source, statement.span, answer=answer,
-                                                     name=statement.name, allowed=", ".join(ast.choice_runs(statement.choices)),
-                                                     help=did_you_mean(str(answer), statement.choices))])
-            env.define(statement.name, choice_value(statement, statement.choices.index(match[0])))
-            choices.append((statement.name, match[0]))
-            if ctx.trace is not None:
-                ctx.trace.append(StepEvent("choice", statement.name, match[0], statement.span, source.name))
-            continue
-        if kind in ("pay", "impose", "lift"):
-            from interpreter.listed import run_listed
-
-            run_listed(rules, ctx, statement, source, env)
-            continue
-        if kind in ("spend", "gain", "apply", "remove", "reset"):
-            rules.change_state(ctx, statement, source, env)
-            continue
-        if kind == "use":
-            # Where the lines of a used procedure (`do NAME(...) as LABEL`) start.
-            if ctx.trace is not None:
-                ctx.trace.append(StepEvent("use", f"{statement.name} as {statement.label}", None, statement.span,
-                                           source.name))
-            continue
-        if kind == "input":
-            from interpreter.inline import bind_input
-
-            value = ctx.evaluate(rules.compiled(statement.expr, source), env)
-            env.define(statement.name, bind_input(rules, ctx, statement, source, env, value))
-            continue
-        owner = name if statement.inlined is None else statement.inlined.procedure
-        value = rules.run_statement(ctx, statement, source, env, index=pc - 1, owner=owner)
-        if kind == "result":
-            results[statement.name] = value
+        pc = handlers[type(statement)](run, statement, source, pc + 1)
+        if pc is None:
+            return None
     return None

@@ -11,7 +11,7 @@ can never disagree about what the rules say.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -274,7 +274,7 @@ class Rules:
                 if claim(str(block.name), source, block.name.span):
                     self.procedures[fold(str(block.name))] = Procedure(block, source)
                 for statement in block.statements:
-                    if statement.kind == "choose":
+                    if isinstance(statement, ast.ChooseLine):
                         # A choice's options are levels of the choice, so rules can compare with them.
                         for rank, option in enumerate(statement.choices):
                             if option.isdigit():
@@ -425,25 +425,25 @@ class Rules:
         known |= {fold(p.name) for p in decl.params} | {"true", "false", "none"} | set(ROLES) | set(GROUPS)
         known |= set(self.ruleset.vocabulary.stats)
         local = [p.name for p in decl.params] + [s.name for s in decl.statements
-                                                 if s.kind in ("roll", "let", "set", "result", "choose", "each", "count")]
+                                                 if isinstance(s, ast.Binding) and not isinstance(s, ast.InputLine)]
         known |= {fold(n) for n in local}
         # `do NAME(...) as LABEL`: the label's results are read as `LABEL.name` (checked when
         # the use is expanded, interpreter.inline); the arguments are the caller's expressions.
-        known |= {fold(s.label) for s in decl.statements if s.kind == "do" and s.label}
+        known |= {fold(s.label) for s in decl.statements if isinstance(s, ast.DoLine) and s.label}
         for statement in decl.statements:
-            if statement.kind == "do":
+            if isinstance(statement, ast.DoLine):
                 for arg in tuple(statement.args or ()) + tuple(v for _, v in statement.named):
                     self._names_in(arg, known, procedure.source, sink, local)
-        steps = [s.name for s in decl.statements if s.kind in ("step", "label")]
+        steps = [s.name for s in decl.statements if isinstance(s, ast.StepLine | ast.LabelLine)]
         for statement in decl.statements:
             if statement.expr is not None:
                 self._names_in(statement.expr, known, procedure.source, sink, local)
-            if statement.kind == "choose" and statement.args:  # `choose NAME from LIST`
+            if isinstance(statement, ast.ChooseLine) and statement.args:  # `choose NAME from LIST`
                 self._names_in(statement.args[0], known, procedure.source, sink, local)
-            table = {"spend": ("resource", self.resources), "gain": ("resource", self.resources),
-                     "apply": ("condition", self.conditions), "remove": ("condition", self.conditions)}
-            if statement.kind in table:
-                what, declared = table[statement.kind]
+            mechanic = ("resource", self.resources) if isinstance(statement, ast.Amount) else \
+                ("condition", self.conditions) if isinstance(statement, ast.ConditionChange) else None
+            if mechanic is not None:
+                what, declared = mechanic
                 if fold(statement.name) not in declared:
                     sink.items.append(Diagnostic.make("E0705", procedure.source, statement.span, what=what,
                                                       name=statement.name,
@@ -456,7 +456,7 @@ class Rules:
                     fold(n) for n in local}:
                 sink.items.append(Diagnostic.make("E0207", procedure.source, statement.span, name=statement.on,
                                                   help=did_you_mean(statement.on, ROLES)))
-            if statement.kind == "goto" and fold(statement.name) not in {fold(n) for n in steps}:
+            if isinstance(statement, ast.GotoLine) and fold(statement.name) not in {fold(n) for n in steps}:
                 sink.items.append(Diagnostic.make("E0609", procedure.source, statement.span, name=statement.name,
                                                   help=did_you_mean(statement.name, steps)))
         for param in decl.params:
@@ -503,7 +503,7 @@ class Rules:
         outside = {fold(p.name) for p in decl.params} | {fold(n) for n in self.globals.names()}
         outside |= {fold(n) for n in self.options_names()} | set(ROLES) | set(GROUPS)
         outside |= set(self.ruleset.vocabulary.stats)
-        outside |= {fold(s.label) for s in decl.statements if s.kind == "do" and s.label}
+        outside |= {fold(s.label) for s in decl.statements if isinstance(s, ast.DoLine) and s.label}
         reported: set[str] = set()
         for index, name in flow.unset_reads(frozenset(outside)):
             statement = decl.statements[index]
@@ -511,7 +511,7 @@ class Rules:
                 continue
             reported.add(name)
             where = next((n for n in _names_read(statement) if fold(n.text) == name), None)
-            setter = next((s for s in decl.statements if s.kind in ("let", "roll", "set", "result", "choose")
+            setter = next((s for s in decl.statements if isinstance(s, _WRITTEN_BINDINGS)
                            and fold(s.name) == name), None)
             line = f" (line {setter.span.line})" if setter is not None and setter.span is not None else ""
             sink.items.append(Diagnostic.make(
@@ -521,7 +521,7 @@ class Rules:
         reached = flow.reachable()
         previous = True
         for index, statement in enumerate(decl.statements):
-            internal = statement.kind in ("label", "test") or statement.name.startswith("#")
+            internal = isinstance(statement, ast.LabelLine | ast.TestLine) or statement.name.startswith("#")
             if not reached[index] and previous and not internal:
                 sink.items.append(Diagnostic.make(
                     "E0625", procedure.source, statement.span, severity="warning", line=str(statement),
@@ -540,9 +540,10 @@ class Rules:
             self._names_in(arg, known, source, sink, local)
         if statement.duration is not None:
             self._names_in(statement.duration[0], known, source, sink, local)
-        params = condition.params if statement.kind == "apply" else condition.keys
+        applied = isinstance(statement, ast.ApplyLine)
+        params = condition.params if applied else condition.keys
         needed = [p.name for p in params if p.default is None]
-        if len(args) > len(params) or (statement.kind == "apply" and len(args) < len(needed)):
+        if len(args) > len(params) or (applied and len(args) < len(needed)):
             shown = ", ".join(p.name for p in params) or "none"
             sink.items.append(Diagnostic.make(
                 "E0406", source, statement.span, name=condition.name,
@@ -561,7 +562,7 @@ class Rules:
         for line in condition.modifiers:
             if line.expr is not None:
                 self._names_in(line.expr, known, condition.source, sink, local)
-        for line in condition.lines("implies"):
+        for line in condition.lines(ast.ImpliesLine):
             implied = self.conditions.get(fold(line.name))
             if implied is None:
                 sink.items.append(Diagnostic.make("E0705", condition.source, line.span, what="condition",
@@ -656,7 +657,7 @@ class Rules:
     def change_state(self, ctx: Context, statement: ast.Statement, source: Source, env: MapEnv) -> None:
         """Run a `spend`, `gain`, `apply`, `remove` or `reset` line against the entities taking part."""
         roles = (ctx.run.roles if ctx.run is not None else None) or {}
-        if statement.kind == "reset":
+        if isinstance(statement, ast.ResetLine):
             for entity in roles.values():
                 for resource in self.resources.values():
                     reset = resource.settings.get("reset")
@@ -671,12 +672,12 @@ class Rules:
         if entity is None:
             raise RunebookError([Diagnostic.make("E0707", source, statement.span, role=role,
                                                  flag="--as" if role == "actor" else "--against")])
-        if statement.kind in ("spend", "gain"):
+        if isinstance(statement, ast.Amount):
             resource = self.resources[fold(statement.name)]
             assert statement.expr is not None
             amount = ctx.result(ctx.evaluate(self.compiled(statement.expr, source), env))
             held = entity.resources.get(resource.name, 0)
-            if statement.kind == "spend":
+            if isinstance(statement, ast.SpendLine):
                 if held < amount:
                     raise RunebookError([Diagnostic.make("E0706", source, statement.span, name=entity.name,
                                                          amount=amount, resource=resource.name, held=held)])
@@ -685,12 +686,12 @@ class Rules:
                 cap = resource.settings.get("cap")
                 top = self._owner_value(cap, entity, resource.source) if cap is not None else None
                 entity.resources[resource.name] = held + amount if top is None else min(top, held + amount)
-            self._note(ctx, f"{statement.kind} {resource.name} {amount} ({entity.name})",
+            self._note(ctx, f"{statement.keyword} {resource.name} {amount} ({entity.name})",
                        entity.resources[resource.name], statement, source)
             return
         condition = self.conditions[fold(statement.name)]
         values = [ctx.result(ctx.evaluate(self.compiled(a, source), env)) for a in statement.args or ()]
-        if statement.kind == "apply":
+        if isinstance(statement, ast.ApplyLine):
             left = None
             if statement.duration is not None:
                 count = ctx.result(ctx.evaluate(self.compiled(statement.duration[0], source), env))
@@ -704,13 +705,13 @@ class Rules:
                     entity.conditions.append(held)  # held once, unless it stacks
             else:
                 _merge(condition, entity.conditions, held)
-        elif statement.kind == "remove":
+        elif isinstance(statement, ast.RemoveLine):
             keys = [(p.name, v) for p, v in zip(condition.keys, values)]
             gone = [c for c in entity.conditions if c.name == condition.name
                     and all(_same(c.arg(k), v) for k, v in keys)]
             for held in gone[:1] if "stacks" in condition.settings else gone:
                 entity.conditions.remove(held)  # one instance of a stacking condition; else all that match
-        self._note(ctx, f"{statement.kind} {condition.name} ({entity.name})", [str(c) for c in entity.conditions],
+        self._note(ctx, f"{statement.keyword} {condition.name} ({entity.name})", [str(c) for c in entity.conditions],
                    statement, source)
 
     def held(self, condition: Condition, values: Sequence[Any], left: tuple[int, str] | None = None,
@@ -797,7 +798,7 @@ class Rules:
         names = {fold(h.name) for h in held}
         index = 0
         while index < len(found):
-            for line in found[index][1].lines("implies"):
+            for line in found[index][1].lines(ast.ImpliesLine):
                 implied = self.conditions.get(fold(line.name))
                 if implied is not None and fold(implied.name) not in names:
                     names.add(fold(implied.name))
@@ -827,7 +828,7 @@ class Rules:
         try:
             overrides = []
             for held, condition in self.under(entity):
-                for line in condition.lines("becomes"):
+                for line in condition.lines(ast.BecomesLine):
                     if fold(line.name) == fold(stat):
                         assert line.expr is not None
                         overrides.append(ctx.result(ctx.evaluate(self.compiled(line.expr, condition.source),
@@ -866,7 +867,7 @@ class Rules:
         `by_type`: the highest of each condition type, summed)."""
         found: list[tuple[str, Any]] = []
         for held, condition in self.under(entity):
-            for line in condition.lines("modifier"):
+            for line in condition.lines(ast.ModifierLine):
                 if fold(line.name) == fold(stat):
                     assert line.expr is not None
                     env = self._line_env(entity, held)
@@ -1087,44 +1088,78 @@ class Rules:
     def run_statement(self, ctx: Context, statement: ast.Statement, source: Source, env: MapEnv,
                       index: int = 0, owner: str = "") -> Any:
         """Run one ``roll``/``let``/``set``/``result``/``require`` line; returns the value it binds."""
+        return VALUE_LINES[type(statement)](self, ctx, statement, source, env, index, owner)
+
+    def run_require(self, ctx: Context, statement: ast.RequireLine, source: Source, env: MapEnv,
+                    index: int = 0, owner: str = "") -> None:
+        """``require condition``: the run fails (E0613) when it does not hold."""
         expr = statement.expr
-        assert expr is not None
         found = self._compiled_cache.get(id(expr))  # self.compiled, inlined: this runs per line
         compiled = found[1] if found is not None and found[0] is expr else self.compiled(expr, source)
-        if statement.kind == "require":
-            seen = len(ctx.trace) if ctx.trace is not None else 0
-            if not ctx.result(ctx.evaluate(compiled, env)):
-                raise RunebookError([Diagnostic.make("E0613", source, statement.expr.span, check=owner,
-                                                     condition=str(statement.expr),
-                                                     help=_require_help(ctx, seen, statement.expr, env))])
-            return None
-        if statement.kind == "roll":
-            try:
-                spec = pool_spec(compiled, env, limits=self.limits)
-            except RunebookError:
-                value = ctx.result(ctx.evaluate(compiled, env))
-            else:
-                pool = None
-                run = ctx.run
-                pools = run.pools if run is not None else None
-                if pools is not None:  # a world of exact odds: the pool every world reads
-                    nth = run.rolls
-                    run.rolls = nth + 1
-                    key = (nth, index, spec)
-                    pool = pools.get(key)
-                if pool is None:
-                    pool = PoolSource(spec, statement.name, statement.expr.span, source)
-                    if pools is not None:
-                        pools[key] = pool
-                ctx.realize(pool)  # roll now: given dice are consumed in the order of the lines
-                value = pool
-            env.define(statement.name, value)
-            return value
+        seen = len(ctx.trace) if ctx.trace is not None else 0
+        if not ctx.result(ctx.evaluate(compiled, env)):
+            raise RunebookError([Diagnostic.make("E0613", source, expr.span, check=owner, condition=str(expr),
+                                                 help=_require_help(ctx, seen, expr, env))])
+        return None
+
+    def run_roll(self, ctx: Context, statement: ast.RollLine, source: Source, env: MapEnv,
+                 index: int = 0, owner: str = "") -> Any:
+        """``roll NAME = dice``: the pool, rolled now (in exact odds, the pool every world
+        reads at this place in the run)."""
+        expr = statement.expr
+        found = self._compiled_cache.get(id(expr))
+        compiled = found[1] if found is not None and found[0] is expr else self.compiled(expr, source)
+        try:
+            spec = pool_spec(compiled, env, limits=self.limits)
+        except RunebookError:
+            value = ctx.result(ctx.evaluate(compiled, env))
+        else:
+            pool = None
+            run = ctx.run
+            pools = run.pools if run is not None else None
+            if pools is not None:  # a world of exact odds: the pool every world reads
+                nth = run.rolls
+                run.rolls = nth + 1
+                key = (nth, index, spec)
+                pool = pools.get(key)
+            if pool is None:
+                pool = PoolSource(spec, statement.name, expr.span, source)
+                if pools is not None:
+                    pools[key] = pool
+            ctx.realize(pool)  # roll now: given dice are consumed in the order of the lines
+            value = pool
+        env.define(statement.name, value)
+        return value
+
+    def run_let(self, ctx: Context, statement: ast.Assignment, source: Source, env: MapEnv,
+                index: int = 0, owner: str = "") -> Any:
+        """``let NAME = expression``: the value as it is (a pool stays a pool)."""
+        expr = statement.expr
+        found = self._compiled_cache.get(id(expr))
+        compiled = found[1] if found is not None and found[0] is expr else self.compiled(expr, source)
         # ctx.evaluate, inlined for the usual environment (this runs once per line).
         value = compiled.closure(ctx, env) if type(env) is MapEnv else ctx.evaluate(compiled, env)
-        if statement.kind in ("result", "set"):
-            value = ctx.result(value)
-        if statement.kind == "result" and ctx.trace is not None:
+        env.define(statement.name, value)
+        return value
+
+    def run_set(self, ctx: Context, statement: ast.Assignment, source: Source, env: MapEnv,
+                index: int = 0, owner: str = "") -> Any:
+        """``set NAME = expression``: the value's result (a pool's total)."""
+        expr = statement.expr
+        found = self._compiled_cache.get(id(expr))
+        compiled = found[1] if found is not None and found[0] is expr else self.compiled(expr, source)
+        value = ctx.result(compiled.closure(ctx, env) if type(env) is MapEnv else ctx.evaluate(compiled, env))
+        env.define(statement.name, value)
+        return value
+
+    def run_result(self, ctx: Context, statement: ast.Assignment, source: Source, env: MapEnv,
+                   index: int = 0, owner: str = "") -> Any:
+        """``result NAME = expression``: as ``set``, and shown in the trace."""
+        expr = statement.expr
+        found = self._compiled_cache.get(id(expr))
+        compiled = found[1] if found is not None and found[0] is expr else self.compiled(expr, source)
+        value = ctx.result(compiled.closure(ctx, env) if type(env) is MapEnv else ctx.evaluate(compiled, env))
+        if ctx.trace is not None:
             ctx.trace.append(StepEvent("result", statement.name, json_value(value), statement.span, source.name))
         env.define(statement.name, value)
         return value
@@ -1143,8 +1178,8 @@ class Rules:
             self.entry_views(scope, env, ctx)
             results: dict[str, Any] = {}
             for index, statement in enumerate(check.decl.statements):
-                value = self.run_statement(ctx, statement, check.source, env, index, check.name)
-                if statement.kind == "result":
+                value = VALUE_LINES[type(statement)](self, ctx, statement, check.source, env, index, check.name)
+                if isinstance(statement, ast.ResultLine):
                     results[statement.name] = value
             return results
         finally:
@@ -1286,7 +1321,7 @@ class Rules:
         bound = self.bind_inputs(spec, inputs, _first(as_))
         roles = role_map(as_, against)
         chosen = self.option_values(options)
-        names: list[str] = [s.name for s in spec.decl.statements if s.kind == "result"]
+        names: list[str] = [s.name for s in spec.decl.statements if isinstance(s, ast.ResultLine)]
 
         def outcome(ctx: Context) -> tuple[Any, ...]:
             results = self.in_world(ctx, lambda: self._run(ctx, spec, bound, chosen, roles))
@@ -1362,12 +1397,26 @@ class Condition:
     def keys(self) -> tuple[ast.Param, ...]:
         return tuple(p for p in self.params if not self.is_amount(p))
 
-    def lines(self, kind: str) -> tuple[ast.Statement, ...]:
-        return tuple(m for m in self.modifiers if m.kind == kind)
+    def lines(self, cls: type[ast.Statement]) -> tuple[Any, ...]:
+        """Its lines of one class (``ast.ModifierLine``, ``ast.BecomesLine``, ``ast.ImpliesLine``)."""
+        return tuple(m for m in self.modifiers if isinstance(m, cls))
 
 
 def _settings(params: Sequence[ast.Param]) -> dict[str, Any]:
     return {p.name: p.default for p in params}
+
+
+#: How each line of a check (and the value lines of a procedure) runs: ``Rules.run_statement``.
+VALUE_LINES: dict[type, Callable[..., Any]] = {
+    ast.LetLine: Rules.run_let,
+    ast.SetLine: Rules.run_set,
+    ast.ResultLine: Rules.run_result,
+    ast.RollLine: Rules.run_roll,
+    ast.RequireLine: Rules.run_require,
+}
+
+#: Lines an author writes that bind a name (where a name read too early is set later).
+_WRITTEN_BINDINGS = (ast.LetLine, ast.RollLine, ast.SetLine, ast.ResultLine, ast.ChooseLine)
 
 
 def ctx_free(rules: Rules, expr: ex.Expr, source: Source) -> Any:
@@ -1543,7 +1592,7 @@ class CheckCall:
         """While computing odds: the check's results as one choice among their exact
         distribution (computed once per inputs), instead of enumerating its dice in every
         world of the caller. None when the inputs cannot be a cache key."""
-        names = [s.name for s in self.check.decl.statements if s.kind == "result"]
+        names = [s.name for s in self.check.decl.statements if isinstance(s, ast.ResultLine)]
         try:
             key = (self.check.name, tuple(sorted(inputs.items())), tuple(sorted((k, v.name) for k, v in options.items())),
                    tuple(sorted((role, tuple(sorted(e.stats.items())), tuple(sorted(e.resources.items())),
