@@ -32,7 +32,7 @@ from dsl.vocabulary import Vocabulary, fold
 from interpreter.values import Rating
 from interpreter.yamlfile import read_yaml
 
-__all__ = ["Entity", "Held", "load_entity"]
+__all__ = ["Entity", "Held", "load_entities", "load_entity"]
 
 
 @attrs.frozen(eq=False)
@@ -182,6 +182,35 @@ def load_entity(path: str | Path, vocabulary: Vocabulary, resources: Iterable[st
     """
     shown = str(path)
     source, root, data = read_yaml(path)
+    return _entity(source, root, data, shown, vocabulary, resources, conditions, bind)
+
+
+def load_entities(path: str | Path, vocabulary: Vocabulary, resources: Iterable[str] = (),
+                  conditions: Iterable[str] = (), bind: Any = None) -> list[Entity]:
+    """The entities of a file: one (a mapping), or a YAML list of them (a party, a band of
+    foes); every problem of every one is reported at once."""
+    shown = str(path)
+    source, root, data = read_yaml(path)
+    if not isinstance(root, yaml.SequenceNode) or not isinstance(data, list):
+        return [_entity(source, root, data, shown, vocabulary, resources, conditions, bind)]
+    found: list[Entity] = []
+    problems: list[Diagnostic] = []
+    for node, item in zip(root.value, data):
+        try:
+            found.append(_entity(source, node, item, shown, vocabulary, resources, conditions, bind))
+        except RunebookError as error:
+            problems.extend(error.diagnostics)
+    if problems:
+        raise RunebookError(problems)
+    if not found:
+        raise RunebookError([Diagnostic.make("E0702", source, Span.point(1, 1), name=shown,
+                                             expected="a character, or a list of them", found="an empty list")])
+    return found
+
+
+def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabulary, resources: Iterable[str],
+            conditions: Iterable[str], bind: Any) -> Entity:
+    """One entity from its YAML node (and the data it holds)."""
     problems: list[Diagnostic] = []
     if not isinstance(root, yaml.MappingNode) or not isinstance(data, dict):
         raise RunebookError([Diagnostic.make("E0702", source, _span(root) if root else None, name=shown,

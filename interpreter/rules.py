@@ -35,7 +35,7 @@ from interpreter.amendments import amended
 from interpreter.chains import procedure_odds
 from interpreter.dice import GivenOracle, PoolSource, RandomOracle
 from interpreter.distribution import Distribution, joint
-from interpreter.entities import Entity, Held, load_entity
+from interpreter.entities import Entity, Held, load_entities, load_entity
 from interpreter.entries import EntryView, line_value
 from interpreter.evaluate import (
     BUILTINS,
@@ -616,8 +616,18 @@ class Rules:
     def entity(self, path: str) -> Any:
         """Load a character, NPC or obstacle file against this game's stats, resources and
         conditions; resources it does not list start at their declared start."""
-        entity = load_entity(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
-                             [c.name for c in self.conditions.values()], bind=self._bind_held)
+        return self._prepared(load_entity(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
+                                          [c.name for c in self.conditions.values()], bind=self._bind_held))
+
+    def entities(self, path: str) -> list[Any]:
+        """The entities of a file: one, or each of a YAML list of them (a party)."""
+        found = load_entities(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
+                              [c.name for c in self.conditions.values()], bind=self._bind_held)
+        return [self._prepared(entity) for entity in found]
+
+    def _prepared(self, entity: Any) -> Any:
+        """An entity as read, with its conditions merged, its derived values and every
+        resource at its start."""
         held: list[Any] = []
         for instance in entity.conditions:  # a file that lists one condition twice holds it once
             condition = self.conditions[fold(instance.name)]

@@ -65,3 +65,26 @@ def test_on_a_name_that_holds_no_character(tmp_path: Path, cli) -> None:  # type
         "stats Might, Guard\n\nresource Wounds (cap = 3, start = 0)\n\nprocedure P ()\n  let n = 3\n  gain Wounds 1 on n\n")
     bad = cli("run", str(other), "P", "--as", str(PARTY / "ana.yaml"))
     assert bad.code == 1 and "E0405 'on n' cannot apply to something that is not a character" in bad.stderr
+
+
+def test_a_party_in_one_yaml_file(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A file holding a YAML list of characters gives them all, as several --as would."""
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("- Cy\n")
+    one = cli("run", str(PARTY), "Volley", "--as", str(PARTY / "heroes.yaml"), "--against", str(PARTY / "band.yaml"),
+              "--dice", "6,1,4,5", "--choices", str(answers), "--json")
+    several = cli("run", str(PARTY), "Volley", *SIDES, "--against", str(PARTY / "band.yaml"),
+                  "--dice", "6,1,4,5", "--choices", str(answers), "--json")
+    assert one.code == 0, one.stderr
+    first, second = json.loads(one.stdout), json.loads(several.stdout)
+    assert first["results"] == second["results"] == {"hits": 1, "struck": "hit", "wounded": [0, 0, 1]}
+    assert [t["name"] for t in first["state"]["targets"]] == ["Ogre", "Goblin"]
+
+
+def test_a_party_file_with_a_mistake_in_one_member(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- name: Ana\n  stats:\n    Might: 3\n- name: Bo\n  stats:\n    Mihgt: 1\n")
+    run = cli("run", str(PARTY), "Volley", "--as", str(bad), "--against", str(PARTY / "ogre.yaml"))
+    assert run.code == 1
+    assert "bad.yaml:6:5: E0701 unknown stat 'Mihgt'" in run.stderr and "did you mean 'Might'?" in run.stderr
+    assert "Traceback" not in run.stderr

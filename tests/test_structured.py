@@ -235,6 +235,19 @@ def test_a_loop_over_more_items_than_the_limit() -> None:
     assert "the limit is 4" in caught.value.diagnostics[0].message
 
 
+def test_a_loop_over_too_many_items_from_the_command_line(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "g.rules").write_text("procedure P (n: number = 3)\n  let total = 0\n  for each x in range(n)\n"
+                                      "    set total = total + x\n  result total = total\n")
+    assert "total: 3" in cli("run", str(tmp_path), "P").stdout
+    run = cli("run", str(tmp_path), "P", "--with", "n=5000")
+    assert run.code == 1
+    assert "E0901 limit exceeded: a range of 5000 numbers (the limit is 1000)" in run.stderr
+    assert "Traceback" not in run.stderr
+    many = ",".join(["1"] * 1001)
+    listed = cli("run", str(GAME), "Group Fight", "--with", f"heroes={many}")
+    assert listed.code == 1 and "E0901 limit exceeded: a list of 1001 items for 'heroes'" in listed.stderr
+
+
 def test_a_loop_over_something_not_a_list(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "g.rules").write_text("procedure P (n: number = 3)\n  for each x in n\n    let y = x\n")
     run = cli("check", str(tmp_path / "g.rules"))

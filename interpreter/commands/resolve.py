@@ -58,7 +58,7 @@ def _roles(rules: Any, args: argparse.Namespace) -> dict[str, Any]:
         group = []
         for path in paths:
             try:
-                group.append(rules.entity(path))
+                group.extend(rules.entities(path))  # a file may list several (a party)
             except RunebookError as error:
                 problems.extend(error.diagnostics)
         if group:
