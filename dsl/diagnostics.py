@@ -135,6 +135,7 @@ MESSAGES: dict[str, str] = {
     "E0625": "nothing reaches this line: '{line}'",
     "E0626": "'match' does not cover {missing} of '{group}' and has no 'else'",
     "E0627": "nothing to choose from at choice '{name}'",
+    "E0628": "'{name}' is set but nothing reads it",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",
     "E0702": "'{name}' expects {expected}, got {found}",

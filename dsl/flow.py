@@ -39,7 +39,7 @@ from dsl.diagnostics import DiagnosticSink
 from dsl.source import Span
 from dsl.vocabulary import fold
 
-__all__ = ["Flow", "ITEMS", "flow_of", "lower"]
+__all__ = ["Flow", "ITEMS", "flow_of", "lower", "reads_of"]
 
 #: The internal builtin a ``for each`` reads its collection through (bounded, checked).
 ITEMS = "#items"
@@ -232,7 +232,7 @@ _PLACES = (ast.StepLine, ast.LabelLine)
 _JUMPS = (ast.GotoLine, ast.TestLine)
 
 
-def _reads(statement: ast.Statement) -> set[str]:
+def reads_of(statement: ast.Statement) -> set[str]:
     found: set[str] = set()
     exprs: list[ex.Expr] = []
     if statement.expr is not None:
@@ -330,14 +330,14 @@ class Flow:
             before = setin[index]
             if before is None:
                 continue
-            for name in sorted(_reads(statement) & everything - before):
+            for name in sorted(reads_of(statement) & everything - before):
                 found.append((index, name))
         return found
 
 
 def _liveness(flow: Flow) -> list[frozenset[str]]:
     count = len(flow.statements)
-    reads = [frozenset(_reads(s)) for s in flow.statements]
+    reads = [frozenset(reads_of(s)) for s in flow.statements]
     kills = [frozenset({fold(s.name)}) if isinstance(s, ast.Binding) else frozenset() for s in flow.statements]
     live: list[frozenset[str]] = [frozenset()] * (count + 1)
     live[count] = flow.results

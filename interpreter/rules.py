@@ -25,7 +25,7 @@ from dsl.builtins import GROUPS as BUILTIN_GROUPS
 from dsl.builtins import hidden_builtins, host_functions
 from dsl.checker import CheckedEntry, expression_names
 from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
-from dsl.flow import Flow, lower
+from dsl.flow import Flow, lower, reads_of
 from dsl.loader import Ruleset, load_game
 from dsl.parser import parse_expression
 from dsl.source import Source, Span
@@ -209,6 +209,7 @@ class Rules:
             return True
 
         matches: list[tuple[ast.MatchBlock, Source]] = []
+        self._unused: list[tuple[Diagnostic, Span | None]] = []
         for host in HOST_FUNCTIONS:
             if host.casefold() in self.hidden:
                 continue  # a specialised group this ruleset does not use
@@ -309,6 +310,7 @@ class Rules:
             self._check_coverage(match, source, sink)
         for check in self.checks.values():
             self._check_names(check, sink)
+            self._check_unused(check.decl, check.source, sink)
         for procedure in self.procedures.values():
             self._check_procedure(procedure, sink)
         # `do NAME(args) as LABEL`: the used procedure's lines, brought in (interpreter.inline).
@@ -320,6 +322,12 @@ class Rules:
                 self._example(block, source, sink)
         # The type check stage: what would fail at run time whatever the dice say (dsl.typecheck).
         sink.extend(check_types(self.ruleset.files, self.ruleset.vocabulary))
+        # Unused values matter once a declaration is otherwise right: not beside its errors.
+        wrong = [(d.path, d.span.line) for d in sink.items if d.severity == "error" and d.span is not None]
+        for warning, span in self._unused:
+            if span is None or not any(path == warning.path and span.line <= line <= span.end_line
+                                       for path, line in wrong):
+                sink.items.append(warning)
 
     def _example(self, block: ast.ExampleDecl, source: Source, sink: DiagnosticSink) -> None:
         check = self.checks.get(fold(str(block.check))) or self.procedures.get(fold(str(block.check)))
@@ -518,6 +526,7 @@ class Rules:
                 "E0624", procedure.source, where.span if where is not None else statement.span,
                 name=where.text if where is not None else name,
                 help=f"set it with 'let' before this line on every way here; it is set later{line}"))
+        self._check_unused(decl, procedure.source, sink)
         reached = flow.reachable()
         previous = True
         for index, statement in enumerate(decl.statements):
@@ -529,6 +538,27 @@ class Rules:
                     "put it where a run comes"))
             if not internal:
                 previous = reached[index]
+
+    def _check_unused(self, decl: ast.CheckDecl | ast.ProcedureDecl, source: Source, sink: DiagnosticSink) -> None:
+        """A warning for a `let` or `roll` whose name no line reads and no result gives (an
+        entry's lines read names too, where nothing can see: a declaration taking an entry is
+        left alone)."""
+        kinds = self.ruleset.vocabulary.kinds
+        if any(p.type and fold(p.type) in kinds for p in decl.params):
+            return
+        statements = decl.statements
+        if any(isinstance(s, ast.InputLine) for s in statements):
+            return  # a `do` brought in another procedure's lines: their names are its own
+        read: set[str] = set()
+        for statement in statements:
+            read |= reads_of(statement)
+        for statement in statements:
+            if not isinstance(statement, ast.LetLine | ast.RollLine) or statement.name.startswith("#"):
+                continue
+            if fold(statement.name) not in read:
+                self._unused.append((Diagnostic.make(
+                    "E0628", source, statement.span, severity="warning", name=statement.name,
+                    help="remove the line, or make it a 'result' if the value is wanted"), decl.span))
 
     def _check_condition_use(self, condition: Condition, statement: ast.Statement, source: Source,
                              known: set[str], local: list[str], sink: DiagnosticSink) -> None:
