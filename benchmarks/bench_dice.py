@@ -50,7 +50,7 @@ ODDS_CASES = {
 
 def runebook_odds(case: str) -> dict[Any, Fraction]:
     from interpreter import odds
-    from interpreter.limits import Limits
+    from interpreter.core.limits import Limits
 
     dist = odds(ODDS_CASES[case][1], limits=Limits(max_explosion_depth=DEPTH))
     assert dist.residual == 0
@@ -77,7 +77,7 @@ def _child(engine: str, case: str) -> None:
     """Runs in a fresh process: import, then time one computation."""
     if engine == "runebook":
         import interpreter  # noqa: F401
-        from interpreter.evaluate import compile_expression
+        from interpreter.core.evaluate import compile_expression
 
         # Start-up, not odds: load the grammar and let the lexer build its states.
         for warm_up in ("1d6", "2d8kl1 + 3", "3d12!>=11cs>=9", "d4r1dh1", "d4ro2dl1cf1", "d4cs4df2"):
@@ -127,7 +127,7 @@ def warm(engine: str, case: str, runs: int) -> float:
 
 
 def agree(ours: dict[Any, Fraction], theirs: dict[Any, Fraction]) -> str:
-    from interpreter.values import Bound
+    from interpreter.core.values import Bound
 
     tail = next((k for k in ours if isinstance(k, Bound)), None)
     for outcome, p in ours.items():

@@ -4,7 +4,7 @@
     python benchmarks/bench_procedures.py --repeat 3 # best of 3 per case
     python benchmarks/bench_procedures.py --quick    # skip the slowest case
 
-Each case is the command line a user would type, run through ``interpreter.cli.main`` with
+Each case is the command line a user would type, run through ``interpreter.cli.main.main`` with
 its output captured (run from the repository root: the skirmish case names example files).
 A game's first case in the process includes parsing its files (later runs reuse the parsed
 game); every run builds new rules, so its compiled checks and cached check results start
@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.cli import main as cli  # noqa: E402
+from interpreter.cli.main import main as cli  # noqa: E402
 
 SKIRMISH = "rulesets/mestezia/examples/skirmish"
 

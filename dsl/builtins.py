@@ -1,7 +1,7 @@
 """The one registry of builtin functions: name, parameters with types, result type and doc.
 
 Both stages read it: the type checker (dsl.typecheck) checks every call against it, and the
-evaluator (interpreter.evaluate) takes each builtin's number of arguments and its doc from it,
+evaluator (interpreter.core.evaluate) takes each builtin's number of arguments and its doc from it,
 so the two cannot drift apart. Adding a builtin is one line here (and its implementation in
 the interpreter):
 
@@ -293,7 +293,7 @@ builtin("#with(r: record, field: text, v: any) -> r", "set r.field = v")
 builtin("number_or(x: any, fallback: any) -> number | fallback",
         "number_or(x, fallback): x when it is a number, else fallback (text, nothing, ...)")
 
-# ---------------------------------------------------------------- grids (interpreter.hexgrid)
+# ---------------------------------------------------------------- grids (interpreter.core.hexgrid)
 
 builtin("line_clear(a: place, b: place, walls: cells | place | none, rule: text | level = \"inside\") -> boolean",
         "line_clear(a, b, walls[, rule]): whether a straight line joins a corner of a to a corner of b "

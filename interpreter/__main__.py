@@ -1,5 +1,5 @@
 import sys
 
-from interpreter.cli import main
+from interpreter.cli.main import main
 
 sys.exit(main())

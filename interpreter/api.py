@@ -15,13 +15,13 @@ from typing import Any
 import attrs
 
 from dsl import expr_ast as ex
-from interpreter.dice import GivenOracle, RandomOracle
-from interpreter.distribution import Distribution
-from interpreter.distribution import odds as _odds
-from interpreter.evaluate import CompiledExpression, compile_expression, evaluate
-from interpreter.limits import DEFAULT_LIMITS, Limits
-from interpreter.trace import Trace
-from interpreter.values import json_value
+from interpreter.core.dice import GivenOracle, RandomOracle
+from interpreter.core.distribution import Distribution
+from interpreter.core.distribution import odds as _odds
+from interpreter.core.evaluate import CompiledExpression, compile_expression, evaluate
+from interpreter.core.limits import DEFAULT_LIMITS, Limits
+from interpreter.core.trace import Trace
+from interpreter.core.values import json_value
 
 __all__ = ["RollResult", "odds", "roll"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from interpreter.cli import main
+from interpreter.cli.main import main
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).resolve().parent / "cases"

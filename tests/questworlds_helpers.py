@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.entities import Held
+from interpreter.rules.entities import Held
 
 
 def level_name(value: Any) -> Any:

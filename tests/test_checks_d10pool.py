@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from interpreter.core.values import Bound
 from interpreter.rules import load
-from interpreter.values import Bound
 from checks_helpers import chi_square_agrees
 
 GAME = "d10-pool"

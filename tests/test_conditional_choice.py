@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.procedures import CallbackDriver, PromptDriver
+from interpreter.rules.procedures import CallbackDriver, PromptDriver
 
 # Roll a d6; a roll under 4 may be rerolled once, but only while a token is left.
 GAME = """\

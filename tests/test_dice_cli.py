@@ -1,6 +1,6 @@
 """`runebook roll` and `runebook odds` as a user runs them: output, exit codes, errors.
 
-Runs go through `interpreter.cli.main` in-process (the `cli` fixture); whole runs are
+Runs go through `interpreter.cli.main.main` in-process (the `cli` fixture); whole runs are
 syrupy snapshots, and the acceptance examples of the dice issue are asserted directly.
 """
 

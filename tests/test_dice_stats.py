@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from interpreter import odds, roll
-from interpreter.values import Bound
+from interpreter.core.values import Bound
 
 FEATURES = [
     ("sum", "3d6+2"),

@@ -11,9 +11,9 @@ import pytest
 
 import interpreter
 from dsl.diagnostics import RunebookError
-from interpreter.entries import number_in
-from interpreter.listed import named
-from interpreter.procedures import ScriptedDriver
+from interpreter.rules.entries import number_in
+from interpreter.rules.listed import named
+from interpreter.rules.procedures import ScriptedDriver
 
 GAME = """\
 stats Might

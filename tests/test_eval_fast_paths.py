@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.distribution import Distribution, odds
-from interpreter.evaluate import CallbackEnv, MapEnv, compile_expression
-from interpreter.values import Level
+from interpreter.core.distribution import Distribution, odds
+from interpreter.core.evaluate import CallbackEnv, MapEnv, compile_expression
+from interpreter.core.values import Level
 
 
 def test_lookup_walks_parents_with_folded_names() -> None:

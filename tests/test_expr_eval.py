@@ -11,10 +11,10 @@ import pytest
 from dsl.diagnostics import RunebookError
 from dsl.parser import parse_expression
 from interpreter import odds, roll
-from interpreter.dice import PoolSource
-from interpreter.evaluate import MapEnv, compile_expression, expression_text, pool_spec
-from interpreter.limits import Limits
-from interpreter.values import Bound, Derived, Function, Rating, Table
+from interpreter.core.dice import PoolSource
+from interpreter.core.evaluate import MapEnv, compile_expression, expression_text, pool_spec
+from interpreter.core.limits import Limits
+from interpreter.core.values import Bound, Derived, Function, Rating, Table
 
 
 def value(expr: str, env: Any = None, dice: list[int] | None = None) -> Any:

@@ -1,4 +1,4 @@
-"""The hex grid builtins (interpreter/hexgrid.py) against independent definitions.
+"""The hex grid builtins (interpreter/core/hexgrid.py) against independent definitions.
 
 The shapes are checked against brute force written here in cube coordinates (x + y + z = 0,
 distance = the largest coordinate difference) and, for cones, against the 60-degree sector
@@ -16,7 +16,7 @@ import pytest
 
 from dsl.diagnostics import RunebookError
 from interpreter import roll
-from interpreter import hexgrid as hg
+from interpreter.core import hexgrid as hg
 
 #: Axial steps in the order the module documents (0: +q, then counterclockwise).
 STEPS = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]

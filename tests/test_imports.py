@@ -52,7 +52,7 @@ def _imports(module: str, path: Path) -> dict[str, int]:
             else:
                 prefix = node.module or ""
             for alias in node.names:
-                # `from interpreter import hexgrid` imports the module interpreter.hexgrid.
+                # `from interpreter.core import hexgrid` imports the module interpreter.core.hexgrid.
                 full = f"{prefix}.{alias.name}"
                 names.append((full if full in MODULES else prefix, node.lineno))
         elif isinstance(node, ast.Attribute) and node.attr == "import_module":
@@ -98,7 +98,7 @@ def _cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
 def test_the_graph_sees_every_kind_of_import() -> None:
     graph = {module: _imports(module, path) for module, path in MODULES.items()}
     assert "interpreter.rules" in graph["interpreter"]  # from interpreter.rules import load
-    assert "interpreter.commands.check" in graph["interpreter.cli"]  # importlib.import_module
+    assert "interpreter.cli.commands.check" in graph["interpreter.cli.main"]  # importlib.import_module
     assert all(not name.startswith(("lark", "attrs", "yaml")) for targets in graph.values() for name in targets)
     made_up = _cycle({"a": {"b": 1}, "b": {"c": 2}, "c": {"a": 3}, "d": {"a": 4}})
     assert made_up == ["a", "b", "c", "a"]
@@ -111,3 +111,14 @@ def test_no_import_cycle() -> None:
     if cycle is not None:
         steps = [f"{a} (line {graph[a][b]}: imports {b})" for a, b in zip(cycle, cycle[1:])]
         raise AssertionError("import cycle:\n  " + "\n  ".join(steps))
+
+
+def test_the_sub_packages_are_layered() -> None:
+    """core/ imports no other part of interpreter/; only the command line imports cli/."""
+    graph = {module: _imports(module, path) for module, path in MODULES.items()}
+    for module, targets in graph.items():
+        ours = [t for t in targets if t.startswith("interpreter") and t != "interpreter"]
+        if module.startswith("interpreter.core"):
+            assert all(t.startswith("interpreter.core") for t in ours), (module, ours)
+        if not module.startswith(("interpreter.cli", "interpreter.__main__")):
+            assert not any(t.startswith("interpreter.cli") for t in ours), (module, ours)

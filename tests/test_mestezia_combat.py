@@ -17,7 +17,7 @@ import pytest
 
 import interpreter
 from dsl.diagnostics import RunebookError
-from interpreter.entities import Entity
+from interpreter.rules.entities import Entity
 from rulesets import RULESETS_DIR
 
 EXAMPLES = RULESETS_DIR / "mestezia" / "examples"

@@ -23,7 +23,7 @@ import yaml
 import interpreter
 from dsl.diagnostics import RunebookError
 from interpreter import roll
-from interpreter.procedures import ScriptedDriver
+from interpreter.rules.procedures import ScriptedDriver
 from rulesets import RULESETS_DIR
 
 SKIRMISH = RULESETS_DIR / "mestezia" / "examples" / "skirmish"
@@ -455,7 +455,7 @@ def test_path_rule_option_and_melee_areas(tmp_path: Path) -> None:
 
 
 def test_the_tour_shows_the_power_odds_for_the_example_pair(capsys) -> None:  # type: ignore[no-untyped-def]
-    from interpreter.commands.tour import _shown_odds
+    from interpreter.cli.commands.tour import _shown_odds
 
     _shown_odds(RULESETS_DIR / "mestezia", "mestezia")
     out = capsys.readouterr().out

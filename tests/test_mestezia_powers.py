@@ -160,7 +160,7 @@ def test_halt_ends_a_bad_effect_on_the_one_who_rolls(rules, tmp_path: Path) -> N
 
 
 def _answers(*answers: str):  # type: ignore[no-untyped-def]
-    from interpreter.procedures import ScriptedDriver
+    from interpreter.rules.procedures import ScriptedDriver
 
     return ScriptedDriver(list(answers))
 

@@ -13,7 +13,7 @@ import pytest
 import interpreter
 from dsl.parser import parse_rules
 from dsl.source import Source
-from interpreter.procedures import CallbackDriver, PromptDriver
+from interpreter.rules.procedures import CallbackDriver, PromptDriver
 
 # Stake some of a purse (or all of it) on one d6: 4 or more pays double.
 GAME = """\

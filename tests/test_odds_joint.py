@@ -1,7 +1,7 @@
 """Several results computed from the same dice: exact joint distributions.
 
 A check may read one pool in several ways (a score and an edge from the same dice) or
-roll several pools; `interpreter.distribution.joint` gives the exact joint distribution of
+roll several pools; `interpreter.core.distribution.joint` gives the exact joint distribution of
 everything a function computes with one evaluation context. Expectations are computed
 independently here, by brute force or by a closed form written out by hand.
 """
@@ -12,10 +12,10 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from interpreter.dice import GivenOracle, PoolSource
-from interpreter.distribution import joint
-from interpreter.evaluate import Context, MapEnv, compile_expression, pool_spec
-from interpreter.trace import Trace
+from interpreter.core.dice import GivenOracle, PoolSource
+from interpreter.core.distribution import joint
+from interpreter.core.evaluate import Context, MapEnv, compile_expression, pool_spec
+from interpreter.core.trace import Trace
 
 
 def test_two_readings_of_one_pool_are_joint() -> None:

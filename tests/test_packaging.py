@@ -28,6 +28,9 @@ def test_wheel_contains_grammar_and_rulesets(wheel: Path) -> None:
         assert any(n.startswith(f"rulesets/{game}/") and n.endswith(".rules") for n in names), game
         assert f"rulesets/{game}/README.md" in names
     assert "rulesets/questworlds/LICENSE" in names
+    # The interpreter's sub-packages (the console script is interpreter.cli.main:main).
+    for module in ("core/evaluate", "rules/model", "markov/chains", "cli/main", "cli/commands/tour"):
+        assert f"interpreter/{module}.py" in names, module
 
 
 def test_installed_runebook_checks_a_builtin_game_from_elsewhere(wheel: Path, tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 import interpreter
 from dsl.diagnostics import RunebookError
-from interpreter.procedures import CallbackDriver, ScriptedDriver, load_choices
+from interpreter.rules.procedures import CallbackDriver, ScriptedDriver, load_choices
 
 GAME = Path(__file__).resolve().parent / "cases" / "procedure_use"
 HERO, FOE = str(GAME / "hero.yaml"), str(GAME / "foe.yaml")

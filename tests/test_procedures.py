@@ -10,7 +10,7 @@ import pytest
 
 import interpreter
 from dsl.diagnostics import RunebookError
-from interpreter.procedures import CallbackDriver, PromptDriver, load_choices
+from interpreter.rules.procedures import CallbackDriver, PromptDriver, load_choices
 
 GAME = Path(__file__).resolve().parent / "cases" / "procedure"
 DICE = [3, 5, 4]

@@ -15,8 +15,8 @@ import yaml
 
 import interpreter
 from dsl.diagnostics import RunebookError
-from interpreter.entities import Held
-from interpreter.procedures import CallbackDriver
+from interpreter.rules.entities import Held
+from interpreter.rules.procedures import CallbackDriver
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "rulesets" / "questworlds" / "examples"

@@ -17,7 +17,7 @@ import pytest
 
 import interpreter
 from dsl.diagnostics import RunebookError
-from interpreter.procedures import CallbackDriver, ChoicePoint
+from interpreter.rules.procedures import CallbackDriver, ChoicePoint
 from questworlds_helpers import hero_maker, level_name as _name, Stop
 
 FUMBLE, FAILURE, SUCCESS, CRITICAL = range(4)

@@ -17,7 +17,7 @@ import pytest
 
 import interpreter
 from dsl.diagnostics import RunebookError
-from interpreter.procedures import CallbackDriver, ChoicePoint
+from interpreter.rules.procedures import CallbackDriver, ChoicePoint
 from questworlds_helpers import level_name as _name, Stop
 
 REPO = Path(__file__).resolve().parent.parent

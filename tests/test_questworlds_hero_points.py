@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import interpreter
-from interpreter.procedures import CallbackDriver, ChoicePoint
+from interpreter.rules.procedures import CallbackDriver, ChoicePoint
 from questworlds_helpers import level_name as _name
 
 LEVELS = ["fumble", "failure", "success", "critical"]

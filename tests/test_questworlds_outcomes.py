@@ -17,7 +17,7 @@ import pytest
 
 import interpreter
 from dsl.diagnostics import RunebookError
-from interpreter.entities import Held
+from interpreter.rules.entities import Held
 from questworlds_helpers import hero_maker
 
 REPO = Path(__file__).resolve().parent.parent

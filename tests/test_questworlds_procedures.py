@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import interpreter
-from interpreter.procedures import CallbackDriver, ChoicePoint
+from interpreter.rules.procedures import CallbackDriver, ChoicePoint
 
 NAME = "scored contest"
 REPO = Path(__file__).resolve().parent.parent

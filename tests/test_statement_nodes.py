@@ -2,8 +2,8 @@
 
 A statement is a class of ``dsl.ast`` (a subclass of ``ast.Statement``): no ``kind`` field
 or attribute says what it is, and no code in dsl/ or interpreter/ tests a ``kind`` string
-to find out. A procedure's lines run through ``interpreter.procedures.HANDLERS`` and a
-check's through ``interpreter.rules.VALUE_LINES``, looked up by the line's class.
+to find out. A procedure's lines run through ``interpreter.rules.procedures.HANDLERS`` and a
+check's through ``interpreter.rules.model.VALUE_LINES``, looked up by the line's class.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import attrs
 from dsl import ast
 from dsl.parser import parse_rules
 from dsl.source import Source
-from interpreter.procedures import HANDLERS
-from interpreter.rules import VALUE_LINES
+from interpreter.rules.model import VALUE_LINES
+from interpreter.rules.procedures import HANDLERS
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -32,8 +32,8 @@ STATEMENT_WORDS = frozenset({
 #: and trace events (``step``, ``use``...) have kinds of their own.
 NOT_STATEMENTS = {
     ("dsl/builder.py", "line"),  # an entry's line as written (_Line): label, sub, text...
-    ("interpreter/render.py", "event"),  # a trace event (StepEvent)
-    ("interpreter/render.py", "following"),
+    ("interpreter/cli/render.py", "event"),  # a trace event (StepEvent)
+    ("interpreter/cli/render.py", "following"),
 }
 
 
@@ -71,7 +71,7 @@ def test_every_line_a_run_meets_has_a_handler() -> None:
     not_run = {ast.DoLine, ast.ModifierLine, ast.BecomesLine, ast.ImpliesLine}
     for cls in _concrete():
         if cls not in not_run:
-            assert cls in HANDLERS, f"no handler for {cls.__name__} in interpreter.procedures.HANDLERS"
+            assert cls in HANDLERS, f"no handler for {cls.__name__} in interpreter.rules.procedures.HANDLERS"
     assert set(VALUE_LINES) == {ast.RollLine, ast.LetLine, ast.SetLine, ast.ResultLine, ast.RequireLine}
 
 

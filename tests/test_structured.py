@@ -16,7 +16,7 @@ import interpreter
 from dsl.diagnostics import RunebookError
 from dsl.parser import parse_rules
 from dsl.source import Source
-from interpreter.limits import DEFAULT_LIMITS
+from interpreter.core.limits import DEFAULT_LIMITS
 
 GAME = Path(__file__).resolve().parent / "cases" / "structured"
 D6 = range(1, 7)
@@ -177,7 +177,7 @@ def test_set_changes_one_item_or_field(tmp_path: Path) -> None:
 
 
 def test_a_choice_among_the_items_of_a_list(rules, tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
-    from interpreter.procedures import ScriptedDriver
+    from interpreter.rules.procedures import ScriptedDriver
 
     run = rules.run("Vote", proposals=["fight", "flee", "parley"], driver=ScriptedDriver(["flee", "parley", "flee"]))
     assert run.results == {"winner": "flee", "counts": (0, 2, 1)}

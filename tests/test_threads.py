@@ -19,8 +19,8 @@ import pytest
 
 import interpreter
 from dsl.diagnostics import RunebookError
-from interpreter.chains import FixedDriver
-from interpreter.procedures import CallbackDriver, ChoicePoint, ScriptedDriver
+from interpreter.markov.chains import FixedDriver
+from interpreter.rules.procedures import CallbackDriver, ChoicePoint, ScriptedDriver
 from rulesets import RULESETS_DIR
 
 THREADS = 8

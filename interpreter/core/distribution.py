@@ -2,7 +2,7 @@
 
 How it works
 ------------
-The evaluator (:mod:`interpreter.evaluate`) runs unchanged, with a :class:`World` in place
+The evaluator (:mod:`interpreter.core.evaluate`) runs unchanged, with a :class:`World` in place
 of a dice oracle. In a world a dice term does not roll: it becomes a lazy pool. When the
 expression *reads* a pool (its total, ``count(dice >= 8)``, ``highest(dice)``...), the
 world makes a **choice** among the exact outcomes of that reading, weighted by their
@@ -25,7 +25,7 @@ with the fold state as the key (:func:`pool_outcomes`), never by enumerating fac
   counting faces under 4 while 10s explode, or keeping the top three of exploding d6),
   the rest is a geometric series and the result is exact. Otherwise chains are followed
   to ``Limits.max_explosion_depth`` and what lies beyond is kept as a lower bound
-  (:class:`~interpreter.values.Bound`, shown ``21+``) when the reading only grows with
+  (:class:`~interpreter.core.values.Bound`, shown ``21+``) when the reading only grows with
   more dice, or as unknown. Outcomes that rest on an unknown go to ``residual``; nothing
   is dropped silently.
 
@@ -44,11 +44,11 @@ listed number has exactly its probability and ``sum(listed) + residual == 1``.
 
 Joint distributions
 -------------------
-:func:`joint` evaluates any function of a :class:`~interpreter.evaluate.Context` in every
+:func:`joint` evaluates any function of a :class:`~interpreter.core.evaluate.Context` in every
 world and returns the distribution of its (hashable) results. A rules layer computing
 several named results from the same rolls passes a function that evaluates each result
 expression with the same context, over an environment binding each declared pool to a
-:class:`~interpreter.dice.PoolSource`; it gets the exact joint distribution of the results
+:class:`~interpreter.core.dice.PoolSource`; it gets the exact joint distribution of the results
 as a :class:`Distribution` over tuples::
 
     dice = PoolSource(pool_spec("5d6"), "dice")
@@ -72,8 +72,8 @@ from typing import Any
 
 from dsl.diagnostics import Diagnostic, RunebookError
 from dsl.source import Source, Span
-from interpreter.dice import DieSpec, LazyPool, PoolSource, PoolSpec, PoolView, Reader, contribution
-from interpreter.evaluate import (
+from interpreter.core.dice import DieSpec, LazyPool, PoolSource, PoolSpec, PoolView, Reader, contribution
+from interpreter.core.evaluate import (
     CompiledExpression,
     Context,
     _and,
@@ -84,8 +84,8 @@ from interpreter.evaluate import (
     binop,
     compile_expression,
 )
-from interpreter.limits import DEFAULT_LIMITS, Limits
-from interpreter.values import UNKNOWN, Bound, Undetermined, format_value, normalize, outcome_sort_key
+from interpreter.core.limits import DEFAULT_LIMITS, Limits
+from interpreter.core.values import UNKNOWN, Bound, Undetermined, format_value, normalize, outcome_sort_key
 
 __all__ = [
     "Distribution",

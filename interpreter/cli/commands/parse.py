@@ -10,7 +10,7 @@ from dsl.diagnostics import DiagnosticSink, RunebookError
 from dsl.dump import dump
 from dsl.loader import read_source
 from dsl.parser import parse_rules
-from interpreter.commands import EXIT_USAGE
+from interpreter.cli.commands import EXIT_USAGE
 
 __all__ = ["register", "run"]
 

@@ -9,10 +9,10 @@ from dsl.diagnostics import render_text
 from dsl.loader import builtin_games
 from dsl.vocabulary import fold
 from interpreter import api
-from interpreter.commands import EXIT_USAGE
-from interpreter.commands.resolve import add_check_inputs, faces, run_check_odds
-from interpreter.evaluate import compile_expression
-from interpreter.render import distribution_json, distribution_text, roll_json, roll_text
+from interpreter.cli.commands import EXIT_USAGE
+from interpreter.cli.commands.resolve import add_check_inputs, faces, run_check_odds
+from interpreter.cli.render import distribution_json, distribution_text, roll_json, roll_text
+from interpreter.core.evaluate import compile_expression
 
 __all__ = ["register"]
 

@@ -30,10 +30,10 @@ from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.source import Source, Span
 from dsl.vocabulary import fold
 from dsl.flow import flow_of
-from interpreter.evaluate import Context, MapEnv, items_of, normalize_name, truth
-from interpreter.trace import StepEvent, Trace
-from interpreter.values import Level, format_value, json_value
-from interpreter.yamlfile import read_yaml
+from interpreter.core.evaluate import Context, MapEnv, items_of, normalize_name, truth
+from interpreter.core.trace import StepEvent, Trace
+from interpreter.core.values import Level, format_value, json_value
+from interpreter.rules.yamlfile import read_yaml
 
 __all__ = [
     "CallbackDriver",
@@ -399,7 +399,7 @@ def _choose(run: _Segment, line: ast.ChooseLine, source: Source, pc: int) -> int
 
 
 def _listed(run: _Segment, line: ast.Listed, source: Source, pc: int) -> int | None:
-    from interpreter.listed import run_listed
+    from interpreter.rules.listed import run_listed
 
     run_listed(run.rules, run.ctx, line, source, run.env)
     return pc
@@ -418,7 +418,7 @@ def _use(run: _Segment, line: ast.UseLine, source: Source, pc: int) -> int | Non
 
 
 def _input(run: _Segment, line: ast.InputLine, source: Source, pc: int) -> int | None:
-    from interpreter.inline import bind_input
+    from interpreter.rules.inline import bind_input
 
     value = run.ctx.evaluate(run.rules.compiled(line.expr, source), run.env)
     run.env.define(line.name, bind_input(run.rules, run.ctx, line, source, run.env, value))
@@ -474,7 +474,7 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
         inlined = statement.inlined
         # A line a `do` brought in points into the used procedure's own file.
         source = own_source if inlined is None else inlined.source
-        # What entries read meanwhile: a used procedure's own names (interpreter.inline.ReadingEnv).
+        # What entries read meanwhile: a used procedure's own names (interpreter.rules.inline.ReadingEnv).
         env.reading = "" if inlined is None else inlined.scope  # type: ignore[attr-defined]
         if stop_at_step and ran > 0 and pc in boundaries:
             return pc

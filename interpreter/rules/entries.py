@@ -28,9 +28,9 @@ from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.parser import parse_expression
 from dsl.source import Source
 from dsl.vocabulary import KindSpec, fold
-from interpreter.evaluate import resolve_value
-from interpreter.trace import StepEvent
-from interpreter.values import Derived, format_value
+from interpreter.core.evaluate import resolve_value
+from interpreter.core.trace import StepEvent
+from interpreter.core.values import Derived, format_value
 
 __all__ = ["EntryView", "line_text", "line_value", "number_in", "render_value"]
 

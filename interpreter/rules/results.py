@@ -1,6 +1,6 @@
 """What resolving a check and computing its odds give: :class:`CheckResult` and
 :class:`CheckOdds` (re-exported by :mod:`interpreter.rules`; the odds of a procedure,
-:class:`interpreter.chains.ProcedureOdds`, extend the latter).
+:class:`interpreter.markov.chains.ProcedureOdds`, extend the latter).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 
 import attrs
 
-from interpreter.distribution import Distribution
-from interpreter.trace import Trace
-from interpreter.values import json_value
+from interpreter.core.distribution import Distribution
+from interpreter.core.trace import Trace
+from interpreter.core.values import json_value
 
 __all__ = ["CheckOdds", "CheckResult"]
 

@@ -1,6 +1,6 @@
 """The ``runebook`` command: argument parsing, dispatch and exit codes.
 
-Each subcommand lives in ``interpreter/commands/`` and exposes ``register(subparsers)``,
+Each subcommand lives in ``interpreter/cli/commands/`` and exposes ``register(subparsers)``,
 which adds its parser and sets ``handler`` (a function ``(args) -> int``).
 Diagnostics go to stderr, results to stdout; no traceback ever reaches the user.
 """
@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from dsl.diagnostics import RunebookError, render_text
-from interpreter.commands import EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
+from interpreter.cli.commands import EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
 __all__ = ["EXIT_ERRORS", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "main"]
 
@@ -23,11 +23,11 @@ USAGE_CODES = frozenset({"E0001", "E0005", "E0006"})
 
 #: Subcommand modules, in the order `runebook --help` lists them.
 COMMANDS = (
-    "interpreter.commands.check",
-    "interpreter.commands.resolve",
-    "interpreter.commands.dice",
-    "interpreter.commands.parse",
-    "interpreter.commands.tour",
+    "interpreter.cli.commands.check",
+    "interpreter.cli.commands.resolve",
+    "interpreter.cli.commands.dice",
+    "interpreter.cli.commands.parse",
+    "interpreter.cli.commands.tour",
 )
 
 

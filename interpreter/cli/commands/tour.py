@@ -11,13 +11,13 @@ from collections import Counter
 
 from dsl.diagnostics import Diagnostic, RunebookError, render_text
 from dsl.loader import builtin_games, load_game
-from interpreter.chains import FixedDriver
-from interpreter.commands import EXIT_ERRORS, EXIT_OK
-from interpreter.render import distribution_text, trace_text
+from interpreter.cli.commands import EXIT_ERRORS, EXIT_OK
+from interpreter.cli.render import distribution_text, trace_text
+from interpreter.core.trace import RollEvent, Trace
+from interpreter.core.values import format_value
+from interpreter.markov.chains import FixedDriver
 from interpreter.rules import load
-from interpreter.trace import RollEvent, Trace
-from interpreter.values import format_value
-from interpreter.yamlfile import read_yaml
+from interpreter.rules.yamlfile import read_yaml
 
 __all__ = ["register", "run"]
 

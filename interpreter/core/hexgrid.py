@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from dsl.diagnostics import Diagnostic, RunebookError
-from interpreter.values import Level
+from interpreter.core.values import Level
 
 __all__ = ["Cell", "Cells", "DIRECTIONS", "distance", "burst", "cone", "ray", "is_path", "neighbors",
            "corners", "crosses", "line_clear", "register"]

@@ -5,7 +5,7 @@ rounding is explicit), ``bool``, ``str``, ``None`` (nothing: the highest die of 
 pool), :class:`Rating` (``7M2``: a number with a letter suffix and a count, whose meaning
 a ruleset defines), a mapping (a record: ``Target's Defense`` looks up ``Defense`` in the
 record ``Target``), :class:`Table`, :class:`Function`, or a pool (see
-:mod:`interpreter.dice`).
+:mod:`interpreter.core.dice`).
 
 Two values exist only while computing exact odds:
 

@@ -13,7 +13,7 @@ import attrs
 
 from dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
 from dsl.loader import _extends, _parse, check_paths, load_game
-from interpreter.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 from interpreter.rules import Rules
 
 __all__ = ["register", "run"]

@@ -28,10 +28,10 @@ from dsl import expr_ast as ex
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.source import Source
 from dsl.vocabulary import fold
-from interpreter.entries import EntryView, line_text, number_in
-from interpreter.evaluate import call_function_value
-from interpreter.trace import StepEvent
-from interpreter.values import Function, Level
+from interpreter.core.evaluate import call_function_value
+from interpreter.core.trace import StepEvent
+from interpreter.core.values import Function, Level
+from interpreter.rules.entries import EntryView, line_text, number_in
 
 __all__ = ["entry_query", "named", "run_listed"]
 

@@ -8,7 +8,7 @@ A :class:`Trace` is a list of events in evaluation order:
 - :class:`StepEvent`: an operation, a call, a name looked up, a table lookup or a
   condition decided, with the text it came from and the value it produced.
 
-Renderers (text, JSON) live in :mod:`interpreter.render`; nothing here formats output
+Renderers (text, JSON) live in :mod:`interpreter.cli.render`; nothing here formats output
 beyond ``to_dict``.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from dsl.source import Span
-from interpreter.values import json_value
+from interpreter.core.values import json_value
 
 __all__ = ["DieRoll", "RollEvent", "StepEvent", "Trace"]
 

@@ -4,7 +4,7 @@ A **state** is where a run stands at a ``step`` line: that line, the values the 
 holds, and the resources and conditions of the entities taking part. From a state, the
 lines up to the next ``step`` (or the end) are a **segment**; the exact joint distribution
 of where a segment leads is computed by the one evaluator
-(:func:`interpreter.distribution.joint`), so every roll inside it is exact. States are
+(:func:`interpreter.core.distribution.joint`), so every roll inside it is exact. States are
 explored breadth-first from the start; then the chance of ending with each set of results
 is solved exactly, with fractions: probability flows forward from the start, and strongly
 connected groups of states (a tie that repeats a round, a loop between steps) are solved as
@@ -27,12 +27,12 @@ from dsl import ast
 from dsl.diagnostics import Diagnostic, RunebookError
 from dsl.flow import flow_of
 from dsl.vocabulary import fold
-from interpreter.dice import PoolSource
-from interpreter.distribution import Distribution
-from interpreter.evaluate import Context, MapEnv
-from interpreter.procedures import ChoicePoint, Driver, run_segment
-from interpreter.results import CheckOdds
-from interpreter.values import Bound, Level, Rating, Record
+from interpreter.core.dice import PoolSource
+from interpreter.core.distribution import Distribution
+from interpreter.core.evaluate import Context, MapEnv
+from interpreter.core.values import Bound, Level, Rating, Record
+from interpreter.rules.procedures import ChoicePoint, Driver, run_segment
+from interpreter.rules.results import CheckOdds
 
 __all__ = ["FixedDriver", "ProcedureOdds", "procedure_odds"]
 

@@ -4,7 +4,7 @@
 ordered levels, tables, functions and checks, with every name in every check checked
 before anything runs. A check runs through one code path for all three semantics —
 dice from a seeded ``random.Random``, faces a player gives, or every world of the exact
-distribution (:func:`interpreter.distribution.joint`) — so a resolved roll and the odds
+distribution (:func:`interpreter.core.distribution.joint`) — so a resolved roll and the odds
 can never disagree about what the rules say.
 """
 
@@ -31,13 +31,9 @@ from dsl.parser import parse_expression
 from dsl.source import Source, Span
 from dsl.typecheck import check_types
 from dsl.vocabulary import fold
-from interpreter.amendments import amended
-from interpreter.chains import procedure_odds
-from interpreter.dice import GivenOracle, PoolSource, RandomOracle
-from interpreter.distribution import Distribution, joint
-from interpreter.entities import Entity, Held, load_entities, load_entity
-from interpreter.entries import EntryView, line_value
-from interpreter.evaluate import (
+from interpreter.core.dice import GivenOracle, PoolSource, RandomOracle
+from interpreter.core.distribution import Distribution, joint
+from interpreter.core.evaluate import (
     BUILTINS,
     Context,
     MapEnv,
@@ -46,14 +42,9 @@ from interpreter.evaluate import (
     pool_spec,
     resolve_value,
 )
-from interpreter.inline import ReadingEnv, expand_procedures
-from interpreter.limits import DEFAULT_LIMITS, Limits
-from interpreter.listed import entry_query
-from interpreter.procedures import RunResult, ScriptedDriver, run_lines
-from interpreter.results import CheckOdds, CheckResult
-from interpreter.runstate import RunState
-from interpreter.trace import StepEvent, Trace
-from interpreter.values import (
+from interpreter.core.limits import DEFAULT_LIMITS, Limits
+from interpreter.core.trace import StepEvent, Trace
+from interpreter.core.values import (
     Derived,
     Function,
     Level,
@@ -64,6 +55,15 @@ from interpreter.values import (
     format_value,
     json_value,
 )
+from interpreter.markov.chains import procedure_odds
+from interpreter.rules.amendments import amended
+from interpreter.rules.entities import Entity, Held, load_entities, load_entity
+from interpreter.rules.entries import EntryView, line_value
+from interpreter.rules.inline import ReadingEnv, expand_procedures
+from interpreter.rules.listed import entry_query
+from interpreter.rules.procedures import RunResult, ScriptedDriver, run_lines
+from interpreter.rules.results import CheckOdds, CheckResult
+from interpreter.rules.runstate import RunState
 
 __all__ = ["CheckOdds", "CheckResult", "Rules", "load"]
 
@@ -154,7 +154,7 @@ class Rules:
         self.procedures: dict[str, Procedure] = {}
         self.resources: dict[str, Resource] = {}
         self.derived: dict[str, tuple[str, ex.Expr, Source]] = {}
-        # Nothing here changes per run (that is on each context: interpreter.runstate), so
+        # Nothing here changes per run (that is on each context: interpreter.rules.runstate), so
         # threads may share one Rules. The two memos below only gain entries, each assigned
         # whole and never changed afterwards; threads racing on one key compute it twice and
         # both values are right (two closures compiled from one node behave as one, even
@@ -313,7 +313,7 @@ class Rules:
             self._check_unused(check.decl, check.source, sink)
         for procedure in self.procedures.values():
             self._check_procedure(procedure, sink)
-        # `do NAME(args) as LABEL`: the used procedure's lines, brought in (interpreter.inline).
+        # `do NAME(args) as LABEL`: the used procedure's lines, brought in (interpreter.rules.inline).
         self.procedures = expand_procedures(self.procedures, sink)
         for condition in self.conditions.values():
             self._check_condition(condition, sink)
@@ -436,7 +436,7 @@ class Rules:
                                                  if isinstance(s, ast.Binding) and not isinstance(s, ast.InputLine)]
         known |= {fold(n) for n in local}
         # `do NAME(...) as LABEL`: the label's results are read as `LABEL.name` (checked when
-        # the use is expanded, interpreter.inline); the arguments are the caller's expressions.
+        # the use is expanded, interpreter.rules.inline); the arguments are the caller's expressions.
         known |= {fold(s.label) for s in decl.statements if isinstance(s, ast.DoLine) and s.label}
         for statement in decl.statements:
             if isinstance(statement, ast.DoLine):
@@ -1113,7 +1113,7 @@ class Rules:
 
     def entry_views(self, scope: MapEnv, env: MapEnv, ctx: Context | None = None) -> None:
         """Entries given as inputs become views whose lines evaluate in ``env``, changed
-        by the entries the actor owns that amend it (interpreter.amendments; each change is traced)."""
+        by the entries the actor owns that amend it (interpreter.rules.amendments; each change is traced)."""
         actor = scope.mapping.get("actor")
         for name, value in list(scope.mapping.items()):
             if isinstance(value, CheckedEntry):
@@ -1227,7 +1227,7 @@ class Rules:
 
     def enumerate(self, fn: Any) -> Distribution:
         """``joint(fn)`` with pools named by their place in the run: every world's context
-        gets a run state whose ``pools`` are this enumeration's (see interpreter.runstate)."""
+        gets a run state whose ``pools`` are this enumeration's (see interpreter.rules.runstate)."""
         pools: dict[tuple[Any, ...], PoolSource] = {}
 
         def world(ctx: Context) -> Any:
@@ -1304,7 +1304,7 @@ class Rules:
             as_: Any = None, against: Any = None, **inputs: Any) -> Any:
         """Run a procedure (or a check) to its end, asking ``driver`` at each choice point.
 
-        Returns a :class:`~interpreter.procedures.RunResult`.
+        Returns a :class:`~interpreter.rules.procedures.RunResult`.
         """
         procedure = self.procedure(name)
         if procedure is None and fold(name) not in self.checks:
@@ -1346,7 +1346,7 @@ class Rules:
     def odds(self, check: str, *, options: Mapping[str, str] | None = None, as_: Any = None,
              against: Any = None, answers: Mapping[str, str] | None = None, **inputs: Any) -> Any:
         """The exact distribution of every named result of a check — or of a procedure,
-        solved as a Markov chain (:mod:`interpreter.chains`; ``answers`` fixes its choices)."""
+        solved as a Markov chain (:mod:`interpreter.markov.chains`; ``answers`` fixes its choices)."""
         procedure = self.procedure(check)
         if procedure is None and fold(check) not in self.checks:
             used = self._user_of(check)
@@ -1575,7 +1575,7 @@ class StateQuery:
 
 
 def _line_query(query: StateQuery, ctx: Context, args: list[Any], site: Any) -> Any:
-    """``line(entry, "Label", grade)``: the graded line that applies (see interpreter.entries)."""
+    """``line(entry, "Label", grade)``: the graded line that applies (see interpreter.rules.entries)."""
     if len(args) not in (3, 4) or not isinstance(args[0], EntryView):
         raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name="line",
                                              expected="an entry, a label, a grade (and a default)", got=len(args))])

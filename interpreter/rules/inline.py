@@ -6,7 +6,7 @@ already expanded) are put in its place, every name they bind (inputs, ``let``/``
 stay apart from the caller's, the arguments bound by ``input`` lines, ``end`` turned into a
 ``goto`` to a step placed after the block, and ``result`` lines into ``set`` lines whose
 names the caller reads as ``LABEL.name``. The expanded procedure is an ordinary one, so a
-seeded run, given dice and exact odds (interpreter.chains) all run it by the one code path.
+seeded run, given dice and exact odds (interpreter.markov.chains) all run it by the one code path.
 
 Each brought-in line keeps its own span and records (``ast.Inlined``) the procedure and
 file it came from, so a diagnostic points at the used procedure's own line and names it.
@@ -24,9 +24,9 @@ from dsl import expr_ast as ex
 from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
 from dsl.source import Source
 from dsl.vocabulary import fold
-from interpreter.entries import EntryView
-from interpreter.evaluate import MapEnv
-from interpreter.values import Level
+from interpreter.core.evaluate import MapEnv
+from interpreter.core.values import Level
+from interpreter.rules.entries import EntryView
 
 __all__ = ["ReadingEnv", "bind_input", "expand_procedures", "statement_source"]
 

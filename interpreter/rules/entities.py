@@ -29,8 +29,8 @@ from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.parser import parse_expression
 from dsl.source import Source, Span
 from dsl.vocabulary import Vocabulary, fold
-from interpreter.values import Rating
-from interpreter.yamlfile import read_yaml
+from interpreter.core.values import Rating
+from interpreter.rules.yamlfile import read_yaml
 
 __all__ = ["Entity", "Held", "load_entities", "load_entity"]
 

@@ -5,15 +5,15 @@ without a number, unknown builtins' arity, nesting) and compiled once into Pytho
 closures, one small ``c_<Node>`` method per node type; compiled expressions are cached.
 Evaluation runs the closures against a :class:`Context` that carries what is injected:
 
-- ``oracle``: where faces come from when rolling (:class:`~interpreter.dice.RandomOracle`
-  for a seeded ``random.Random``, :class:`~interpreter.dice.GivenOracle` for faces the
+- ``oracle``: where faces come from when rolling (:class:`~interpreter.core.dice.RandomOracle`
+  for a seeded ``random.Random``, :class:`~interpreter.core.dice.GivenOracle` for faces the
   user rolled at the table);
 - ``world``: instead of rolling, a world of the exact-odds enumeration
-  (:mod:`interpreter.distribution`): dice terms become lazy pools and every reading of a
+  (:mod:`interpreter.core.distribution`): dice terms become lazy pools and every reading of a
   pool becomes a choice over its exact distribution;
-- ``limits`` (:class:`~interpreter.limits.Limits`) and ``trace`` (a list of events, or
+- ``limits`` (:class:`~interpreter.core.limits.Limits`) and ``trace`` (a list of events, or
   None to skip tracing);
-- ``run``: the state of the check or procedure running (:mod:`interpreter.runstate`).
+- ``run``: the state of the check or procedure running (:mod:`interpreter.rules.runstate`).
 
 Names resolve through an environment: any object with ``lookup(name)`` (raising
 ``KeyError``) and ``names()``; :class:`MapEnv` wraps a mapping and matches names ignoring
@@ -21,7 +21,7 @@ case, spaces, hyphens and underscores, :class:`CallbackEnv` wraps a function.
 
 For callers that evaluate several expressions over the same dice (a check computing
 several results from one roll), build each pool's spec with :func:`pool_spec`, bind it as a
-:class:`~interpreter.dice.PoolSource` in the environment and evaluate every expression with
+:class:`~interpreter.core.dice.PoolSource` in the environment and evaluate every expression with
 the same :class:`Context`::
 
     ctx = Context(oracle=GivenOracle([8, 6, 1]), trace=Trace())
@@ -29,7 +29,7 @@ the same :class:`Context`::
     value = ctx.result(ctx.evaluate(compiled, env))
     ctx.finish()                      # E0502 if faces were left over
 
-:func:`interpreter.distribution.joint` gives the exact joint distribution of the same
+:func:`interpreter.core.distribution.joint` gives the exact joint distribution of the same
 computation.
 """
 
@@ -47,8 +47,8 @@ from dsl import expr_ast as ex
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.parser import parse_expression
 from dsl.source import Source, Span
-from interpreter import hexgrid as _hexgrid
-from interpreter.dice import (
+from interpreter.core import hexgrid as _hexgrid
+from interpreter.core.dice import (
     ARITH,
     COMPARE,
     FLIPPED,
@@ -64,9 +64,9 @@ from interpreter.dice import (
     number_reader,
     roll_pool,
 )
-from interpreter.limits import DEFAULT_LIMITS, Limits
-from interpreter.trace import RollEvent, StepEvent, Trace
-from interpreter.values import (
+from interpreter.core.limits import DEFAULT_LIMITS, Limits
+from interpreter.core.trace import RollEvent, StepEvent, Trace
+from interpreter.core.values import (
     Level,
     Record,
     UNKNOWN,
@@ -229,7 +229,7 @@ class Context:
         self.world = world
         self.limits = limits
         self.trace = trace
-        #: The run this context evaluates (:class:`interpreter.runstate.RunState`), if any:
+        #: The run this context evaluates (:class:`interpreter.rules.runstate.RunState`), if any:
         #: per-run state lives here, never on a loaded ruleset that threads may share.
         self.run = run
         self.counter = [0]
@@ -1740,9 +1740,9 @@ class _SpecWorld:
 
 def pool_spec(expr: str | ex.Expr | CompiledExpression, env: Any = None, *,
               limits: Limits = DEFAULT_LIMITS) -> PoolSpec:
-    """The :class:`~interpreter.dice.PoolSpec` of a dice expression (``pool d10 x10``,
+    """The :class:`~interpreter.core.dice.PoolSpec` of a dice expression (``pool d10 x10``,
     ``ladder(steps, d4, d6, d8, d10, d12)``), with its count taken from ``env``; wrap it in
-    a :class:`~interpreter.dice.PoolSource` to declare a pool that several expressions read."""
+    a :class:`~interpreter.core.dice.PoolSource` to declare a pool that several expressions read."""
     compiled = expr if isinstance(expr, CompiledExpression) else compile_expression(expr, limits=limits)
     site = (compiled.source, compiled.expr.span)
     value = Context(world=_SpecWorld(site), limits=limits).evaluate(compiled, env)

@@ -1,7 +1,7 @@
 """Renderers: traces and distributions as text for people and JSON for programs.
 
-Evaluation never formats anything; these functions read :class:`~interpreter.trace.Trace`
-and :class:`~interpreter.distribution.Distribution` values.
+Evaluation never formats anything; these functions read :class:`~interpreter.core.trace.Trace`
+and :class:`~interpreter.core.distribution.Distribution` values.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from interpreter.distribution import Distribution
-from interpreter.trace import DieRoll, RollEvent, StepEvent, Trace
-from interpreter.values import Bound, format_value
+from interpreter.core.distribution import Distribution
+from interpreter.core.trace import DieRoll, RollEvent, StepEvent, Trace
+from interpreter.core.values import Bound, format_value
 
 __all__ = [
     "distribution_json",

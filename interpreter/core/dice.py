@@ -4,7 +4,7 @@ A dice term (``4d6kh3``, ``5d10x10cs>=8``, ``pool d10``, ``d{1,1,2,3}``) describ
 :class:`PoolSpec`: groups of identical dice (:class:`DieSpec`: faces, rerolls,
 explosions), a keep/drop rule and success counting. Rolling a spec with a
 :class:`DiceOracle` gives a :class:`RolledPool`; the distribution engine
-(:mod:`interpreter.distribution`) reads the same spec without rolling.
+(:mod:`interpreter.core.distribution`) reads the same spec without rolling.
 
 Rolling order (the order ``--dice`` faces are consumed and the trace lists dice): all
 dice of the pool, group by group; then rerolls of those dice, in order (``r`` repeats the
@@ -31,9 +31,9 @@ import attrs
 
 from dsl.diagnostics import Diagnostic, RunebookError
 from dsl.source import Source, Span
-from interpreter.limits import Limits
-from interpreter.trace import DieRoll, RollEvent
-from interpreter.values import UNKNOWN, Undetermined, equal, normalize
+from interpreter.core.limits import Limits
+from interpreter.core.trace import DieRoll, RollEvent
+from interpreter.core.values import UNKNOWN, Undetermined, equal, normalize
 
 __all__ = [
     "ARITH",
@@ -297,7 +297,7 @@ class RolledPool:
 
 class LazyPool:
     """A pool not rolled: while computing odds, readers of it become choices over its
-    exact distribution (see :mod:`interpreter.distribution`)."""
+    exact distribution (see :mod:`interpreter.core.distribution`)."""
 
     __slots__ = ("key", "spec")
 

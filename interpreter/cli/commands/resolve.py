@@ -8,10 +8,10 @@ import sys
 from typing import Any
 
 from dsl.diagnostics import Diagnostic, RunebookError
-from interpreter.procedures import PromptDriver, ScriptedDriver, load_choices
-from interpreter.render import distribution_text, trace_text
+from interpreter.cli.render import distribution_text, trace_text
+from interpreter.core.values import format_value
 from interpreter.rules import load
-from interpreter.values import format_value
+from interpreter.rules.procedures import PromptDriver, ScriptedDriver, load_choices
 
 __all__ = ["add_check_inputs", "faces", "register", "run_check_odds", "run_resolve"]
 
