@@ -279,3 +279,16 @@ def test_chained_penalties_may_stack(rules) -> None:  # type: ignore[no-untyped-
     assert {k: _name(v) for k, v in run.results.items()} == {
         "winner": "opposition", "outcome": "defeat", "disengaged": False,
         "harm": "dying", "opposition_harm": "unharmed", "penalty": 12, "opposition_penalty": 0}
+
+
+def test_disengaging_at_an_equal_score(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A disengagement won at 0 to 0 ends the contest with no winner and no harm (it used to
+    look up a table row for a difference of 0, E0413)."""
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("- disengage\n")
+    run = cli("run", "questworlds", "scored contest", "--with", "ability=15", "--with", "resistance=14",
+              "--choices", str(answers), "--dice", "3,18", "--json")
+    assert run.code == 0, run.stderr
+    results = json.loads(run.stdout)["results"]
+    assert results["disengaged"] is True and results["winner"] is None
+    assert results["consequence"] == results["opposition_consequence"] == "unharmed"
