@@ -243,8 +243,12 @@ builtin("rating_value(r: rating, size: number) -> number",
         "counted (7M2 with size 20 is 47; 7M counts once); a number is itself")
 builtin("step(x: level, n: number) -> x",
         "step(level, n): the level n places higher (lower if n < 0), held at the ends")
-builtin("min(x: number | list[number], ...) -> number", "the smallest of its arguments (and of the items of lists)")
-builtin("max(x: number | list[number], ...) -> number", "the largest of its arguments (and of the items of lists)")
+builtin("min(x: number | list[number], ...) -> number", "the smallest of its arguments (and of the items of lists); "
+        "of levels of one group, the lowest")
+builtin("min(x: level | list[level], ...) -> x.item | x", "the lowest of levels of one group")
+builtin("max(x: number | list[number], ...) -> number", "the largest of its arguments (and of the items of lists); "
+        "of levels of one group, the highest")
+builtin("max(x: level | list[level], ...) -> x.item | x", "the highest of levels of one group")
 builtin("floor(x: number) -> number", "round down")
 builtin("ceil(x: number) -> number", "round up")
 builtin("round(x: number) -> number", "round to nearest, halves away from zero")
@@ -272,6 +276,7 @@ builtin("ladder(n: number, sizes: list[number]) -> pool", "step dice on a ladder
 
 # ---------------------------------------------------------------- lists
 
+builtin("levels_of(x: level) -> list[level]", "levels_of(success): every level of its group, lowest first")
 builtin("range(n: number, end: number = n) -> list[number]",
         "range(n): the numbers 0 to n - 1 (the positions of a list of n items); range(a, b): a to b - 1")
 builtin("first(xs: list) -> xs.item | none", "first(xs): the first item of a list, or none when it is empty")

@@ -154,6 +154,17 @@ def test_ratings_cross_states(tmp_path: Path) -> None:
     assert odds.results["hits"] == {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4)}
 
 
+def test_levels_in_lists(tmp_path: Path) -> None:
+    (tmp_path / "g.rules").write_text(
+        "levels Outcome: loss < tie < win\n\nprocedure P ()\n  result all = levels_of(tie)\n"
+        "  result best = max(tie, win, loss)\n  result worst = min([tie, win])\n"
+        "  result above = [o for o in levels_of(loss) if o > tie]\n")
+    results = interpreter.load(str(tmp_path)).run("P").results
+    assert [_name(o) for o in results["all"]] == ["loss", "tie", "win"]
+    assert (_name(results["best"]), _name(results["worst"])) == ("win", "tie")
+    assert [_name(o) for o in results["above"]] == ["win"]
+
+
 def test_a_list_of_dice_has_exact_odds() -> None:
     assert interpreter.odds("sum([d6 for i in [1, 2]])") == interpreter.odds("2d6")
 

@@ -535,7 +535,20 @@ def items_of(value: Any, op: str, site: Any, limits: Limits) -> tuple[Any, ...]:
     return value
 
 
+def _levels(name: str, args: list[Any], site: Any) -> list[Level] | None:
+    """The arguments (and list items) when they are all levels of one group, else None."""
+    values = _spread(args)
+    if not values or not all(isinstance(v, Level) for v in values):
+        return None
+    if len({v.group for v in values}) > 1:
+        raise _error("E0405", site, op=name, kind="levels of different groups")
+    return values
+
+
 def _b_min(ctx: Context, args: list[Any], site: Any) -> Any:
+    levels = _levels("min", args, site)
+    if levels is not None:
+        return min(levels, key=lambda level: level.rank)
     values = _numbers("min", ctx, args, site)
     result = values[0]
     for v in values[1:]:
@@ -544,6 +557,9 @@ def _b_min(ctx: Context, args: list[Any], site: Any) -> Any:
 
 
 def _b_max(ctx: Context, args: list[Any], site: Any) -> Any:
+    levels = _levels("max", args, site)
+    if levels is not None:
+        return max(levels, key=lambda level: level.rank)
     values = _numbers("max", ctx, args, site)
     result = values[0]
     for v in values[1:]:
@@ -782,6 +798,14 @@ def _b_range(ctx: Context, args: list[Any], site: Any) -> Any:
     return tuple(range(low, high))
 
 
+def _b_levels_of(ctx: Context, args: list[Any], site: Any) -> Any:
+    level = args[0]
+    if not isinstance(level, Level):
+        raise _error("E0405", site, op="levels_of", kind=kind_of(level), help="levels_of(success): every level of its group")
+    return tuple(Level(level.group, name, rank, level.names) for rank, name in enumerate(level.names))
+
+
+_register("levels_of", _b_levels_of)
 _register("range", _b_range)
 _register("first", _b_first)
 _register("last", _b_last)
