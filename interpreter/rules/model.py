@@ -85,7 +85,10 @@ def role_map(as_: Any, against: Any, *, copy: bool = False) -> dict[str, Any]:
 
 
 def _first(given: Any) -> Any:
-    return given[0] if isinstance(given, list | tuple) and given else None if isinstance(given, list | tuple) else given
+    """The first of the entities given for a role (one entity, or a list of them)."""
+    if isinstance(given, list | tuple):
+        return given[0] if given else None
+    return given
 
 #: Input types a check may declare (`ability: rating`), besides the name of a levels group,
 #: an entry kind, or a list of any of them (`heroes: list of rating`; `list`: of anything).
