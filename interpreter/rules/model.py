@@ -331,6 +331,7 @@ class Rules:
             if span is None or not any(path == warning.path and span.line <= line <= span.end_line
                                        for path, line in wrong):
                 sink.items.append(warning)
+        del self._unused  # building only: a loaded ruleset keeps nothing it does not run with
 
     def _example(self, block: ast.ExampleDecl, source: Source, sink: DiagnosticSink) -> None:
         check = self.checks.get(fold(str(block.check))) or self.procedures.get(fold(str(block.check)))
