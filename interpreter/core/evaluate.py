@@ -545,26 +545,24 @@ def _levels(name: str, args: list[Any], site: Any) -> list[Level] | None:
     return values
 
 
-def _b_min(ctx: Context, args: list[Any], site: Any) -> Any:
-    levels = _levels("min", args, site)
-    if levels is not None:
-        return min(levels, key=lambda level: level.rank)
-    values = _numbers("min", ctx, args, site)
-    result = values[0]
-    for v in values[1:]:
-        result = _min2(result, v)
-    return result
+def _extreme(name: str, pick: Callable[..., Any], pair: Callable[[Any, Any], Any]) -> Callable[..., Any]:
+    """``min``/``max``: of levels of one group by their order, else of numbers (and list items)."""
+
+    def impl(ctx: Context, args: list[Any], site: Any) -> Any:
+        levels = _levels(name, args, site)
+        if levels is not None:
+            return pick(levels, key=lambda level: level.rank)
+        values = _numbers(name, ctx, args, site)
+        result = values[0]
+        for v in values[1:]:
+            result = pair(result, v)
+        return result
+
+    return impl
 
 
-def _b_max(ctx: Context, args: list[Any], site: Any) -> Any:
-    levels = _levels("max", args, site)
-    if levels is not None:
-        return max(levels, key=lambda level: level.rank)
-    values = _numbers("max", ctx, args, site)
-    result = values[0]
-    for v in values[1:]:
-        result = _max2(result, v)
-    return result
+_b_min = _extreme("min", min, _min2)
+_b_max = _extreme("max", max, _max2)
 
 
 def _b_floor(ctx: Context, args: list[Any], site: Any) -> Any:
