@@ -507,7 +507,7 @@ class Statement:
     """
 
     span: Span | None = _span
-    #: A line another procedure's ``do`` brought in (see interpreter.rules.inline): where it came from.
+    #: A line another procedure's ``do`` brought in (see dsl.inline): where it came from.
     inlined: Inlined | None = _inlined
 
     name = ""
@@ -594,7 +594,7 @@ class CountLine(Assignment):
 
 @attrs.frozen
 class InputLine(Binding):
-    """A used procedure's input, bound from the caller's value (interpreter.rules.inline)."""
+    """A used procedure's input, bound from the caller's value (dsl.inline)."""
 
     expr: Expr
 
@@ -787,7 +787,7 @@ class DoLine(Statement):
 
 @attrs.frozen
 class UseLine(Statement):
-    """Where the lines of a used procedure (``do NAME as LABEL``) start (interpreter.rules.inline)."""
+    """Where the lines of a used procedure (``do NAME as LABEL``) start (dsl.inline)."""
 
     name: str
     label: str | None = None

@@ -482,7 +482,7 @@ class _Checker:
         if found is None:
             return ANY  # reported when the game loads (E0620)
         record = self.type_of(*found)
-        # A result it does not have is E0622 when the game loads (interpreter.rules.inline).
+        # A result it does not have is E0622 when the model is built (dsl.inline).
         return ty.record(record.name, record.fields, open=True) if record.kind == "record" else record
 
     def derived_type(self, key: str) -> Type:

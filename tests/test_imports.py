@@ -122,3 +122,19 @@ def test_the_sub_packages_are_layered() -> None:
             assert all(t.startswith("interpreter.core") for t in ours), (module, ours)
         if not module.startswith(("interpreter.cli", "interpreter.__main__")):
             assert not any(t.startswith("interpreter.cli") for t in ours), (module, ours)
+
+
+def test_dsl_imports_nothing_of_the_interpreter() -> None:
+    """The front end, the model and its checks stand alone: nothing upstream imports the interpreter."""
+    graph = {module: _imports(module, path) for module, path in MODULES.items()}
+    for module, targets in graph.items():
+        if module.startswith("dsl"):
+            assert not any(t.startswith("interpreter") for t in targets), (module, targets)
+
+
+def test_check_needs_only_the_front_end() -> None:
+    """`runebook check` gets every diagnostic from dsl/ (the model's checks included): the
+    command imports no part of the interpreter but the command line's own helpers."""
+    graph = {module: _imports(module, path) for module, path in MODULES.items()}
+    ours = [t for t in graph["interpreter.cli.commands.check"] if t.startswith("interpreter")]
+    assert all(t.startswith("interpreter.cli") for t in ours), ours

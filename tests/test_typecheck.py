@@ -192,7 +192,7 @@ def test_the_check_stage_reports_it(cli, tmp_path, line: str, expected: str) -> 
 @pytest.mark.parametrize("line", [line for line, _ in CASES.values()], ids=list(CASES))
 def test_without_the_check_stage_it_passed(cli, tmp_path, monkeypatch, line: str) -> None:  # type: ignore[no-untyped-def]
     """Each case is something `runebook check` let through before: no other check sees it."""
-    monkeypatch.setattr("interpreter.rules.model.check_types", lambda *a, **k: [])
+    monkeypatch.setattr("dsl.model.check_types", lambda *a, **k: [])
     run, _ = _checked(cli, tmp_path, PRELUDE + line + "\n")
     assert run.code == 0, run.show()
 
@@ -331,7 +331,7 @@ game.rules:16:25: E0603 input 'power' expects a number, got 'flame'
     |                         ^^^^^
 help: 'flame' is a level of 'Element'; 'Strike' declares 'power: number = 1'
 """
-    monkeypatch.setattr("interpreter.rules.model.check_types", lambda *a, **k: [])
+    monkeypatch.setattr("dsl.model.check_types", lambda *a, **k: [])
     assert _checked(cli, tmp_path, DECLARED)[0].code == 0
 
 

@@ -1,8 +1,8 @@
 """The rules layer: a game's mechanics, read from its declarations and run for any game.
 
-:func:`load` turns a checked ruleset (``dsl.loader``) into :class:`Rules`: its options,
-ordered levels, tables, functions and checks, with every name in every check checked
-before anything runs. A check runs through one code path for all three semantics —
+:func:`load` turns a game's checked model (``dsl.model``: every name bound and checked
+before anything runs) into :class:`Rules`: the runtime values of its options, levels,
+tables, functions and checks. A check runs through one code path for all three semantics —
 dice from a seeded ``random.Random``, faces a player gives, or every world of the exact
 distribution (:func:`interpreter.core.distribution.joint`) — so a resolved roll and the odds
 can never disagree about what the rules say.
@@ -19,17 +19,30 @@ import attrs
 
 from dsl import ast
 from dsl import expr_ast as ex
-from dsl.builder import MAX_CHOICE_RANGE
-from dsl.builtins import BUILTINS as BUILTIN_REGISTRY
-from dsl.builtins import GROUPS as BUILTIN_GROUPS
-from dsl.builtins import hidden_builtins, host_functions
+from dsl.builtins import host_functions
 from dsl.checker import CheckedEntry, expression_names
-from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
-from dsl.flow import Flow, lower, reads_of
+from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.loader import Ruleset, load_game
+from dsl.model import GROUPS_OF_ROLES as GROUPS
+from dsl.model import (
+    INPUT_TYPES,
+    ROLES,
+    Check,
+    CheckName,
+    Condition,
+    FunctionName,
+    HostName,
+    LevelName,
+    Model,
+    OptionName,
+    Procedure,
+    Resource,
+    TableName,
+    build_model,
+    list_item_type,
+)
 from dsl.parser import parse_expression
 from dsl.source import Source, Span
-from dsl.typecheck import check_types
 from dsl.vocabulary import fold
 from interpreter.core.dice import GivenOracle, PoolSource, RandomOracle
 from interpreter.core.distribution import Distribution, joint
@@ -59,19 +72,13 @@ from interpreter.markov.chains import procedure_odds
 from interpreter.rules.amendments import amended
 from interpreter.rules.entities import Entity, Held, load_entities, load_entity
 from interpreter.rules.entries import EntryView, line_value
-from interpreter.rules.inline import ReadingEnv, expand_procedures
+from interpreter.rules.inline import ReadingEnv
 from interpreter.rules.listed import entry_query
 from interpreter.rules.procedures import RunResult, ScriptedDriver, run_lines
 from interpreter.rules.results import CheckOdds, CheckResult
 from interpreter.rules.runstate import RunState
 
 __all__ = ["CheckOdds", "CheckResult", "Rules", "load"]
-
-#: Names a check may use for the entities taking part (`--as`, `--against`): the first of
-#: each, and (`actors`, `targets`) all of them, in order, when several are given.
-ROLES = ("actor", "target")
-GROUPS = ("actors", "targets")
-
 
 def role_map(as_: Any, against: Any, *, copy: bool = False) -> dict[str, Any]:
     """The entities taking part, by role: ``actor``, ``actor#2``, ... and ``target``,
@@ -90,25 +97,7 @@ def _first(given: Any) -> Any:
         return given[0] if given else None
     return given
 
-#: Input types a check may declare (`ability: rating`), besides the name of a levels group,
-#: an entry kind, or a list of any of them (`heroes: list of rating`; `list`: of anything).
-INPUT_TYPES = ("number", "rating", "text", "boolean", "list")
-
 _BOOLEAN_WORDS = {"true": True, "yes": True, "false": False, "no": False}
-
-
-def list_item_type(written: str | None) -> str | None:
-    """``list of rating`` → ``rating``; ``list`` → ``any``; anything else → None."""
-    if written is None:
-        return None
-    words = written.split()
-    if not words or fold(words[0]) != "list":
-        return None
-    if len(words) == 1:
-        return "any"
-    if len(words) >= 3 and fold(words[1]) == "of":
-        return " ".join(words[2:])
-    return None
 
 
 @attrs.frozen
@@ -118,22 +107,6 @@ class Option:
     name: str
     choices: tuple[Level, ...]
     default: Level
-
-
-@attrs.frozen
-class Check:
-    """A declared check (or procedure) and the file it came from (for carets)."""
-
-    decl: ast.CheckDecl | ast.ProcedureDecl
-    source: Source = attrs.field(eq=False, repr=False)
-
-    @property
-    def name(self) -> str:
-        return str(self.decl.name)
-
-    def param(self, name: str) -> ast.Param | None:
-        key = fold(name)
-        return next((p for p in self.decl.params if fold(p.name) == key), None)
 
 
 @attrs.frozen
@@ -147,9 +120,11 @@ class Example:
 class Rules:
     """A game's mechanics, ready to resolve checks and compute their odds."""
 
-    def __init__(self, ruleset: Ruleset, limits: Limits = DEFAULT_LIMITS) -> None:
-        self.ruleset = ruleset
-        self.name = ruleset.name
+    def __init__(self, ruleset: Ruleset | Model, limits: Limits = DEFAULT_LIMITS) -> None:
+        model = ruleset if isinstance(ruleset, Model) else build_model(ruleset)
+        self.model = model
+        self.ruleset = model.ruleset
+        self.name = model.ruleset.name
         self.limits = limits
         self.options: dict[str, Option] = {}
         self.checks: dict[str, Check] = {}
@@ -168,468 +143,41 @@ class Rules:
         self._call_cache: dict[tuple[Any, ...], Distribution] = {}
         self.conditions: dict[str, Condition] = {}
         self.globals = MapEnv()
-        sink = DiagnosticSink()
-        self._build(sink)
-        self.diagnostics: tuple[Diagnostic, ...] = tuple(sink.items)
+        self._build(model)
+        # What the model's checks found (dsl.model): `load` refuses a ruleset with errors.
+        self.diagnostics: tuple[Diagnostic, ...] = model.diagnostics
 
     # ---------------------------------------------------------------- building
 
-    def _declarations(self) -> list[tuple[Source, Any]]:
-        return [(source, block) for source, rules in self.ruleset.files for block in rules.blocks]
+    def _build(self, model: Model) -> None:
+        """Runtime values for the names the model binds (nothing is checked here: dsl.model)."""
+        self.uses = model.uses
+        self.hidden = model.hidden
+        self.conditions = dict(model.conditions)
+        self.resources = dict(model.resources)
+        self.derived = dict(model.derived)
+        self.checks = dict(model.checks)
+        self.procedures = dict(model.procedures)
+        for key, option in model.options.items():
+            choices = tuple(Level(option.name, n, i, option.choices) for i, n in enumerate(option.choices))
+            self.options[key] = Option(option.name, choices, choices[option.default])
+        for name, named in model.values:
+            self.globals.define(name, _RUNTIME[type(named)](self, named))
+        for example in model.examples:
+            self.examples.append(Example(example.check, {name: _literal(expr, self.globals)
+                                                         for name, expr in example.args}))
 
-    def _build(self, sink: DiagnosticSink) -> None:
-        blocks = self._declarations()
-        defined: dict[str, tuple[Source, Span | None]] = {}
+    def _option_setting(self, named: OptionName) -> OptionSetting:
+        return OptionSetting(self, named.option.name, self.options[fold(named.option.name)].default)
 
-        # `uses GROUP`: the specialised builtins the rules call (the others' names are free).
-        self.uses: tuple[str, ...] = ()
-        for source, block in blocks:
-            if isinstance(block, ast.UsesDecl):
-                for phrase in block.groups:
-                    group = " ".join(phrase.text.casefold().split())
-                    if group not in BUILTIN_GROUPS:
-                        sink.items.append(Diagnostic.make("E0303", source, phrase.span, what="group of builtins",
-                                                          name=phrase.text,
-                                                          help=did_you_mean(phrase.text, list(BUILTIN_GROUPS))
-                                                          or f"groups: {', '.join(BUILTIN_GROUPS)}"))
-                    elif group not in self.uses:
-                        self.uses += (group,)
-        self.hidden = hidden_builtins(self.uses)
-
-        def claim(name: str, source: Source, span: Span | None, callable_: bool = False) -> bool:
-            key = fold(name)
-            if callable_ and name.casefold() in BUILTINS and name.casefold() not in self.hidden and span is not None:
-                sink.items.append(Diagnostic.make("E0306", source, span,
-                                                  message=f"'{name}' is the name of a builtin function",
-                                                  help="choose another name"))
-                return False
-            if key in defined:
-                first = defined[key][1]
-                sink.items.append(Diagnostic.make("E0302", source, span, name=name,
-                                                  line=first.line if first else "?"))
-                return False
-            defined[key] = (source, span)
-            return True
-
-        matches: list[tuple[ast.MatchBlock, Source]] = []
-        self._unused: list[tuple[Diagnostic, Span | None]] = []
-        for host in HOST_FUNCTIONS:
-            if host.casefold() in self.hidden:
-                continue  # a specialised group this ruleset does not use
-            claim(host, Source("<runebook>", ""), None)
-            self.globals.define(host, StateQuery(self, host))
-        for source, block in blocks:
-            if isinstance(block, ast.ResourceDecl):
-                if claim(str(block.name), source, block.name.span):
-                    self.resources[fold(str(block.name))] = Resource(str(block.name), _settings(block.params), source)
-                    # The name stands for the resource itself: resource(actor, Points).
-                    self.globals.define(str(block.name), Level("resource", str(block.name), 0, (str(block.name),)))
-            elif isinstance(block, ast.ConditionDecl):
-                if claim(str(block.name), source, block.name.span):
-                    settings = [p for p in block.params if p.name in CONDITION_SETTINGS]
-                    own = tuple(p for p in block.params if p.name not in CONDITION_SETTINGS)
-                    self.conditions[fold(str(block.name))] = Condition(
-                        str(block.name), _settings(settings), block.modifiers, source, own)
-                    self.globals.define(str(block.name), Level("condition", str(block.name), 0, (str(block.name),)))
-            elif isinstance(block, ast.DeriveDecl):
-                self.derived[fold(str(block.name))] = (str(block.name), block.expr, source)
-            elif isinstance(block, ast.LevelsDecl):
-                names = tuple(p.text for p in block.levels)
-                claim(block.name.text, source, block.name.span)
-                for rank, phrase in enumerate(block.levels):
-                    if claim(phrase.text, source, phrase.span):
-                        self.globals.define(phrase.text, Level(block.name.text, phrase.text, rank, names))
-            elif isinstance(block, ast.OptionDecl):
-                if not claim(block.name.text, source, block.name.span):
-                    continue
-                names = tuple(p.text for p in block.choices)
-                choices = tuple(Level(block.name.text, n, i, names) for i, n in enumerate(names))
-                for level, phrase in zip(choices, block.choices):
-                    if claim(phrase.text, source, phrase.span):
-                        self.globals.define(phrase.text, level)
-                default = choices[0]
-                if block.default is not None:
-                    match = [c for c in choices if fold(c.name) == fold(block.default.text)]
-                    if not match:
-                        sink.items.append(Diagnostic.make(
-                            "E0606", source, block.default.span, name=block.name.text,
-                            value=block.default.text, allowed=", ".join(names)))
-                    else:
-                        default = match[0]
-                self.options[fold(block.name.text)] = Option(block.name.text, choices, default)
-                # Seen from functions and derived values: the setting of the run in progress.
-                self.globals.define(block.name.text, OptionSetting(self, block.name.text, default))
-            elif isinstance(block, ast.FunctionDecl):
-                name = str(block.name)
-                if claim(name, source, block.name.span, callable_=True):
-                    self.globals.define(name, Function(name, tuple(p.name for p in block.params), block.body,
-                                                       self.globals, source))
-            elif isinstance(block, ast.CheckDecl):
-                if claim(str(block.name), source, block.name.span, callable_=True):
-                    check = self.checks[fold(str(block.name))] = Check(block, source)
-                    self.globals.define(check.name, CheckCall(self, check))
-            elif isinstance(block, ast.ProcedureDecl):
-                # Blocks become flat lines with internal jumps: the form every semantics runs.
-                flat_sink = DiagnosticSink(source)
-                matches.extend((m, source) for m in ast.walk_statements(block.statements)
-                               if isinstance(m, ast.MatchBlock))
-                block = attrs.evolve(block, statements=lower(block.statements, flat_sink))
-                sink.extend(flat_sink.items)
-                if claim(str(block.name), source, block.name.span):
-                    self.procedures[fold(str(block.name))] = Procedure(block, source)
-                for statement in block.statements:
-                    if isinstance(statement, ast.ChooseLine):
-                        # A choice's options are levels of the choice, so rules can compare with them.
-                        for rank, option in enumerate(statement.choices):
-                            if option.isdigit():
-                                continue  # a number stands for itself
-                            if " to " in option:
-                                sink.items.append(Diagnostic.make("E0308", source, statement.span, text=option,
-                                                                  most=MAX_CHOICE_RANGE))
-                                continue
-                            if fold(option) not in defined:
-                                defined[fold(option)] = (source, statement.span)
-                                self.globals.define(option, Level(statement.name, option, rank, statement.choices))
-                                continue
-                            try:
-                                taken = self.globals.lookup(option)
-                            except KeyError:
-                                taken = None
-                            if not (isinstance(taken, Level) and fold(taken.group) == fold(statement.name)):
-                                # Another choice (or a check, level...) has the name: comparing with it
-                                # would silently never match this choice's answer.
-                                sink.items.append(Diagnostic.make(
-                                    "E0306", source, statement.span,
-                                    message=f"choice option '{option}' is already the name of something else",
-                                    help=f"rename it (e.g. '{statement.name}_{option}') or use the same choice name"))
-            elif isinstance(block, ast.TableDecl):
-                claim(str(block.name), source, block.name.span)
-        # Tables last: a row naming nothing else defines a level of the table's own group.
-        for source, block in blocks:
-            if isinstance(block, ast.TableDecl):
-                self._shadowed_rows(block, source, defined, sink)
-                self._table(block, source, defined)
-        for match, source in matches:
-            self._check_coverage(match, source, sink)
-        for check in self.checks.values():
-            self._check_names(check, sink)
-            self._check_unused(check.decl, check.source, sink)
-        for procedure in self.procedures.values():
-            self._check_procedure(procedure, sink)
-        # `do NAME(args) as LABEL`: the used procedure's lines, brought in (interpreter.rules.inline).
-        self.procedures = expand_procedures(self.procedures, sink)
-        for condition in self.conditions.values():
-            self._check_condition(condition, sink)
-        for source, block in blocks:
-            if isinstance(block, ast.ExampleDecl):
-                self._example(block, source, sink)
-        # The type check stage: what would fail at run time whatever the dice say (dsl.typecheck).
-        sink.extend(check_types(self.ruleset.files, self.ruleset.vocabulary))
-        # Unused values matter once a declaration is otherwise right: not beside its errors.
-        wrong = [(d.path, d.span.line) for d in sink.items if d.severity == "error" and d.span is not None]
-        for warning, span in self._unused:
-            if span is None or not any(path == warning.path and span.line <= line <= span.end_line
-                                       for path, line in wrong):
-                sink.items.append(warning)
-        del self._unused  # building only: a loaded ruleset keeps nothing it does not run with
-
-    def _example(self, block: ast.ExampleDecl, source: Source, sink: DiagnosticSink) -> None:
-        check = self.checks.get(fold(str(block.check))) or self.procedures.get(fold(str(block.check)))
-        if check is None:
-            names = [c.name for c in self.checks.values()] + [p.name for p in self.procedures.values()]
-            sink.items.append(Diagnostic.make("E0601", source, block.check.span, name=str(block.check),
-                                              help=did_you_mean(str(block.check), names)))
-            return
-        inputs: dict[str, Any] = {}
-        for arg in block.args:
-            if check.param(arg.name) is None:
-                sink.items.append(Diagnostic.make("E0604", source, arg.span, name=arg.name, check=check.name,
-                                                  help=did_you_mean(arg.name, [p.name for p in check.decl.params])))
-            elif arg.default is not None:
-                try:
-                    inputs[arg.name] = _literal(arg.default, self.globals)
-                except RunebookError as error:
-                    sink.extend(error.diagnostics)
-        self.examples.append(Example(check.name, inputs))
-
-    @staticmethod
-    def _shadowed_rows(block: ast.TableDecl, source: Source, defined: dict[str, Any],
-                       sink: DiagnosticSink) -> None:
-        """A warning for a table whose rows give new levels and also a name declared elsewhere
-        (a condition `High` turns the row `3+: High` of a table of grades into that condition)."""
-        names = [r.value for r in block.rows if isinstance(r.value, ex.Name)]
-        if not any(fold(n.text) not in defined for n in names):
-            return  # every row names something declared: a table onto existing values
-        for name in names:
-            if fold(name.text) in defined:
-                where, span = defined[fold(name.text)]
-                line = f"line {span.line}" if span is not None else "the start"
-                place = line if where.name == source.name else f"{where.name}, {line}"
-                sink.items.append(Diagnostic.make(
-                    "E0307", source, name.span, severity="warning", name=name.text, table=str(block.name),
-                    where=place, help=f"rename one of them if '{name.text}' should be a level of '{block.name}'"))
-
-    def _table(self, block: ast.TableDecl, source: Source, defined: dict[str, Any]) -> None:
-        name = str(block.name)
-        implied = [str(r.value) for r in block.rows
-                   if isinstance(r.value, ex.Name) and fold(r.value.text) not in defined]
-        implied = list(dict.fromkeys(implied))
-        for rank, level in enumerate(implied):
-            self.globals.define(level, Level(name, level, rank, tuple(implied)))
-            defined[fold(level)] = (source, None)
+    def _table(self, named: TableName) -> Table:
         rows = []
-        for row in block.rows:
-            key = row.key
-            if key.kind == "exact":
-                row_key: tuple[Any, ...] = ("value", key.low)
-            elif key.kind == "open":
-                row_key = ("range", key.low, None)
-            elif key.kind == "range":
-                row_key = ("range", key.low, key.high)
-            else:
-                row_key = ("value", key.name)
-            value = row.value
+        for row_key, written, value in named.rows:
             if isinstance(value, ex.Number):
                 rows.append((row_key, value.value))
-            elif isinstance(value, ex.Name):
-                rows.append((row_key, Derived(f"{name}[{key}]", value, self.globals, source)))
             else:
-                rows.append((row_key, Derived(f"{name}[{key}]", value, self.globals, source)))
-        self.globals.define(name, Table(name, tuple(rows)))
-
-    def _check_names(self, check: Check, sink: DiagnosticSink) -> None:
-        """Every name a check uses is an input, an earlier line, or defined by the game."""
-        known = {fold(n) for n in self.globals.names()} | {fold(n) for n in self.options_names()}
-        known |= {fold(p.name) for p in check.decl.params} | {"true", "false", "none"} | set(ROLES) | set(GROUPS)
-        known |= set(self.ruleset.vocabulary.stats)
-        local = [p.name for p in check.decl.params]
-        groups = {fold(self.globals.lookup(n).group) for n in self.globals.names()
-                  if isinstance(self.globals.lookup(n), Level)}
-        for param in check.decl.params:
-            kinds = set(self.ruleset.vocabulary.kinds)
-            self._check_param_type(param, check.source, known | groups | kinds, sink)
-            if param.default is not None:
-                self._names_in(param.default, known, check.source, sink, local)
-        for statement in check.decl.statements:
-            self._names_in(statement.expr, known, check.source, sink, local)
-            known.add(fold(statement.name))
-            local.append(statement.name)
-
-    def _check_param_type(self, param: ast.Param, source: Source, known: set[str], sink: DiagnosticSink) -> None:
-        """An input's type is a basic type, a levels group, an entry kind, or a list of one."""
-        written = param.type
-        if not written:
-            return
-        item = list_item_type(written)
-        if item == "any":
-            return
-        wanted = item if item is not None else written
-        if fold(wanted) in {fold(t) for t in INPUT_TYPES} or fold(wanted) in known:
-            return
-        sink.items.append(Diagnostic.make("E0301", source, param.span, name=written,
-                                          help=did_you_mean(wanted, INPUT_TYPES)))
-
-    def _check_procedure(self, procedure: Procedure, sink: DiagnosticSink) -> None:
-        """Names as in checks; since `goto` can jump back, every name the procedure binds
-        counts as known everywhere in it. Every `goto` must name a step."""
-        decl = procedure.decl
-        known = {fold(n) for n in self.globals.names()} | {fold(n) for n in self.options_names()}
-        known |= {fold(p.name) for p in decl.params} | {"true", "false", "none"} | set(ROLES) | set(GROUPS)
-        known |= set(self.ruleset.vocabulary.stats)
-        local = [p.name for p in decl.params] + [s.name for s in decl.statements
-                                                 if isinstance(s, ast.Binding) and not isinstance(s, ast.InputLine)]
-        known |= {fold(n) for n in local}
-        # `do NAME(...) as LABEL`: the label's results are read as `LABEL.name` (checked when
-        # the use is expanded, interpreter.rules.inline); the arguments are the caller's expressions.
-        known |= {fold(s.label) for s in decl.statements if isinstance(s, ast.DoLine) and s.label}
-        for statement in decl.statements:
-            if isinstance(statement, ast.DoLine):
-                for arg in tuple(statement.args or ()) + tuple(v for _, v in statement.named):
-                    self._names_in(arg, known, procedure.source, sink, local)
-        steps = [s.name for s in decl.statements if isinstance(s, ast.StepLine | ast.LabelLine)]
-        for statement in decl.statements:
-            if statement.expr is not None:
-                self._names_in(statement.expr, known, procedure.source, sink, local)
-            if isinstance(statement, ast.ChooseLine) and statement.args:  # `choose NAME from LIST`
-                self._names_in(statement.args[0], known, procedure.source, sink, local)
-            mechanic = ("resource", self.resources) if isinstance(statement, ast.Amount) else \
-                ("condition", self.conditions) if isinstance(statement, ast.ConditionChange) else None
-            if mechanic is not None:
-                what, declared = mechanic
-                if fold(statement.name) not in declared:
-                    sink.items.append(Diagnostic.make("E0705", procedure.source, statement.span, what=what,
-                                                      name=statement.name,
-                                                      help=did_you_mean(statement.name,
-                                                                        [d.name for d in declared.values()])))
-                elif what == "condition":
-                    self._check_condition_use(declared[fold(statement.name)], statement, procedure.source,
-                                              known, local, sink)
-            if statement.on is not None and statement.on not in ROLES and fold(statement.on) not in {
-                    fold(n) for n in local}:
-                sink.items.append(Diagnostic.make("E0207", procedure.source, statement.span, name=statement.on,
-                                                  help=did_you_mean(statement.on, ROLES)))
-            if isinstance(statement, ast.GotoLine) and fold(statement.name) not in {fold(n) for n in steps}:
-                sink.items.append(Diagnostic.make("E0609", procedure.source, statement.span, name=statement.name,
-                                                  help=did_you_mean(statement.name, steps)))
-        for param in decl.params:
-            groups = {fold(v.group) for v in (self.globals.lookup(n) for n in self.globals.names())
-                      if isinstance(v, Level)}
-            self._check_param_type(param, procedure.source, groups | set(self.ruleset.vocabulary.kinds), sink)
-        self._check_flow(procedure, sink)
-
-    def _check_coverage(self, match: ast.MatchBlock, source: Source, sink: DiagnosticSink) -> None:
-        """A `match` whose cases name levels of one group covers every level of it, or has
-        an `else`: otherwise a value it does not cover would silently do nothing."""
-        if match.otherwise is not None or not match.cases:
-            return
-        groups: set[str] = set()
-        named: set[str] = set()
-        every: tuple[str, ...] = ()
-        for case in match.cases:
-            for pattern in case.patterns:
-                if pattern.kind != "name":
-                    return
-                try:
-                    value = self.globals.lookup(pattern.name or "")
-                except KeyError:
-                    return  # an unknown name: reported where names are checked
-                if not isinstance(value, Level):
-                    return
-                groups.add(value.group)
-                named.add(fold(value.name))
-                every = value.names or every
-        if len(groups) != 1:
-            return
-        group = groups.pop()
-        missing = [n for n in every if fold(n) not in named]
-        if missing:
-            sink.items.append(Diagnostic.make(
-                "E0626", source, match.span, missing=", ".join(f"'{n}'" for n in missing), group=group,
-                help=f"add 'case {', '.join(missing)}' or an 'else'"))
-
-    def _check_flow(self, procedure: Procedure, sink: DiagnosticSink) -> None:
-        """A name of the procedure's read where some way through it has not set it yet (an
-        error: that run would fail), and lines nothing reaches (a warning)."""
-        decl = procedure.decl
-        flow = Flow(decl.statements)
-        outside = {fold(p.name) for p in decl.params} | {fold(n) for n in self.globals.names()}
-        outside |= {fold(n) for n in self.options_names()} | set(ROLES) | set(GROUPS)
-        outside |= set(self.ruleset.vocabulary.stats)
-        outside |= {fold(s.label) for s in decl.statements if isinstance(s, ast.DoLine) and s.label}
-        reported: set[str] = set()
-        for index, name in flow.unset_reads(frozenset(outside)):
-            statement = decl.statements[index]
-            if name in reported or name.startswith("#"):
-                continue
-            reported.add(name)
-            where = next((n for n in _names_read(statement) if fold(n.text) == name), None)
-            setter = next((s for s in decl.statements if isinstance(s, _WRITTEN_BINDINGS)
-                           and fold(s.name) == name), None)
-            line = f" (line {setter.span.line})" if setter is not None and setter.span is not None else ""
-            sink.items.append(Diagnostic.make(
-                "E0624", procedure.source, where.span if where is not None else statement.span,
-                name=where.text if where is not None else name,
-                help=f"set it with 'let' before this line on every way here; it is set later{line}"))
-        self._check_unused(decl, procedure.source, sink)
-        reached = flow.reachable()
-        previous = True
-        for index, statement in enumerate(decl.statements):
-            internal = isinstance(statement, ast.LabelLine | ast.TestLine) or statement.name.startswith("#")
-            if not reached[index] and previous and not internal:
-                sink.items.append(Diagnostic.make(
-                    "E0625", procedure.source, statement.span, severity="warning", line=str(statement),
-                    help="nothing jumps here and the line above never goes on to it; remove it or "
-                    "put it where a run comes"))
-            if not internal:
-                previous = reached[index]
-
-    def _check_unused(self, decl: ast.CheckDecl | ast.ProcedureDecl, source: Source, sink: DiagnosticSink) -> None:
-        """A warning for a `let` or `roll` whose name no line reads and no result gives (an
-        entry's lines read names too, where nothing can see: a declaration taking an entry is
-        left alone)."""
-        kinds = self.ruleset.vocabulary.kinds
-        if any(p.type and fold(p.type) in kinds for p in decl.params):
-            return
-        statements = decl.statements
-        if any(isinstance(s, ast.InputLine) for s in statements):
-            return  # a `do` brought in another procedure's lines: their names are its own
-        read: set[str] = set()
-        for statement in statements:
-            read |= reads_of(statement)
-        for statement in statements:
-            if not isinstance(statement, ast.LetLine | ast.RollLine) or statement.name.startswith("#"):
-                continue
-            if fold(statement.name) not in read:
-                self._unused.append((Diagnostic.make(
-                    "E0628", source, statement.span, severity="warning", name=statement.name,
-                    help="remove the line, or make it a 'result' if the value is wanted"), decl.span))
-
-    def _check_condition_use(self, condition: Condition, statement: ast.Statement, source: Source,
-                             known: set[str], local: list[str], sink: DiagnosticSink) -> None:
-        """`apply NAME(values) for N EVENT`: values for its parameters (all of them, or those
-        with defaults left out); `remove NAME(values)`: values for the parameters that tell
-        instances apart."""
-        args = statement.args or ()
-        for arg in args:
-            self._names_in(arg, known, source, sink, local)
-        if statement.duration is not None:
-            self._names_in(statement.duration[0], known, source, sink, local)
-        applied = isinstance(statement, ast.ApplyLine)
-        params = condition.params if applied else condition.keys
-        needed = [p.name for p in params if p.default is None]
-        if len(args) > len(params) or (applied and len(args) < len(needed)):
-            shown = ", ".join(p.name for p in params) or "none"
-            sink.items.append(Diagnostic.make(
-                "E0406", source, statement.span, name=condition.name,
-                expected=f"{len(needed)}" + (f" to {len(params)}" if len(params) != len(needed) else "")
-                + f" ({shown})", got=len(args)))
-
-    def _check_condition(self, condition: Condition, sink: DiagnosticSink) -> None:
-        """Its lines and defaults use known names (the holder's stats, its parameters,
-        `holder`); an `implies` line names a declared condition that needs no values."""
-        local = [p.name for p in condition.params] + ["holder"]
-        known = {fold(n) for n in self.globals.names()} | {fold(n) for n in self.options_names()}
-        known |= {fold(n) for n in local} | {"true", "false", "none"} | set(self.ruleset.vocabulary.stats)
-        for param in condition.params:
-            if param.default is not None:
-                self._names_in(param.default, known, condition.source, sink, local)
-        for line in condition.modifiers:
-            if line.expr is not None:
-                self._names_in(line.expr, known, condition.source, sink, local)
-        for line in condition.lines(ast.ImpliesLine):
-            implied = self.conditions.get(fold(line.name))
-            if implied is None:
-                sink.items.append(Diagnostic.make("E0705", condition.source, line.span, what="condition",
-                                                  name=line.name,
-                                                  help=did_you_mean(line.name,
-                                                                    [c.name for c in self.conditions.values()])))
-            elif any(p.default is None for p in implied.params):
-                sink.items.append(Diagnostic.make("E0602", condition.source, line.span,
-                                                  name=next(p.name for p in implied.params if p.default is None),
-                                                  check=implied.name,
-                                                  help="an implied condition takes its defaults; give the "
-                                                  "parameter a default"))
-
-    def _names_in(self, expr: ex.Expr, known: set[str], source: Source, sink: DiagnosticSink,
-                  local: list[str]) -> None:
-        candidates = local + list(self.globals.names()) + self.options_names()
-        for node in expression_names(expr):
-            target = node.owner if isinstance(node, ex.Possessive) else node
-            while isinstance(target, ex.Possessive):
-                target = target.owner
-            if isinstance(target, ex.Name) and fold(target.text) not in known:
-                sink.items.append(Diagnostic.make("E0207", source, target.span, name=target.text,
-                                                  help=did_you_mean(target.text, candidates)))
-        for call in _calls(expr):
-            name = call.func.text
-            if name.casefold() in self.hidden and fold(name) not in known:
-                group = BUILTIN_REGISTRY[name.casefold()].group
-                sink.items.append(Diagnostic.make("E0412", source, call.func.span, name=name,
-                                                  help=f"'{name}' is one of the {group} builtins: add a line "
-                                                  f"'uses {group}' to use them"))
-            elif name.casefold() not in BUILTINS and fold(name) not in known:
-                sink.items.append(Diagnostic.make("E0412", source, call.func.span, name=name,
-                                                  help=did_you_mean(name, list(BUILTINS) + candidates)))
+                rows.append((row_key, Derived(f"{named.name}[{written}]", value, self.globals, named.source)))
+        return Table(named.name, tuple(rows))
 
     def options_names(self) -> list[str]:
         return [o.name for o in self.options.values()]
@@ -1405,51 +953,6 @@ def _require_help(ctx: Context, seen: int, expr: ex.Expr | None = None, env: Map
 HOST_FUNCTIONS = host_functions()
 
 
-@attrs.frozen
-class Resource:
-    """A declared resource: ``cap``, ``start`` and ``reset`` settings (expressions)."""
-
-    name: str
-    settings: dict[str, Any]
-    source: Source = attrs.field(eq=False, repr=False)
-
-
-#: Settings of a condition declaration; its other inputs are the condition's parameters.
-CONDITION_SETTINGS = ("type", "lasts", "stacks")
-
-
-@attrs.frozen
-class Condition:
-    """A declared condition: its settings (``type``, ``lasts``), its parameters and its
-    ``modifier``/``becomes``/``implies`` lines.
-
-    A parameter typed ``number`` (or untyped) is an amount: applying the condition again
-    keeps the larger one. Any other parameter (``kind: text``) tells instances apart:
-    ``Burning(3, "oil")`` and ``Burning(2, "pitch")`` are two conditions.
-    """
-
-    name: str
-    settings: dict[str, Any]
-    modifiers: tuple[ast.Statement, ...]
-    source: Source = attrs.field(eq=False, repr=False)
-    params: tuple[ast.Param, ...] = ()
-
-    def is_amount(self, param: ast.Param) -> bool:
-        return param.type is None or param.type == "number"
-
-    @property
-    def keys(self) -> tuple[ast.Param, ...]:
-        return tuple(p for p in self.params if not self.is_amount(p))
-
-    def lines(self, cls: type[ast.Statement]) -> tuple[Any, ...]:
-        """Its lines of one class (``ast.ModifierLine``, ``ast.BecomesLine``, ``ast.ImpliesLine``)."""
-        return tuple(m for m in self.modifiers if isinstance(m, cls))
-
-
-def _settings(params: Sequence[ast.Param]) -> dict[str, Any]:
-    return {p.name: p.default for p in params}
-
-
 #: How each line of a check (and the value lines of a procedure) runs: ``Rules.run_statement``.
 VALUE_LINES: dict[type, Callable[..., Any]] = {
     ast.LetLine: Rules.run_let,
@@ -1458,10 +961,6 @@ VALUE_LINES: dict[type, Callable[..., Any]] = {
     ast.RollLine: Rules.run_roll,
     ast.RequireLine: Rules.run_require,
 }
-
-#: Lines an author writes that bind a name (where a name read too early is set later).
-_WRITTEN_BINDINGS = (ast.LetLine, ast.RollLine, ast.SetLine, ast.ResultLine, ast.ChooseLine)
-
 
 def ctx_free(rules: Rules, expr: ex.Expr, source: Source) -> Any:
     """A declaration's default value (no entity, no dice)."""
@@ -1593,11 +1092,6 @@ def _line_query(query: StateQuery, ctx: Context, args: list[Any], site: Any) -> 
 StateQuery._line = _line_query  # type: ignore[attr-defined]
 
 
-@attrs.frozen
-class Procedure(Check):
-    """A declared procedure and the file it came from."""
-
-
 @attrs.frozen(eq=False)
 class CheckCall:
     """A check used like a function inside rules (``contest(ability, resistance)``): it
@@ -1662,21 +1156,16 @@ class CheckCall:
         return Record(zip(names, picked))
 
 
-def _names_read(statement: ast.Statement) -> list[ex.Name]:
-    found: list[ex.Name] = []
-    for expr in ([statement.expr] if statement.expr is not None else []) + list(statement.args or ()):
-        found.extend(n for n in expression_names(expr) if isinstance(n, ex.Name))
-    return found
-
-
-def _calls(expr: ex.Expr) -> list[ex.Call]:
-    found, stack = [], [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ex.Call):
-            found.append(node)
-        stack.extend(node.children())
-    return found
+#: The runtime value of each name the model binds, by what the name stands for (dsl.model).
+_RUNTIME: dict[type, Callable[[Rules, Any], Any]] = {
+    LevelName: lambda rules, n: Level(n.group, n.name, n.rank, n.names),
+    HostName: lambda rules, n: StateQuery(rules, n.name),
+    OptionName: Rules._option_setting,
+    FunctionName: lambda rules, n: Function(str(n.decl.name), tuple(p.name for p in n.decl.params), n.decl.body,
+                                            rules.globals, n.source),
+    CheckName: lambda rules, n: CheckCall(rules, n.check),
+    TableName: Rules._table,
+}
 
 
 def _literal(expr: ex.Expr, env: MapEnv) -> Any:
@@ -1747,7 +1236,7 @@ def load(game: str, limits: Limits = DEFAULT_LIMITS) -> Rules:
     errors = [d for d in loaded.diagnostics if d.severity == "error"]
     if errors:
         raise RunebookError(errors)
-    rules = Rules(loaded, limits)
-    if any(d.severity == "error" for d in rules.diagnostics):
-        raise RunebookError([d for d in rules.diagnostics if d.severity == "error"])
-    return rules
+    model = build_model(loaded)
+    if model.errors:
+        raise RunebookError(model.errors)
+    return Rules(model, limits)

@@ -13,8 +13,8 @@ import attrs
 
 from dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
 from dsl.loader import _extends, _parse, check_paths, load_game
+from dsl.model import build_model
 from interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
-from interpreter.rules import Rules
 
 __all__ = ["register", "run"]
 
@@ -61,12 +61,12 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
                 continue
             # The game's files and this one, read as one ruleset; report this file's problems.
             combined = attrs.evolve(base, files=base.files + (parsed,))
-            found.extend(d for d in Rules(combined).diagnostics if d.source is not None
+            found.extend(d for d in build_model(combined).diagnostics if d.source is not None
                          and d.source.name == parsed[0].name)
     for folder in sorted(folders):
         loaded = load_game(str(folder))
         if not isinstance(loaded, Diagnostic):
-            found.extend(Rules(loaded).diagnostics)
+            found.extend(build_model(loaded).diagnostics)
     return found
 
 

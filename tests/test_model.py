@@ -1,0 +1,128 @@
+"""The checked model of a game's mechanics (dsl.model): built without the interpreter,
+immutable, and the one source of the diagnostics both `check` and `load` report."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import attrs
+import pytest
+
+from dsl.loader import load_game
+from dsl.model import Check, LevelName, Model, OptionName, TableName, build_model
+from interpreter.rules import Rules
+
+REPO = Path(__file__).resolve().parent.parent
+GAMES = ("mezzo", "mestezia", "d10-pool", "mettle", "questworlds")
+
+
+def _model(tmp_path: Path, text: str) -> Model:
+    (tmp_path / "g.rules").write_text(textwrap.dedent(text), encoding="utf-8")
+    loaded = load_game(str(tmp_path))
+    assert not isinstance(loaded, Exception) and hasattr(loaded, "files"), loaded
+    return build_model(loaded)
+
+
+def test_building_every_game_imports_no_interpreter_module() -> None:
+    script = textwrap.dedent(f"""
+        import sys
+        from dsl.loader import load_game
+        from dsl.model import build_model
+        for game in {GAMES!r}:
+            model = build_model(load_game(game))
+            assert not model.errors, (game, model.errors[:3])
+        leaked = sorted(m for m in sys.modules if m.split(".")[0] == "interpreter")
+        print(leaked)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_model_cannot_be_changed(tmp_path: Path) -> None:
+    model = _model(tmp_path, """\
+        option reading: strict | loose = loose
+
+        check Roll (n: number = 1)
+          roll r = 1d6 + n
+          result total = r
+    """)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        model.diagnostics = ()  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        model.checks["other"] = model.checks["roll"]  # type: ignore[index]
+    assert isinstance(model.checks["roll"], Check)
+    assert model.options["reading"].choices == ("strict", "loose")
+    assert model.options["reading"].default == 1
+
+
+def test_each_name_says_what_it_stands_for(tmp_path: Path) -> None:
+    model = _model(tmp_path, """\
+        levels Grade: low < mid < high
+
+        option reading: strict | loose
+
+        table Bands
+          1-3: Small
+          4+: Large
+    """)
+    named = {name: value for name, value in model.values}
+    assert named["mid"] == LevelName("Grade", "mid", 1, ("low", "mid", "high"))
+    assert isinstance(named["reading"], OptionName)
+    assert named["Large"] == LevelName("Bands", "Large", 1, ("Small", "Large"))
+    assert isinstance(named["Bands"], TableName)
+    assert [key for key, _, _ in named["Bands"].rows] == [("range", 1, 3), ("range", 4, None)]
+
+
+def test_check_and_load_report_the_same_problems(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    model = _model(tmp_path, """\
+        option reading: strict | loose = losse
+
+        procedure P (n: number = 3)
+          result a = b + 1
+          let b = 2
+    """)
+    codes = sorted(d.code for d in model.diagnostics)
+    assert codes == ["E0606", "E0624"]
+    run = cli("check", str(tmp_path / "g.rules"))
+    assert run.code == 1
+    for diagnostic in model.diagnostics:
+        assert f"g.rules:{diagnostic.span.line}:{diagnostic.span.column}: {diagnostic.code}" in run.stderr
+    assert Rules(model).diagnostics is model.diagnostics
+
+
+def test_the_interpreter_runs_the_model_it_is_given(tmp_path: Path) -> None:
+    model = _model(tmp_path, """\
+        levels Grade: low < mid < high
+
+        table Bands
+          1-3: low
+          4+: high
+
+        procedure P (n: number = 5)
+          let grade = Bands[n]
+          if grade == high
+            result said = "high"
+          else
+            result said = "not high"
+    """)
+    assert not model.errors
+    rules = Rules(model)
+    assert rules.model is model
+    assert rules.run("P", dice=[]).results["said"] == "high"
+    assert rules.run("P", n=2, dice=[]).results["said"] == "not high"
+
+
+def test_an_example_with_a_value_that_is_not_one(tmp_path: Path) -> None:
+    model = _model(tmp_path, """\
+        check Roll (n: number = 1)
+          roll r = 1d6 + n
+          result total = r
+
+        example Roll (n = 1 + 2)
+    """)
+    assert [d.code for d in model.errors] == ["E0008"]
+    assert model.errors[0].span.line == 5
