@@ -17,6 +17,7 @@ import re
 import sys
 import threading
 from collections.abc import Iterator
+from copy import copy
 from functools import lru_cache
 
 from lark import Lark, Token
@@ -235,7 +236,6 @@ def _accepts(error: UnexpectedInput) -> set[str]:
     Lark's own ``accepts`` skips namespaced terminals such as ``expr__ADD_OP``; this is
     the same replay on a copy of the parser, without running the AST callbacks.
     """
-    from copy import copy
 
     interactive = getattr(error, "interactive_parser", None)
     if interactive is None:

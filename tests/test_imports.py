@@ -138,3 +138,18 @@ def test_check_needs_only_the_front_end() -> None:
     graph = {module: _imports(module, path) for module, path in MODULES.items()}
     ours = [t for t in graph["interpreter.cli.commands.check"] if t.startswith("interpreter")]
     assert all(t.startswith("interpreter.cli") for t in ours), ours
+
+
+def test_no_import_hides_in_a_function() -> None:
+    """Imports of our modules are at the top of each module, where a reader sees them (an
+    optional library, imported when the feature that needs it runs, may wait)."""
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for inner in ast.walk(node):
+                names = [a.name for a in inner.names] if isinstance(inner, ast.Import) else \
+                    [inner.module or "."] if isinstance(inner, ast.ImportFrom) else []
+                ours = [n for n in names if n.split(".")[0] in PACKAGES or n.startswith(".")]
+                assert not ours, f"{module}: {node.name} imports {ours[0]} at line {inner.lineno}"

@@ -33,6 +33,8 @@ from dsl.flow import flow_of
 from interpreter.core.evaluate import Context, MapEnv, items_of, normalize_name, truth
 from interpreter.core.trace import StepEvent, Trace
 from interpreter.core.values import Level, format_value, json_value
+from interpreter.rules.inline import bind_input
+from interpreter.rules.listed import run_listed
 from interpreter.rules.yamlfile import read_yaml
 
 __all__ = [
@@ -399,8 +401,6 @@ def _choose(run: _Segment, line: ast.ChooseLine, source: Source, pc: int) -> int
 
 
 def _listed(run: _Segment, line: ast.Listed, source: Source, pc: int) -> int | None:
-    from interpreter.rules.listed import run_listed
-
     run_listed(run.rules, run.ctx, line, source, run.env)
     return pc
 
@@ -418,8 +418,6 @@ def _use(run: _Segment, line: ast.UseLine, source: Source, pc: int) -> int | Non
 
 
 def _input(run: _Segment, line: ast.InputLine, source: Source, pc: int) -> int | None:
-    from interpreter.rules.inline import bind_input
-
     value = run.ctx.evaluate(run.rules.compiled(line.expr, source), run.env)
     run.env.define(line.name, bind_input(run.rules, run.ctx, line, source, run.env, value))
     return pc
