@@ -416,7 +416,9 @@ class RowKey:
             return str(self.low)
         if self.kind == "open":
             return f"{self.low}+"
-        return f"{self.low}-{self.high}" if (self.high or 0) >= 0 else f"{self.low} - {self.high}"
+        # A sign on either end reads better with the range's dash apart: `-10 - 0`, not `-10-0`.
+        apart = (self.low or 0) < 0 or (self.high or 0) < 0
+        return f"{self.low} - {self.high}" if apart else f"{self.low}-{self.high}"
 
 
 @attrs.frozen

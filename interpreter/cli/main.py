@@ -24,6 +24,7 @@ USAGE_CODES = frozenset({"E0001", "E0005", "E0006"})
 #: Subcommand modules, in the order `runebook --help` lists them.
 COMMANDS = (
     "interpreter.cli.commands.check",
+    "interpreter.cli.commands.fmt",
     "interpreter.cli.commands.resolve",
     "interpreter.cli.commands.dice",
     "interpreter.cli.commands.parse",
