@@ -14,4 +14,7 @@ diagnostics found.
 from interpreter.api import odds, roll
 from interpreter.rules import load
 
-__all__ = ["load", "odds", "roll"]
+__all__ = ["__version__", "load", "odds", "roll"]
+
+#: The release (pyproject.toml reads it from here).
+__version__ = "0.1.0"

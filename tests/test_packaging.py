@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from interpreter import __version__
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -19,6 +21,12 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(REPO)],
                    check=True, capture_output=True)
     return next(out.glob("runebook-*.whl"))
+
+
+def test_the_wheel_is_named_for_the_version_the_command_reports(wheel: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    assert wheel.name.startswith(f"runebook-{__version__}-")
+    shown = cli("--version")
+    assert (shown.code, shown.stdout) == (0, f"runebook {__version__}\n")
 
 
 def test_wheel_contains_grammar_and_rulesets(wheel: Path) -> None:
@@ -47,3 +55,6 @@ def test_installed_runebook_checks_a_builtin_game_from_elsewhere(wheel: Path, tm
     import_check = subprocess.run([str(python), "-c", "import dsl.loader as l; print(sorted(l.builtin_games()))"],
                                   cwd=elsewhere, capture_output=True, text=True)
     assert "mestezia" in import_check.stdout, import_check.stderr
+    version = subprocess.run([str(env_dir / "bin" / "runebook"), "--version"], cwd=elsewhere, capture_output=True,
+                             text=True)
+    assert version.returncode == 0 and version.stdout.strip() == f"runebook {wheel.name.split('-')[1]}"

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from dsl.diagnostics import RunebookError, render_text
+from interpreter import __version__
 from interpreter.cli.commands import EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
 __all__ = ["EXIT_ERRORS", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "main"]
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="runebook",
         description="Validate, roll, resolve and compute exact odds for tabletop RPG rules.",
     )
+    parser.add_argument("--version", action="version", version=f"runebook {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         importlib.import_module(name).register(sub)
