@@ -38,6 +38,7 @@ MESSAGES: dict[str, str] = {
     "E0007": "this content file does not say which game it extends",
     "E0008": "invalid {what} '{value}'",
     "E0010": "{count} more errors in this file are not shown",
+    "E0020": "this folder's files extend two games: '{first}' ({first_file}) and '{second}'",
     # E01xx: syntax
     "E0101": "unexpected character {found}; expected {expected}",
     "E0102": "unexpected {found}; expected {expected}",
@@ -71,6 +72,7 @@ MESSAGES: dict[str, str] = {
     "E0211": "unknown keyword '{name}'",
     "E0212": "label '{label}' needs a grade, as in '{label} 1:'",
     "E0213": "unknown entry '{name}'",
+    "E0214": "'{name}' is already an entry of {game} ({where})",
     "E0230": "'{label}' names no {kind} '{name}'",
     "E0231": "'{text}' does not occur in {kind} '{name}'",
     # E03xx: declarations

@@ -149,8 +149,41 @@ def _assemble(name: str, root: Path | None, files: Sequence[tuple[Source, ast.Ru
               sink: DiagnosticSink, base: Ruleset | None = None) -> Ruleset:
     vocab = build_vocabulary(files, sink, base.vocabulary if base else None)
     entries = check_entries(vocab, files, sink)
+    if base is not None:
+        _shadowing(entries, base, sink)
     references = _references(vocab, list(base.entries if base else ()) + entries, entries, sink)
     return Ruleset(name, root, tuple(files), vocab, tuple(entries), tuple(sink.items), tuple(references))
+
+
+def _shadowing(entries: Sequence[CheckedEntry], base: Ruleset, sink: DiagnosticSink) -> None:
+    """A homebrew entry with the name of one of the game's: a run would find the game's."""
+    known = {fold(e.entry.name): e for e in base.entries}
+    for checked in entries:
+        first = known.get(fold(checked.entry.name))
+        if first is None:
+            continue
+        line = first.entry.span.line if first.entry.span else "?"
+        sink.items.append(Diagnostic.make(
+            "E0214", checked.source, checked.entry.header.span, name=checked.entry.name, game=base.name,
+            where=f"{Path(first.source.name).name}:{line}",
+            help=f"give it a name of its own; to change the game's '{first.entry.name}', amend it with a line "
+            "that refers to it"))
+
+
+def _mixed_games(parsed: Sequence[tuple[Source, ast.RulesFile]]) -> Diagnostic | None:
+    """A folder is one ruleset: its files may extend one game at most."""
+    first: tuple[str, Source] | None = None
+    for source, rules in parsed:
+        extends = _extends(rules)
+        if extends is None:
+            continue
+        if first is None:
+            first = (extends.game.text, source)
+        elif fold(extends.game.text) != fold(first[0]):
+            return Diagnostic.make("E0020", source, extends.game.span, first=first[0],
+                                   first_file=Path(first[1].name).name, second=extends.game.text,
+                                   help="keep each game's homebrew in a folder of its own")
+    return None
 
 
 def _references(vocab: Vocabulary, known: list[CheckedEntry], owners: list[CheckedEntry],
@@ -174,6 +207,9 @@ def _load_folder_now(folder: Path) -> Ruleset:
     # is not part of the game.
     parsed = [p for p in parsed if not (_extends(p[1]) and Path(p[0].name).parent.resolve() != folder.resolve())]
     extended = {fold(e.game.text): e for e in (_extends(rules) for _, rules in parsed) if e is not None}
+    mixed = _mixed_games(parsed)
+    if mixed is not None:
+        sink.items.append(mixed)
     if len(extended) == 1:
         # A homebrew folder: its files add to the game they extend.
         (declaration,) = extended.values()
@@ -202,6 +238,8 @@ class CheckReport:
     entries: int = 0
     #: Resolved ``refers`` lines (dsl.references.Reference) of the checked files.
     references: list[Any] = attrs.Factory(list)
+    #: The folders named on the command line (each one ruleset).
+    folders: list[Path] = attrs.Factory(list)
 
     @property
     def io_error(self) -> bool:
@@ -218,6 +256,7 @@ def _collect(paths: Iterable[str], report: CheckReport) -> list[Path]:
             if not files:
                 report.diagnostics.append(Diagnostic.make("E0005", None, None, path=raw))
             found.extend(files)
+            report.folders.append(path)
         elif path.exists():
             found.append(path)
         else:
@@ -340,12 +379,14 @@ def _check_paths(paths: Sequence[str], game: str | None) -> CheckReport:
             report.references.extend(ruleset.references)
             continue
         by_folder.setdefault(path.parent.resolve(), []).append((source, rules))
+    report.diagnostics.extend(_mixed_folders(report.folders, files))
     for folder, requested in by_folder.items():
-        # Siblings supply declarations; only the requested files' content is reported.
+        # The other files of a file's own folder (not its subfolders) supply declarations
+        # (a game's vocabulary); only what the requested files say is reported.
         names = {s.name for s, _ in requested}
         siblings: list[tuple[Source, ast.RulesFile]] = []
         sibling_sink = DiagnosticSink()
-        for other in _rules_files(folder):
+        for other in sorted(p for p in folder.glob("*.rules") if p.is_file()):
             if str(other) in names or any(Path(n).resolve() == other.resolve() for n in names):
                 continue
             parsed = _parse(other, sibling_sink)
@@ -356,8 +397,7 @@ def _check_paths(paths: Sequence[str], game: str | None) -> CheckReport:
         entries = check_entries(vocab, siblings + requested, sink)
         mine = [e for e in entries if e.source.name in names]
         report.references.extend(_references(vocab, entries, mine, sink))
-        report.diagnostics.extend(d for d in sink.items if d.source is None or d.source.name in names
-                                  or _is_declaration_error(d))
+        report.diagnostics.extend(d for d in sink.items if d.source is None or d.source.name in names)
         report.entries += sum(1 for e in entries if e.source.name in names)
     report.diagnostics = _cap(sorted(report.diagnostics, key=_position))
     return report
@@ -402,5 +442,13 @@ def _large_homebrew(path: Path, base: Ruleset | None, report: CheckReport) -> bo
     return _check_large(source, base, report)
 
 
-def _is_declaration_error(diagnostic: Diagnostic) -> bool:
-    return diagnostic.code.startswith("E03")
+def _mixed_folders(folders: list[Path], files: list[Path]) -> list[Diagnostic]:
+    """E0020 for each folder named on the command line whose files extend two games."""
+    found = []
+    for folder in folders:
+        inside = [f for f in files if f.resolve().parent == folder.resolve()]
+        parsed = [p for p in (_parse(f, DiagnosticSink()) for f in inside) if p is not None]
+        mixed = _mixed_games(parsed)
+        if mixed is not None:
+            found.append(mixed)
+    return found

@@ -287,8 +287,11 @@ class _Builder:
                        help="choose another name")
             return False
         if key in self.defined:
-            first = self.defined[key][1]
-            self.error("E0302", source, span, name=name, line=first.line if first else "?")
+            where, first = self.defined[key]
+            line: object = first.line if first else "?"
+            if where.name != source.name:
+                line = f"{line} of {where.name}"
+            self.error("E0302", source, span, name=name, line=line)
             return False
         self.defined[key] = (source, span)
         return True
@@ -312,6 +315,9 @@ class _Builder:
                 self.table(block, source)
         for match, source in matches:
             self.check_coverage(match, source)
+        for _, named in list(self.values.values()):
+            if isinstance(named, FunctionName):
+                self.check_function(named)
         for check in self.checks.values():
             self.check_names(check)
             self.check_unused(check.decl, check.source)
@@ -516,6 +522,14 @@ class _Builder:
         known = set(self.values) | {fold(o.name) for o in self.options.values()}
         return known | {"true", "false", "none"} | set(ROLES) | set(GROUPS_OF_ROLES) \
             | set(self.ruleset.vocabulary.stats)
+
+    def check_function(self, function: FunctionName) -> None:
+        """A function's body reads its parameters and the game's names (a call runs it later,
+        anywhere: an unknown name would fail that run)."""
+        params = [p.name for p in function.decl.params]
+        known = set(self.values) | {fold(o.name) for o in self.options.values()} | {fold(n) for n in params}
+        known |= {"true", "false", "none"} | set(self.ruleset.vocabulary.stats)
+        self.names_in(function.decl.body, known, function.source, params)
 
     def check_names(self, check: Check) -> None:
         """Every name a check uses is an input, an earlier line, or defined by the game."""

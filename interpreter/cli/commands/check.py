@@ -39,7 +39,7 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
     the front end alone cannot see."""
     if any(d.severity == "error" and not d.code.startswith("E04") for d in already):
         return []  # fix the content and syntax first; mechanics need a clean ruleset
-    folders: set[Path] = set()
+    folders: dict[Path, set[str] | None] = {}  # folder → the files to report (None: all of them)
     found = []
     for raw in paths:
         path = Path(raw)
@@ -52,7 +52,11 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
             if not _MECHANICS.search(text):
                 continue
             if not text.lstrip().startswith("extends"):
-                folders.add(file.parent.resolve())
+                folder = file.parent.resolve()
+                if path.is_dir():
+                    folders[folder] = None
+                elif folders.get(folder, set()) is not None:
+                    folders.setdefault(folder, set()).add(str(file.resolve()))
                 continue
             parsed = _parse(file, DiagnosticSink())
             extends = _extends(parsed[1]) if parsed else None
@@ -63,10 +67,13 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
             combined = attrs.evolve(base, files=base.files + (parsed,))
             found.extend(d for d in build_model(combined).diagnostics if d.source is not None
                          and d.source.name == parsed[0].name)
-    for folder in sorted(folders):
+    for folder, named in sorted(folders.items()):
         loaded = load_game(str(folder))
-        if not isinstance(loaded, Diagnostic):
-            found.extend(build_model(loaded).diagnostics)
+        if isinstance(loaded, Diagnostic):
+            continue
+        # A file given alone is checked alone: nothing of the folder's other files is reported.
+        found.extend(d for d in build_model(loaded).diagnostics
+                     if named is None or (d.source is not None and str(Path(d.source.name).resolve()) in named))
     return found
 
 
