@@ -161,6 +161,12 @@ def test_w08_feat_of_scale(rules, tmp_path: Path) -> None:  # type: ignore[no-un
              troupe=troupe)
     assert [d.code for d in refused.value.diagnostics] == ["E0706"]
     assert troupe.resources["Momentum"] == 1
+    titleless = tmp_path / "titleless.yaml"
+    titleless.write_text("name: Nobody Yet\nstats:\n  Dexterity: 2\n  Athletics: 2\nresources:\n  Legend: 1\n")
+    with pytest.raises(RunebookError) as no_title:
+        roll(rules, rules.entity(str(titleless)), attribute="Dexterity", skill="Athletics", feat="title",
+             dice=[8, 8, 8, 8])
+    assert [d.code for d in no_title.value.diagnostics] == ["E0613"]
 
 
 def test_w09_unlooked_for_advantage(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
