@@ -10,6 +10,8 @@ off, and a die's 10-again chain in closed form when it is on.
 
 from __future__ import annotations
 
+import json
+import random
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -541,3 +543,49 @@ def _opposed_win(p: Fraction, q: Fraction, needed: int, limit: int) -> Fraction:
                     nxt[(m, t)] += pw
         states = nxt
     return won
+
+
+# ---------------------------------------------------------------- from the sheets, and from the command line
+
+
+def test_team_roll_from_sheets(rules) -> None:  # type: ignore[no-untyped-def]
+    """Bram helps Ayla: his Dexterity 2 + Athletics 2 roll first (8, 10, 2, 1 and the 10's 9:
+    three successes), then her seven dice show one success: 1 + 3 meets Difficulty 4."""
+    run = rules.run("Team Roll", as_=[sheet(rules, "ayla"), sheet(rules, "bram")], attribute="Dexterity",
+                    skill="Athletics", difficulty=4, dice=[8, 10, 2, 1, 9, 8, 2, 2, 2, 3, 4, 5])
+    assert plain(run.results) == {"helper_pools": [4], "help": 3, "total_successes": 4, "outcome": "success",
+                                  "degree": "Normal"}
+
+
+def test_mixed_roll_from_a_sheet(rules) -> None:  # type: ignore[no-untyped-def]
+    """Ayla climbs (Dexterity + Athletics, 7) while palming a key (Cunning + Subterfuge, 6):
+    six dice; two successes clear Difficulty 1 and miss Difficulty 3."""
+    run = rules.run("Mixed Roll", as_=sheet(rules, "ayla"), attributes=["Dexterity", "Cunning"],
+                    skills=["Athletics", "Subterfuge"], difficulties=[1, 3], dice=[8, 9, 2, 2, 2, 2])
+    assert plain(run.results) == {"pools": [7, 6], "pool": 6, "outcomes": ["success", "failure"],
+                                  "threshold_successes": [1, 0], "momentum": 1}
+
+
+def test_a_roll_from_the_command_line(cli, snapshot) -> None:  # type: ignore[no-untyped-def]
+    """The README's first roll: the results and the troupe's state, as JSON."""
+    run = cli("run", "d10-pool", "Roll", "--as", str(EXAMPLES / "ayla.yaml"), "--as", str(EXAMPLES / "troupe.yaml"),
+              "--with", "attribute=Dexterity", "--with", "skill=Athletics", "--with", "difficulty=2",
+              "--with", "complications=1", "--dice", "10,8,3,2,9,1,9,8", "--choices", str(EXAMPLES / "spend.yaml"),
+              "--json")
+    assert run.code == 0, run.stderr
+    payload = json.loads(run.stdout)
+    assert payload["choices"] == [{"choice": "buy", "answer": "pay"}, {"choice": "stunt", "answer": "enhancement_stunt"},
+                                  {"choice": "stunt", "answer": "done"}]
+    assert {"results": payload["results"], "actors": payload["state"]["actors"]} == snapshot
+
+
+def test_complex_action_runs_agree_with_its_odds(rules) -> None:  # type: ignore[no-untyped-def]
+    """Seeded runs of a complex action with 10-again against its exact odds (4 sigma)."""
+    inputs = dict(pool=2, difficulty=2, milestones=2, interval_limit=3)
+    exact = {plain(k): v for k, v in rules.odds("Complex Action", **inputs).results["outcome"].items()}["success"]
+    rng = random.Random(14)
+    runs = 300
+    won = sum(plain(rules.run("Complex Action", rng=rng, **inputs).results["outcome"]) == "success"
+              for _ in range(runs))
+    sigma = (runs * exact * (1 - exact)) ** 0.5
+    assert abs(won - runs * exact) < 4 * sigma
