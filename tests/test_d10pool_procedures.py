@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import interpreter
 from dsl.diagnostics import RunebookError
@@ -218,6 +220,7 @@ def test_w11_enhancement_above_three_needs_a_drawback(rules) -> None:  # type: i
     ok = roll(rules, "ayla", attribute="Dexterity", skill="Athletics", difficulty=5, enhancement=4,
               drawback="add_complication", dice=dice)
     assert (ok.results["total_successes"], plain(ok.results["outcome"])) == (5, "success")
+    assert plain(ok.results["complications_left"]) == [1]  # the Drawback's Minor complication stands
     capped = roll(rules, "ayla", attribute="Dexterity", skill="Athletics", difficulty=5, enhancement=4, dice=dice,
                   options={"enhancement_cap": "hard_three"}, answers=["take_momentum"])
     assert (capped.results["total_successes"], plain(capped.results["outcome"])) == (4, "failure")
@@ -589,3 +592,41 @@ def test_complex_action_runs_agree_with_its_odds(rules) -> None:  # type: ignore
               for _ in range(runs))
     sigma = (runs * exact * (1 - exact)) ** 0.5
     assert abs(won - runs * exact) < 4 * sigma
+
+
+def test_roll_odds_from_a_sheet_match_the_chain(rules) -> None:  # type: ignore[no-untyped-def]
+    """The odds of a whole Roll (choice points at their first option: pay, done, take Momentum):
+    Ayla's seven dice against Difficulty 3; the troupe ends with 3, 4 (a failure) or 6 (a Botch)."""
+    outcome: Counter = Counter()
+    momentum: Counter = Counter()
+    for (rolled, one), p in pool_chain(7, 3).items():
+        result = _main_outcome(rolled, one, 0, 3)
+        outcome[result] += p
+        momentum[{"success": 3, "failure": 4, "botch": 6}[result]] += p
+    odds = rules.odds("Roll", as_=[sheet(rules, "ayla"), sheet(rules, "troupe")], attribute="Dexterity",
+                      skill="Athletics", difficulty=3)
+    assert odds.residual == 0
+    assert {plain(k): v for k, v in odds.results["outcome"].items()} == dict(outcome)
+    assert dict(odds.results["momentum"]) == dict(momentum)
+
+
+@settings(max_examples=40, deadline=None)
+@given(pools=st.lists(st.integers(1, 5), min_size=1, max_size=3), data=st.data())
+def test_mixed_action_reads_one_roll_for_every_challenge(rules, pools: list[int], data) -> None:  # type: ignore[no-untyped-def]
+    """XB.9-10, A6: the smallest pool is rolled once; each challenge is met by the same total
+    (independent) or by what earlier challenges left (partition)."""
+    difficulties = data.draw(st.lists(st.integers(1, 4), min_size=len(pools), max_size=len(pools)))
+    faces = data.draw(st.lists(st.integers(1, 10), min_size=min(pools), max_size=min(pools)))
+    rolled = _roll_faces(tuple(faces))
+    botch = rolled == 0 and 1 in faces
+    for allocation in ("independent", "partition"):
+        run = rules.run("Mixed Action", pools=pools, difficulties=difficulties, dice=faces,
+                        options={"ten_again": "off", "mixed_allocation": allocation})
+        left, expected = rolled, []
+        for d in difficulties:
+            met = left >= d and not botch
+            expected.append("botch" if botch else "success" if met else "failure")
+            if met and allocation == "partition":
+                left -= d
+        assert plain(run.results["outcomes"]) == expected
+        assert run.results["pool"] == min(pools)
