@@ -630,3 +630,16 @@ def test_mixed_action_reads_one_roll_for_every_challenge(rules, pools: list[int]
                 left -= d
         assert plain(run.results["outcomes"]) == expected
         assert run.results["pool"] == min(pools)
+
+
+def test_a_roll_without_a_troupe(rules) -> None:  # type: ignore[no-untyped-def]
+    """A roll with no troupe given plays (its Momentum consolation is only reported); spending
+    Momentum without one is refused with a diagnostic, not a crash."""
+    run = rules.run("Roll", as_=sheet(rules, "ayla"), attribute="Dexterity", skill="Athletics", difficulty=3,
+                    dice=[2, 3, 4, 5, 6, 7, 2], driver=ScriptedDriver(["take_momentum"]))
+    assert (run.results["momentum_gained"], run.results["momentum"]) == (1, None)
+    with pytest.raises(RunebookError) as error:
+        rules.run("Roll", as_=sheet(rules, "ayla"), attribute="Dexterity", skill="Athletics", momentum_dice=1,
+                  dice=[8] * 8)
+    assert [d.code for d in error.value.diagnostics] == ["E0613"]
+    assert "has_troupe" in str(error.value.diagnostics[0].message)
