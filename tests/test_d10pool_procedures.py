@@ -643,3 +643,37 @@ def test_a_roll_without_a_troupe(rules) -> None:  # type: ignore[no-untyped-def]
                   dice=[8] * 8)
     assert [d.code for d in error.value.diagnostics] == ["E0613"]
     assert "has_troupe" in str(error.value.diagnostics[0].message)
+
+
+def test_intervals_performed_side_by_side(rules) -> None:  # type: ignore[no-untyped-def]
+    """CA.9: Ayla's interval and a companion's at the same time, each met one a milestone:
+    8 and 9 (two), then 3 and 10 (the 10's extra die shows 2): three milestones in two intervals."""
+    run = rules.run("Complex Action", pool=1, others=[1], milestones=3, interval_limit=2, dice=[8, 9, 3, 10, 2])
+    assert plain(run.results) == {"outcome": "success", "milestones": 3, "intervals": 2}
+
+
+def test_side_by_side_odds_match_a_walk_over_intervals(rules) -> None:  # type: ignore[no-untyped-def]
+    """Each interval gains 0, 1 or 2 milestones (main roller and one other, faces listed); a
+    walk over the intervals stops once the milestones are in."""
+    gain: Counter = Counter()
+    for faces in product(range(1, 11), repeat=3):  # main pool 2, the other's pool 1
+        gain[(_roll_faces(faces[:2]) >= 1) + (_roll_faces(faces[2:]) >= 1)] += Fraction(1, 1000)
+    needed, limit = 3, 3
+    states: Counter = Counter({0: Fraction(1)})
+    final: Counter = Counter()
+    for interval in range(1, limit + 1):
+        nxt: Counter = Counter()
+        for got, w in states.items():
+            for g, p in gain.items():
+                now = got + g
+                if now >= needed or interval == limit:
+                    final[now] += w * p
+                else:
+                    nxt[now] += w * p
+        states = nxt
+    odds = rules.odds("Complex Action", pool=2, others=[1], milestones=needed, interval_limit=limit,
+                      options={"ten_again": "off"})
+    assert odds.residual == 0
+    assert dict(odds.results["milestones"]) == dict(final)
+    success = sum(p for got, p in final.items() if got >= needed)
+    assert {plain(k): v for k, v in odds.results["outcome"].items()} == {"success": success, "failure": 1 - success}
