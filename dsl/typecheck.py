@@ -54,7 +54,7 @@ __all__ = ["check_types"]
 fold = lru_cache(maxsize=8192)(_fold_now)
 
 #: Input types a declaration may name (`ability: rating`), besides levels groups and entry kinds.
-_INPUT_TYPES = {"number": ty.NUMBER, "rating": ty.RATING, "text": ty.TEXT}
+_INPUT_TYPES = {"number": ty.NUMBER, "rating": ty.RATING, "text": ty.TEXT, "boolean": ty.BOOLEAN}
 #: Settings of a condition declaration (its other inputs are its parameters).
 _CONDITION_SETTINGS = ("type", "lasts", "stacks")
 _CONSTANTS = {"true": ty.BOOLEAN, "false": ty.BOOLEAN, "none": ty.NONE}
@@ -343,6 +343,11 @@ class _Checker:
     def named_type(self, name: str) -> Type:
         if name in _INPUT_TYPES:
             return _INPUT_TYPES[name]
+        words = name.split()
+        if words and fold(words[0]) == "list":
+            # `list` (of anything), `list of rating`, `list of Outcome`...
+            of = words[2:] if len(words) >= 3 and fold(words[1]) == "of" else []
+            return ty.list_of(self.named_type(" ".join(of)) if of else ANY)
         key = fold(name)
         if key in self.groups:
             return ty.level(self.groups[key])

@@ -492,3 +492,16 @@ def test_every_expression_gets_a_type() -> None:
         "field": "a number",
         "rating": "a number",
     }
+
+
+def test_a_list_input_has_the_type_it_declares(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`xs: list of number` is a list of numbers: joined with a list it is fine, used as a
+    number it is E0420 (both passed or failed the wrong way when such an input had no type)."""
+    path = tmp_path / "l.rules"
+    path.write_text("procedure P (xs: list of number = [1])\n  let ys = xs + [1]\n  result r = count(ys)\n",
+                    encoding="utf-8")
+    assert cli("check", str(path)).code == 0
+    path.write_text("procedure P (xs: list of number = [1])\n  result m = xs * 2\n", encoding="utf-8")
+    run = cli("check", str(path))
+    assert run.code == 1
+    assert "l.rules:2:14: E0420 '*' needs a number; 'xs' is a list of numbers" in run.stderr
