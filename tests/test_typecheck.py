@@ -501,6 +501,8 @@ def test_a_list_input_has_the_type_it_declares(cli, tmp_path) -> None:  # type: 
     path.write_text("procedure P (xs: list of number = [1])\n  let ys = xs + [1]\n  result r = count(ys)\n",
                     encoding="utf-8")
     assert cli("check", str(path)).code == 0
+    (tmp_path / "wrong").mkdir()  # another folder: a loaded game is cached by its folder
+    path = tmp_path / "wrong" / "l.rules"
     path.write_text("procedure P (xs: list of number = [1])\n  result m = xs * 2\n", encoding="utf-8")
     run = cli("check", str(path))
     assert run.code == 1
