@@ -111,13 +111,24 @@ def _strip_value(parts: list) -> ast.Value | None:
     """Trim the value's outer whitespace; an all-blank value is no value."""
     parts = list(parts)
     if parts and isinstance(parts[0], ast.Text):
-        text = parts[0].text.lstrip()
-        parts[0] = _with_text(parts[0], text)
+        first = parts[0]
+        text = first.text.lstrip()
+        parts[0] = _with_text(first, text)
+        cut = len(first.text) - len(text)
+        span = first.span
+        if cut and span is not None and span.line == span.end_line:
+            # The caret of a value starts at its first character, not at the space before it.
+            parts[0] = attrs.evolve(parts[0], span=Span(span.line, span.column + cut, span.end_line, span.end_column))
         if not text:
             parts.pop(0)
     if parts and isinstance(parts[-1], ast.Text):
-        text = parts[-1].text.rstrip()
-        parts[-1] = _with_text(parts[-1], text)
+        last = parts[-1]
+        text = last.text.rstrip()
+        parts[-1] = _with_text(last, text)
+        cut = len(last.text) - len(text)
+        span = last.span
+        if cut and text and span is not None and span.line == span.end_line:
+            parts[-1] = attrs.evolve(parts[-1], span=Span(span.line, span.column, span.end_line, span.end_column - cut))
         if not text:
             parts.pop()
     if not parts:

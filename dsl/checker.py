@@ -8,6 +8,7 @@ names only what the vocabulary declares.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from difflib import get_close_matches
 from functools import lru_cache
@@ -199,6 +200,10 @@ class _EntryChecker:
                 if prop.grade is not None and not spec.graded:
                     self.error("E0205", prop.label_span or prop.span, label=prop.label,
                                help=f"write '{prop.label}:' without a number")
+                if spec.grades is not None and prop.grade is not None and prop.grade.isdigit() and \
+                        not spec.grades[0] <= int(prop.grade) <= spec.grades[1]:
+                    self.error("E0215", prop.label_span or prop.span, grade=prop.grade, label=spec.name,
+                               low=spec.grades[0], high=spec.grades[1])
                 if spec.graded and counts[key] > 1 and prop.grade is None and not spec.repeatable:
                     self.error("E0212", prop.label_span or prop.span, label=prop.label)
                 if spec.after and (previous is None or _fold(previous.name) != _fold(spec.after)):
@@ -239,6 +244,8 @@ class _EntryChecker:
             if kind in ("expression", "dice", "rating", "number") and not prop.items:
                 self.error("E0206", prop.label_span, label=prop.label, expected=_EXPECTED[kind], found="")
             return
+        if kind == "keywords":
+            self.check_keywords(value)
         if kind in ("text", "target", "keywords"):
             self.check_value_names(value)
             return
@@ -254,6 +261,22 @@ class _EntryChecker:
             self.error("E0206", value.span, label=prop.label, expected=_EXPECTED[kind], found=str(value))
             return
         self.check_names(expr)
+
+    def check_keywords(self, value: ast.Value) -> None:
+        """A keyword one letter or two away from a declared one is a typo (`Evocaton`): the
+        entry would silently not be what its author meant. Words unlike any keyword are free
+        (a class name, a tag of the author's own)."""
+        declared = {fold(w): w for kind in self.vocab.kinds.values() for w in kind.keywords}
+        declared.update({fold(phrase): phrase for _, phrase in self.vocab.types.values()})
+        if not declared:
+            return
+        for word, span in _keyword_spans(value):
+            if fold(word) in declared:
+                continue
+            close = get_close_matches(word.casefold(), [w.casefold() for w in declared.values()], n=1, cutoff=0.85)
+            if close:
+                meant = next(w for w in declared.values() if w.casefold() == close[0])
+                self.error("E0211", span, name=word, help=f"did you mean '{meant}'?")
 
     def value_expression(self, label: str, value: ast.Value, kind: str) -> ex.Expr | None:
         """A whole value read as one expression: `[Attack + Strength]` or `Target's Defense`."""
@@ -302,6 +325,25 @@ def _keyword_words(value: ast.Value | None) -> list[str]:
                 if isinstance(inner, ast.Text):
                     words.extend(inner.text.split())
     return words
+
+
+def _keyword_spans(value: ast.Value) -> list[tuple[str, Span | None]]:
+    """The words of a keyword value's emphasis (``*Arcane Ranged*``), each with its place."""
+    found: list[tuple[str, Span | None]] = []
+    for part in value.parts:
+        if not isinstance(part, ast.Emphasis):
+            continue
+        for inner in part.parts:
+            if not isinstance(inner, ast.Text):
+                continue
+            span = inner.span
+            for match in re.finditer(r"\S+", inner.text):
+                where = None
+                if span is not None and span.line == span.end_line:
+                    column = span.column + match.start()
+                    where = Span(span.line, column, span.line, column + len(match.group()))
+                found.append((match.group(), where or span))
+    return found
 
 
 def _word_span(span: Span | None, text: str, word: str) -> Span | None:

@@ -57,6 +57,7 @@ MESSAGES: dict[str, str] = {
     "E0114": "sub-property '{label}' has no named item ('- **Name**') above it",
     "E0116": "'{word}' needs an indented body",
     "E0117": "'{word}' without an '{opener}' before it",
+    "E0119": "a tab in indentation",
     "E0118": "only 'case' lines and one 'else' go in a 'match'",
     # E02xx: content against the vocabulary
     "E0201": "unknown entry type '{name}'",
@@ -72,6 +73,7 @@ MESSAGES: dict[str, str] = {
     "E0211": "unknown keyword '{name}'",
     "E0212": "label '{label}' needs a grade, as in '{label} 1:'",
     "E0213": "unknown entry '{name}'",
+    "E0215": "grade {grade} is beyond '{label}' (grades {low} to {high})",
     "E0214": "'{name}' is already an entry of {game} ({where})",
     "E0230": "'{label}' names no {kind} '{name}'",
     "E0231": "'{text}' does not occur in {kind} '{name}'",

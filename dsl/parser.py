@@ -410,6 +410,11 @@ def split_blocks(text: str, sink: DiagnosticSink) -> list[tuple[int, int, int, i
         if stripped.startswith("#"):
             continue
         indented = line[0] in " \t"
+        indent = line[:len(line) - len(line.lstrip(" \t"))]
+        if "\t" in indent:
+            # How wide a tab is, is anyone's guess: nesting would depend on the editor.
+            sink.error("E0119", Span.point(number, indent.index("\t") + 1),
+                       help="indent with spaces, two for each level")
         if not blocks or (pending_blank and not indented):
             if indented:
                 sink.error("E0106", Span.point(number, 1, len(line) - len(line.lstrip())),

@@ -6,6 +6,7 @@ Built from declaration blocks with every problem collected; content validation
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import attrs
@@ -18,6 +19,9 @@ __all__ = ["VALUE_TYPES", "KindSpec", "LabelSpec", "Vocabulary", "build_vocabula
 
 #: The types a label's value may have.
 VALUE_TYPES = ("text", "expression", "dice", "rating", "number", "target", "keywords")
+#: ``graded 1 to 4`` (or ``graded 1-4``): the grades a graded label allows.
+_GRADES = re.compile(r"(\d{1,3})\s*(?:to|-)\s*(\d{1,3})")
+
 FLAGS = ("required", "repeatable", "graded", "after", "alias", "refers", "adds", "replaces")
 
 
@@ -42,6 +46,8 @@ class LabelSpec:
     #: ``adds`` / ``replaces``: the line changes the entries its entry refers to (dsl.amendments).
     adds: bool = False
     replaces: bool = False
+    #: ``graded 1 to 4``: the grades a line may carry (None: any).
+    grades: tuple[int, int] | None = None
 
 
 @attrs.frozen
@@ -134,6 +140,10 @@ def _label_spec(decl: ast.LabelDecl, source: Source, sink: DiagnosticSink) -> La
         rest = rest.strip()
         if word in ("required", "repeatable", "graded", "adds", "replaces") and not rest:
             fields[word] = True
+        elif word == "graded" and _GRADES.fullmatch(rest):
+            low, high = (int(n) for n in _GRADES.fullmatch(rest).groups())  # type: ignore[union-attr]
+            fields["graded"] = True
+            fields["grades"] = (min(low, high), max(low, high))
         elif word == "after" and rest:
             fields["after"] = rest
         elif word == "alias" and rest:
@@ -144,7 +154,8 @@ def _label_spec(decl: ast.LabelDecl, source: Source, sink: DiagnosticSink) -> La
             sink.items.append(
                 _diag("E0303", source, flag, what="label flag", name=flag.text,
                       help=did_you_mean(word, FLAGS)
-                      or "flags are: required, repeatable, graded, after LABEL, alias SPELLING, refers KIND, "
+                      or "flags are: required, repeatable, graded, graded LOW to HIGH, after LABEL, alias SPELLING, "
+                      "refers KIND, "
                       "adds, replaces")
             )
     return LabelSpec(decl.label, aliases=tuple(aliases), **fields)  # type: ignore[arg-type]
