@@ -213,7 +213,8 @@ class _EntryChecker:
             else:
                 self.check_value_names(prop.value)
             for paragraph in prop.paragraphs + prop.after:
-                self.check_value_names(paragraph)
+                if not self.looks_like_a_header(paragraph):
+                    self.check_value_names(paragraph)
             self.check_items(kind, prop.items)
             previous = spec
         if kind is not None and top:
@@ -221,6 +222,22 @@ class _EntryChecker:
                 if spec.required and _fold(spec.name) not in counts:
                     self.error("E0202", header_span, kind=kind.name.lower(), entry=owner, label=spec.name,
                                help=f"add a line '{spec.name}: ...'")
+
+    def looks_like_a_header(self, paragraph: ast.Value) -> bool:
+        """A line such as `Iron Will [Edge]` under an entry's last label: the next entry, with
+        the blank line before it forgotten (E0216, rather than an unknown name `Edge`)."""
+        parts = paragraph.parts
+        if len(parts) != 2 or not isinstance(parts[0], ast.Text) or not isinstance(parts[1], ast.Bracket):
+            return False
+        name, bracket = parts[0].text.strip(), parts[1]
+        if not name or len(name.split()) > 6 or not isinstance(bracket.expr, ex.Name):
+            return False
+        found, unknown = self.vocab.split_types(bracket.expr.text)
+        if not found or unknown:
+            return False
+        self.error("E0216", paragraph.span, text=f"{name} [{bracket.expr.text}]",
+                   help="leave a blank line before it: a blank line ends an entry")
+        return True
 
     def check_items(self, kind: KindSpec | None, items: Iterable[ast.Item]) -> None:
         for item in items:

@@ -73,6 +73,7 @@ MESSAGES: dict[str, str] = {
     "E0211": "unknown keyword '{name}'",
     "E0212": "label '{label}' needs a grade, as in '{label} 1:'",
     "E0213": "unknown entry '{name}'",
+    "E0216": "'{text}' looks like the start of another entry",
     "E0215": "grade {grade} is beyond '{label}' (grades {low} to {high})",
     "E0214": "'{name}' is already an entry of {game} ({where})",
     "E0230": "'{label}' names no {kind} '{name}'",

@@ -399,8 +399,39 @@ def _check_paths(paths: Sequence[str], game: str | None) -> CheckReport:
         report.references.extend(_references(vocab, entries, mine, sink))
         report.diagnostics.extend(d for d in sink.items if d.source is None or d.source.name in names)
         report.entries += sum(1 for e in entries if e.source.name in names)
-    report.diagnostics = _cap(sorted(report.diagnostics, key=_position))
+    report.diagnostics = _cap(sorted(_after_syntax(report.diagnostics), key=_position))
     return report
+
+
+def _after_syntax(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """A line with a syntax error reports only that: what the rest of the file says about the
+    line (read without its broken part, dsl.parser) would be about text the author did not write."""
+    broken = {(d.path, d.span.line) for d in diagnostics if d.code.startswith("E01") and d.span is not None}
+    kept = []
+    for d in diagnostics:
+        if d.code.startswith("E01") or d.span is None:
+            kept.append(d)
+        elif (d.path, d.span.line) in broken:
+            continue
+        elif d.code in _WHOLE_ENTRY and d.source is not None and any(
+                (d.path, line) in broken for line in _entry_lines(d.source.text, d.span.line)):
+            continue  # a required label or a keyword may be on the line that did not read
+        else:
+            kept.append(d)
+    return kept
+
+
+#: Diagnostics about an entry as a whole, reported at its first line.
+_WHOLE_ENTRY = frozenset({"E0202", "E0306"})
+
+
+def _entry_lines(text: str, header: int) -> range:
+    """The lines of the entry starting at line ``header``: up to the next blank line."""
+    lines = text.split("\n")
+    end = header
+    while end < len(lines) and lines[end].strip():
+        end += 1
+    return range(header + 1, end + 1)
 
 
 def _position(diagnostic: Diagnostic) -> tuple[str, int, int]:

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from copy import copy
 from functools import lru_cache
 
+import attrs
 from lark import Lark, Token
 from lark import __version__ as lark_version
 from lark.utils import TextSlice
@@ -45,6 +46,8 @@ class Limits:
     max_nesting = 64
     max_terms = 2000
     max_line_length = 10_000
+    #: Syntax errors looked for in one block after its first (each costs a parse of the block).
+    max_recoveries = 8
 
 
 class LinePostLexer(PostLex):
@@ -442,6 +445,53 @@ def _parse_slice(source: Source, first: int, last: int, start: int, end: int,
     return None
 
 
+#: Syntax errors inside a line's text (an operator, a bracket, emphasis): the line's other
+#: lines still read as written once its broken part is left out.
+_INSIDE_A_LINE = frozenset({"E0101", "E0102", "E0103", "E0104", "E0105", "E0109", "E0111"})
+
+
+def _recover(source: Source, first: int, last: int, start: int, end: int,
+             sink: DiagnosticSink) -> list[ast.Block] | None:
+    """A block with a syntax error, read again without the broken part of each bad line (the
+    rest of the line from the error on, then the whole line), so that the
+    block's other mistakes are reported too; what reads then is the block, minus those parts.
+
+    The text keeps its length, so every position stays that of the file. A block whose first
+    line is broken is left out: there is nothing to read it as.
+    """
+    text = source.text
+    tried: set[tuple[int, int]] = set()
+    current = sink.items[-1]
+    for _ in range(Limits.max_recoveries):
+        span = current.span
+        if span is None or not first < span.line <= last or span.column == 1 or current.code not in _INSIDE_A_LINE:
+            return None  # a line out of place: what follows would be read out of place too
+        line_start = start + sum(len(line) + 1 for line in text[start:end].split("\n")[:span.line - first])
+        line_end = text.find("\n", line_start, end)
+        line_end = end if line_end < 0 else line_end
+        column = span.column if (span.line, span.column) not in tried else 1
+        tried.add((span.line, column))
+        cut = min(max(line_start + column - 1, line_start), line_end)
+        if cut < line_end:
+            # A whole line becomes a comment line; the end of one, spaces (a `#` after a
+            # label would be read as its text).
+            filler = "#" + " " * (line_end - cut - 1) if cut == line_start else " " * (line_end - cut)
+            text = text[:cut] + filler + text[line_end:]
+        retry = DiagnosticSink(source)
+        found = _parse_slice(Source(source.name, text), first, last, start, end, retry)
+        if found is not None:
+            return found
+        if not retry.items:
+            return None
+        current = attrs.evolve(retry.items[-1], source=source)
+        if current.code not in _INSIDE_A_LINE or current.span is None or current.span.column == 1:
+            return None
+        recent = sink.items[-Limits.max_recoveries - 1:]
+        if not any(d.span is not None and d.span.line == current.span.line for d in recent):
+            sink.items.append(current)  # a line already reported keeps its first error only
+    return None
+
+
 def parse_rules(source: Source, sink: DiagnosticSink | None = None,
                 spans: list[tuple[int, int, int, int]] | None = None) -> ast.RulesFile:
     """Parse a whole .rules file. Syntax errors are collected in ``sink`` (or raised
@@ -470,7 +520,10 @@ def parse_rules(source: Source, sink: DiagnosticSink | None = None,
         blocks = []
         for first, last, start, end in spans:
             if _prechecks(source.text[start:end], first - 1, sink):
-                blocks.extend(_parse_slice(source, first, last, start, end, sink) or [])
+                found = _parse_slice(source, first, last, start, end, sink)
+                if found is None and sink.items and sink.items[-1].span is not None:
+                    found = _recover(source, first, last, start, end, sink)
+                blocks.extend(found or [])
     if own:
         sink.raise_if_any()
     return ast.RulesFile(tuple(blocks), path=source.name)

@@ -60,3 +60,24 @@ def test_the_caret_of_a_typed_value_starts_on_it(tmp_path: Path, cli) -> None:  
     assert run.code == 1
     assert "power.rules:7:9: E0206 'Invest' expects a number, found 'two'" in run.stderr
     assert " 7 | Invest: two\n   |         ^^^\n" in run.stderr
+
+
+def test_one_broken_bracket_hides_nothing_else(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    text = (POWER.replace("Threshold: Target's Defense", "Threshold: [Target's Defense")
+            .replace("Strength]", "Strenght]").replace("Result 2:", "Reslt 2:")
+            .replace("Evocation", "Evocaton") + "Invest: two\n")
+    run = _check(tmp_path, cli, text)
+    assert run.code == 1
+    found = [line.split(": ", 1)[1].split(" ", 1)[0] for line in run.stderr.splitlines()
+             if line.startswith(str(tmp_path))]
+    assert found == ["E0104", "E0207", "E0203", "E0211", "E0206"], run.stderr
+    assert "power.rules:6:12: E0104 unclosed '['" in run.stderr
+    assert "power.rules:7:15: E0207 unknown name 'Strenght'" in run.stderr
+
+
+def test_a_forgotten_blank_line_between_entries(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    second = POWER.split("\n\n", 1)[1].replace("Frost Bite", "Frost Nip [Attack]")
+    run = _check(tmp_path, cli, POWER + second)
+    assert "power.rules:10:1: E0216 'Frost Nip [Attack]' looks like the start of another entry" in run.stderr
+    assert "help: leave a blank line before it: a blank line ends an entry" in run.stderr
+    assert "unknown name 'Attack'" not in run.stderr
