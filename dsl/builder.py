@@ -111,8 +111,14 @@ def _strip_value(parts: list) -> ast.Value | None:
     """Trim the value's outer whitespace; an all-blank value is no value."""
     parts = list(parts)
     if parts and isinstance(parts[0], ast.Text):
-        text = parts[0].text.lstrip()
-        parts[0] = _with_text(parts[0], text)
+        first = parts[0]
+        text = first.text.lstrip()
+        parts[0] = _with_text(first, text)
+        removed = first.text[:len(first.text) - len(text)]
+        if text and removed and "\n" not in removed and first.span is not None:
+            # the value starts at its first character, not at the space after the colon
+            span = first.span
+            parts[0] = attrs.evolve(parts[0], span=attrs.evolve(span, column=span.column + len(removed)))
         if not text:
             parts.pop(0)
     if parts and isinstance(parts[-1], ast.Text):
