@@ -288,7 +288,7 @@ def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabu
                     if isinstance(instance, str):
                         problems.append(Diagnostic.make("E0702", source, _span(item), name=declared_name,
                                                         expected=instance, found=f"'{text}'"))
-                    elif instance not in under:
+                    else:  # listed twice: the game's stacking rule decides (Rules._prepared)
                         under.append(instance)
     if problems:
         raise RunebookError(problems)

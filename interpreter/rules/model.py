@@ -35,6 +35,7 @@ from interpreter.core.dice import GivenOracle, PoolSource, RandomOracle
 from interpreter.core.distribution import Distribution, joint
 from interpreter.core.evaluate import (
     BUILTINS,
+    HOLDER,
     Context,
     MapEnv,
     compile_expression,
@@ -666,11 +667,13 @@ class Rules:
         for instance in entity.conditions:  # a file that lists one condition twice holds it once
             condition = self.conditions[fold(instance.name)]
             if "stacks" in condition.settings:
-                held.append(instance)
+                if sum(1 for c in held if c.name == condition.name) < self._stacks(condition, entity):
+                    held.append(instance)
             else:
                 _merge(condition, held, instance)
         entity.conditions[:] = held
         own = MapEnv(dict(entity.stats), parent=self.globals)
+        own.define(HOLDER, entity)  # a derived value reading a stat the file lacks says so
         for name, expr, source in self.derived.values():
             if fold(name) not in {fold(s) for s in entity.stats}:  # a stat the file gives wins
                 entity.derived[name] = Derived(name, expr, own, source)
