@@ -700,7 +700,8 @@ def _b_rating_value(ctx: Context, args: list[Any], site: Any) -> Any:
     rating, size = args[0], number(args[1], ctx)
     _check_number("rating_value", size, site)
     if isinstance(rating, Rating):
-        return normalize(rating.base + size * (1 if rating.count is None else rating.count))
+        value = rating.base + size * (1 if rating.count is None else rating.count)
+        return normalize(-value if rating.sign < 0 else value)
     return _check_number("rating_value", number(rating, ctx), site)
 
 

@@ -58,7 +58,7 @@ from interpreter.core.values import (
 )
 from interpreter.markov.chains import procedure_odds
 from interpreter.rules.amendments import amended
-from interpreter.rules.entities import Entity, Held, load_entities, load_entity
+from interpreter.rules.entities import Entity, Held, load_entities, load_entity, signed_rating
 from interpreter.rules.entries import EntryView, line_value
 from interpreter.rules.inline import ReadingEnv, expand_procedures
 from interpreter.rules.listed import entry_query
@@ -1688,6 +1688,9 @@ def _literal(expr: ex.Expr, env: MapEnv) -> Any:
         return expr.value
     if isinstance(expr, ex.Unary) and isinstance(expr.operand, ex.Number):
         return -expr.operand.value if expr.op == "-" else expr.operand.value
+    bonus = signed_rating(expr)
+    if bonus is not None:
+        return bonus
     if isinstance(expr, ex.Decimal):
         return expr.value
     if isinstance(expr, ex.Rating):
