@@ -535,6 +535,9 @@ class RulesBuilder(Transformer):
     def result_line(self, meta: Meta, children: list) -> ast.Statement:
         return self._statement(ast.ResultLine, meta, children)
 
+    def show_line(self, meta: Meta, children: list) -> ast.Statement:
+        return self._statement(ast.ShowLine, meta, children)
+
     def check_decl(self, meta: Meta, children: list) -> ast.CheckDecl:
         name, params, *lines = children
         statements = tuple(line for line in lines if isinstance(line, ast.Statement))

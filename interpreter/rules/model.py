@@ -65,6 +65,7 @@ from interpreter.rules.listed import entry_query
 from interpreter.rules.procedures import RunResult, ScriptedDriver, run_lines
 from interpreter.rules.results import CheckOdds, CheckResult
 from interpreter.rules.runstate import RunState
+from interpreter.rules.shown import run_show
 
 __all__ = ["CheckOdds", "CheckResult", "Rules", "load"]
 
@@ -558,7 +559,8 @@ class Rules:
         for statement in statements:
             read |= reads_of(statement)
         for statement in statements:
-            if not isinstance(statement, ast.LetLine | ast.RollLine) or statement.name.startswith("#"):
+            if (not isinstance(statement, ast.LetLine | ast.RollLine) or isinstance(statement, ast.ShowLine)
+                    or statement.name.startswith("#")):
                 continue
             if fold(statement.name) not in read:
                 self._unused.append((Diagnostic.make(
@@ -1458,6 +1460,7 @@ VALUE_LINES: dict[type, Callable[..., Any]] = {
     ast.LetLine: Rules.run_let,
     ast.SetLine: Rules.run_set,
     ast.ResultLine: Rules.run_result,
+    ast.ShowLine: run_show,
     ast.RollLine: Rules.run_roll,
     ast.RequireLine: Rules.run_require,
 }

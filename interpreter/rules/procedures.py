@@ -34,6 +34,7 @@ from interpreter.core.evaluate import Context, MapEnv, items_of, normalize_name,
 from interpreter.core.trace import StepEvent, Trace
 from interpreter.core.values import Level, format_value, json_value
 from interpreter.rules.yamlfile import read_yaml
+from interpreter.rules.shown import run_show, shown_values
 
 __all__ = [
     "CallbackDriver",
@@ -169,10 +170,17 @@ class RunResult:
     trace: Trace = attrs.field(repr=False)
     choices: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def shown(self) -> dict[str, Any]:
+        """The values the procedure's ``show`` lines gave (interpreter.rules.shown)."""
+        return shown_values(self.trace)
+
     def to_dict(self) -> dict[str, Any]:
+        shown = self.shown
         return {
             "name": self.name,
             "results": {k: json_value(v) for k, v in self.results.items()},
+            **({"shown": shown} if shown else {}),
             "state": {k: json_value(v) for k, v in self.state.items()},
             "choices": [{"choice": c, "answer": a} for c, a in self.choices],
             "dice": [d.face for d in self.trace.dice()],
@@ -283,6 +291,11 @@ class _Segment:
 
 def _let(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
     run.rules.run_let(run.ctx, line, source, run.env)
+    return pc
+
+
+def _show(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
+    run_show(run.rules, run.ctx, line, source, run.env)
     return pc
 
 
@@ -431,6 +444,7 @@ HANDLERS: dict[type, Callable[[_Segment, Any, Source, int], int | None]] = {
     ast.LetLine: _let,
     ast.SetLine: _set,
     ast.ResultLine: _result,
+    ast.ShowLine: _show,
     ast.RollLine: _roll,
     ast.RequireLine: _require,
     ast.LabelLine: _label,

@@ -139,6 +139,8 @@ def _show(args: argparse.Namespace, result: Any, title: str) -> int:
         print(line)
     for name, value in result.results.items():
         print(f"{name}: {format_value(value)}")
+    for name, value in getattr(result, "shown", {}).items():
+        print(f"shown {name}: {format_value(value)}")
     return 0
 
 
