@@ -1,0 +1,87 @@
+"""Mestezia, issue 14: rulebook defaults a user should not type (a thrown reach of 5 hexes),
+movement along a path through Rough terrain, and effect lifetimes. Expected values follow the
+book's wording as the spec quotes it (§1.11 L653-654, §2.12 Rough N, §2.7 Invest)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "rulesets" / "mestezia" / "examples"
+
+
+def _fighter(tmp_path: Path, keywords: str, reach: int | None = None) -> Path:
+    path = tmp_path / "fighter.yaml"
+    stats = "  Attack: 4\n  Strength: 2\n  Speed: 2\n  Defense: 11\n  Weapon Cost: 1\n  Weapon Damage: 6\n"
+    if reach is not None:
+        stats += f"  Weapon Reach: {reach}\n"
+    path.write_text(f"name: Fighter\nposition: [0, 0]\nstats:\n{stats}weapon keywords: [{keywords}]\n"
+                    "resources:\n  CP: 6\npowers: [Berserker Charge]\n", encoding="utf-8")
+    return path
+
+
+def _foe(tmp_path: Path, q: int) -> Path:
+    path = tmp_path / "foe.yaml"
+    path.write_text(f"name: Foe\nposition: [{q}, 0]\nstats:\n  Defense: 10\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("keywords", "reach", "distance", "allowed"), [
+    ("Thrown", None, 5, True),     # a thrown weapon: 5 hexes by default (L654)
+    ("Thrown", None, 6, False),
+    ("Sword", None, 1, True),      # melee: 1 hex (L653)
+    ("Sword", None, 2, False),
+    ("Thrown", 3, 4, False),       # a reach the file gives wins
+    ("Thrown", 3, 3, True),
+])
+def test_thrown_reach_default(cli, tmp_path: Path, keywords: str, reach: int | None, distance: int,
+                              allowed: bool) -> None:  # type: ignore[no-untyped-def]
+    run = cli("run", "mestezia", "Berserker Charge", "--as", str(_fighter(tmp_path, keywords, reach)),
+              "--against", str(_foe(tmp_path, distance)), "--dice", "6,7,9")
+    assert (run.code == 0) is allowed, run.stderr
+    if not allowed:
+        assert "E0613" in run.stderr and "Traceback" not in run.stderr
+
+
+def _walker(tmp_path: Path, conditions: str = "") -> Path:
+    path = tmp_path / "walker.yaml"
+    path.write_text(f"name: Walker\nposition: [0, 0]\nstats:\n  Speed: 4\n{conditions}", encoding="utf-8")
+    return path
+
+
+def _cost(path: list[tuple[int, int]], rough: set[tuple[int, int]], n: int, phasing: bool = False) -> int:
+    """Each hex entered costs 1, a Rough N one N (Phasing ignores it)."""
+    return sum(1 if phasing or c not in rough else n for c in path)
+
+
+@pytest.mark.parametrize(("rough", "n"), [(set(), 2), ({(2, 0)}, 2), ({(1, 0), (2, 0)}, 2), ({(2, -1)}, 3)])
+def test_moving_along_a_path_pays_rough_hexes(cli, tmp_path: Path, rough: set[tuple[int, int]], n: int) -> None:  # type: ignore[no-untyped-def]
+    path = [(1, 0), (2, 0), (2, -1)]
+    flat = ",".join(f"{q},{r}" for q, r in path)
+    args = ["run", "mestezia", "move along", "--as", str(_walker(tmp_path)), "--with", f"path={flat}",
+            "--with", f"rough_n={n}", "--json"]
+    if rough:
+        args += ["--with", "rough=" + ",".join(f"{q},{r}" for q, r in sorted(rough))]
+    run = cli(*args)
+    cost = _cost(path, rough, n)
+    if cost <= 4:
+        assert run.code == 0, run.stderr
+        results = json.loads(run.stdout)["results"]
+        assert (results["spent"], results["left"]) == (cost, 4 - cost)
+    else:  # a hex cannot be entered without enough movement left
+        assert run.code == 1 and "E0613" in run.stderr
+
+
+def test_phasing_ignores_rough_terrain(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = cli("run", "mestezia", "move along", "--as", str(_walker(tmp_path, "conditions: [Phasing]\n")),
+              "--with", "path=1,0,2,0,3,0", "--with", "rough=1,0,2,0,3,0", "--with", "rough_n=3", "--json")
+    assert run.code == 0, run.stderr
+    assert json.loads(run.stdout)["results"]["spent"] == 3
+
+
+def test_a_path_must_be_connected(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = cli("run", "mestezia", "move along", "--as", str(_walker(tmp_path)), "--with", "path=1,0,3,0")
+    assert run.code == 1 and "hex_distance(here, c) == 1" in run.stderr
