@@ -42,7 +42,7 @@ def _actor(power: str, tmp_path: Path) -> Path:
     if power in OWNERS:
         return OWNERS[power]
     data = yaml.safe_load((EXAMPLES / "nayeli.yaml").read_text(encoding="utf-8"))
-    data.setdefault("stats", {})["Will"] = 2
+    data.setdefault("stats", {}).update({"Will": 2, "Attack": 3})
     data["powers"] = [power]
     path = tmp_path / "actor.yaml"
     path.write_text(yaml.safe_dump(data), encoding="utf-8")

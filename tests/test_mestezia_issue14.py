@@ -85,3 +85,70 @@ def test_phasing_ignores_rough_terrain(cli, tmp_path: Path) -> None:  # type: ig
 def test_a_path_must_be_connected(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     run = cli("run", "mestezia", "move along", "--as", str(_walker(tmp_path)), "--with", "path=1,0,3,0")
     assert run.code == 1 and "hex_distance(here, c) == 1" in run.stderr
+
+
+# ------------------------------------------------------------------ effect lifetimes
+
+HOMEBREW = REPO / "rulesets" / "mestezia" / "homebrew"
+
+
+def _warden(tmp_path: Path, conditions: list[str]) -> Path:
+    path = tmp_path / "warden.yaml"
+    held = "".join(f"  - {c}\n" for c in conditions)
+    path.write_text("name: Warden\nstats:\n  Attack: 3\n  Defense: 11\nresources:\n  CP: 6\n"
+                    "traits: [Iron Guard, Storm Footing, Witchcraft Kit]\npowers: [Slow Fuse]\n"
+                    + (f"conditions:\n{held}" if held else ""), encoding="utf-8")
+    return path
+
+
+def _run(cli, *args: str) -> dict:  # type: ignore[no-untyped-def]
+    run = cli("run", str(HOMEBREW), *args, "--json")
+    assert run.code == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def test_adopting_a_stance(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    payload = _run(cli, "adopt stance", "--as", str(_warden(tmp_path, [])), "--with", "trait=Iron Guard")
+    actor = payload["state"]["actor"]
+    assert payload["results"] == {"stance": "Iron Guard", "replaced": False}
+    assert actor["conditions"] == ['In Stance("Iron Guard")', "Protected(2)"] and actor["resources"]["CP"] == 5
+
+
+def test_a_new_stance_replaces_the_old(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    warden = _warden(tmp_path, ['In Stance("Iron Guard")'])
+    payload = _run(cli, "adopt stance", "--as", str(warden), "--with", "trait=Storm Footing")
+    held = payload["state"]["actor"]["conditions"]
+    assert payload["results"]["replaced"] is True
+    assert held.count('In Stance("Storm Footing")') == 1 and not any("Iron Guard" in c for c in held)
+
+
+def test_only_a_stance_is_adopted_and_not_while_unconscious(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    item = cli("run", str(HOMEBREW), "adopt stance", "--as", str(_warden(tmp_path, [])), "--with", "trait=Witchcraft Kit")
+    assert item.code == 1 and "E0613" in item.stderr
+    out = cli("run", str(HOMEBREW), "adopt stance", "--as", str(_warden(tmp_path, ["Unconscious"])),
+              "--with", "trait=Iron Guard")
+    assert out.code == 1 and "not has(actor, Unconscious)" in out.stderr
+
+
+@pytest.mark.parametrize("unconscious", [False, True])
+def test_a_stance_ends_when_its_owner_is_unconscious(cli, tmp_path: Path, unconscious: bool) -> None:  # type: ignore[no-untyped-def]
+    held = ['In Stance("Iron Guard")', "Protected(2)"] + (["Unconscious"] if unconscious else [])
+    payload = _run(cli, "sustain stance", "--as", str(_warden(tmp_path, held)), "--with", "trait=Iron Guard")
+    after = payload["state"]["actor"]["conditions"]
+    assert payload["results"]["sustained"] is (not unconscious)
+    assert ("Protected(2)" in after) is (not unconscious)
+
+
+def test_ending_a_stance_lifts_its_effects(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    warden = _warden(tmp_path, ['In Stance("Iron Guard")', "Protected(2)"])
+    assert _run(cli, "end stance", "--as", str(warden), "--with", "trait=Iron Guard")["state"]["actor"]["conditions"] == []
+
+
+@pytest.mark.parametrize("segment", [1, 2, 3, 4, 7, 10])
+def test_invest_schedules_the_result(cli, tmp_path: Path, segment: int) -> None:  # type: ignore[no-untyped-def]
+    """Invest 3 used in segment s: segment s - 3 (counting down), or s - 3 + 10 next round."""
+    payload = _run(cli, "Slow Fuse", "--as", str(_warden(tmp_path, [])), "--against", str(EXAMPLES / "inquisitor.yaml"),
+                   "--with", f"segment={segment}", "--dice", "9,9,9")
+    expected = segment - 3 if segment - 3 >= 1 else segment - 3 + 10
+    assert payload["shown"]["resolves_segment"] == expected
+    assert payload["shown"]["resolves_next_round"] is (segment - 3 < 1)
