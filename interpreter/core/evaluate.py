@@ -1678,7 +1678,7 @@ def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:
 
 def _read_from(error: RunebookError, name: str, site: Any) -> RunebookError:
     """An error inside a derived value (a stat's formula, an entry's line) read from another
-    file: its help also names where it was read (``read as Jolt at powers.rules:12:22``), so a
+    file: its help also names where it was read (``read as Reach at spells.rules:12:22``), so a
     problem in a game's rules points back at the user's own file that caused it."""
     source, span = site if isinstance(site, tuple) and len(site) == 2 else (None, None)
     if source is None or span is None or not error.diagnostics:
