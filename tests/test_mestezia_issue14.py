@@ -152,3 +152,16 @@ def test_invest_schedules_the_result(cli, tmp_path: Path, segment: int) -> None:
     expected = segment - 3 if segment - 3 >= 1 else segment - 3 + 10
     assert payload["shown"]["resolves_segment"] == expected
     assert payload["shown"]["resolves_next_round"] is (segment - 3 < 1)
+
+
+@pytest.mark.parametrize(("hp", "kept"), [(15, False), (10, True), (8, True)])
+def test_a_feature_is_lost_with_its_prerequisite(cli, tmp_path: Path, hp: int, kept: bool) -> None:  # type: ignore[no-untyped-def]
+    """Blood Rage needs its holder Bloodied (HP at most half of Max HP, 20 here); healed above
+    that, the stance is lost and ends, its Hasted lifted."""
+    rager = tmp_path / "rager.yaml"
+    rager.write_text(f"name: Rager\nstats:\n  Max HP: 20\nresources:\n  CP: 4\n  HP: {hp}\ntraits: [Blood Rage]\n"
+                     "conditions:\n  - In Stance(\"Blood Rage\")\n  - Hasted\n", encoding="utf-8")
+    payload = _run(cli, "review feature", "--as", str(rager), "--with", "feature=Blood Rage")
+    assert payload["results"] == {"kept": kept}
+    held = payload["state"]["actor"]["conditions"]
+    assert held == (['In Stance("Blood Rage")', "Hasted"] if kept else [])
