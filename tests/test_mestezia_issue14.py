@@ -165,3 +165,22 @@ def test_a_feature_is_lost_with_its_prerequisite(cli, tmp_path: Path, hp: int, k
     assert payload["results"] == {"kept": kept}
     held = payload["state"]["actor"]["conditions"]
     assert held == (['In Stance("Blood Rage")', "Hasted"] if kept else [])
+
+
+@pytest.mark.parametrize(("power", "fallen", "lifted"), [
+    ("Cinder Field", "knocked_out", None),        # a zone outlives an Unconscious creator
+    ("Cinder Field", "slain", "Slowed"),          # "If a zone's creator is slain, the zone ends"
+    ("Glimmer Veil", "knocked_out", "Protected(1)"),  # "If the aura's creator falls unconscious, the aura disappears"
+    ("Glimmer Veil", "slain", "Protected(1)"),
+    ("Spark Bind", "knocked_out", None),
+    ("Spark Bind", "slain", "Immobilized"),       # "Evocations end immediately if the evoker dies"
+])
+def test_effects_end_with_their_creator(cli, tmp_path: Path, power: str, fallen: str, lifted: str | None) -> None:  # type: ignore[no-untyped-def]
+    held = ["Slowed", "Protected(1)", "Immobilized"]
+    victim = tmp_path / "victim.yaml"
+    victim.write_text("name: Victim\nstats:\n  Defense: 9\nconditions:\n" + "".join(f"  - {c}\n" for c in held),
+                      encoding="utf-8")
+    payload = _run(cli, "creator falls", "--as", str(HOMEBREW / "warden.yaml"), "--against", str(victim),
+                   "--with", f"power={power}", "--with", f"fallen={fallen}")
+    assert payload["results"]["ended"] is (lifted is not None)
+    assert payload["state"]["target"]["conditions"] == [c for c in held if c != lifted]
