@@ -61,6 +61,7 @@ __all__ = [
     "RequireLine",
     "ResetLine",
     "ResultLine",
+    "ShowLine",
     "RollLine",
     "SetLine",
     "SpendLine",
@@ -557,6 +558,14 @@ class LetLine(Assignment):
     """``let NAME = expression``."""
 
     keyword = "let"
+
+
+@attrs.frozen
+class ShowLine(LetLine):
+    """``show NAME = expression``: a ``let`` whose value ``run`` and ``resolve`` report beside
+    the results (a bonus, a resistance worth showing a GM); not a result, so odds omit it."""
+
+    keyword = "show"
 
 
 @attrs.frozen

@@ -114,11 +114,11 @@ def _strip_value(parts: list) -> ast.Value | None:
         first = parts[0]
         text = first.text.lstrip()
         parts[0] = _with_text(first, text)
-        cut = len(first.text) - len(text)
-        span = first.span
-        if cut and span is not None and span.line == span.end_line:
-            # The caret of a value starts at its first character, not at the space before it.
-            parts[0] = attrs.evolve(parts[0], span=Span(span.line, span.column + cut, span.end_line, span.end_column))
+        removed = first.text[:len(first.text) - len(text)]
+        if text and removed and "\n" not in removed and first.span is not None:
+            # the value starts at its first character, not at the space after the colon
+            span = first.span
+            parts[0] = attrs.evolve(parts[0], span=attrs.evolve(span, column=span.column + len(removed)))
         if not text:
             parts.pop(0)
     if parts and isinstance(parts[-1], ast.Text):
@@ -539,6 +539,9 @@ class RulesBuilder(Transformer):
 
     def result_line(self, meta: Meta, children: list) -> ast.Statement:
         return self._statement(ast.ResultLine, meta, children)
+
+    def show_line(self, meta: Meta, children: list) -> ast.Statement:
+        return self._statement(ast.ShowLine, meta, children)
 
     def check_decl(self, meta: Meta, children: list) -> ast.CheckDecl:
         name, params, *lines = children

@@ -25,7 +25,7 @@ from dsl.vocabulary import KindSpec, LabelSpec, Vocabulary, fold
 #: `fold` of the few label and type names that come back on every entry, remembered.
 _fold = lru_cache(maxsize=4096)(fold)
 
-__all__ = ["CheckedEntry", "check_entries", "expression_names"]
+__all__ = ["CheckedEntry", "check_entries", "expression_names", "relocate"]
 
 
 @attrs.frozen
@@ -306,7 +306,7 @@ class _EntryChecker:
             except RunebookError:
                 self.error("E0206", value.span, label=label, expected=_EXPECTED[kind], found=text)
                 return None
-            return _relocate(expr, value.span)
+            return relocate(expr, value.span)
         self.error("E0206", value.span, label=label, expected=_EXPECTED[kind], found=str(value))
         return None
 
@@ -374,7 +374,7 @@ def _word_span(span: Span | None, text: str, word: str) -> Span | None:
     return Span(span.line, column, span.line, column + len(word))
 
 
-def _relocate(expr: ex.Expr, span: Span | None) -> ex.Expr:
+def relocate(expr: ex.Expr, span: Span | None) -> ex.Expr:
     """Spans of an expression parsed from a value's text, moved to the value's place."""
     if span is None:
         return expr

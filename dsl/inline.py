@@ -229,8 +229,11 @@ def _inline(use: ast.Statement, caller: Any, callee: Any, body: tuple[ast.Statem
                 and (param.type is None or (same is not None and fold(same.type or "") == fold(param.type)))):
             mapping[fold(param.name)] = value
             substituted.add(param.name)
-    # A mark for the trace (`-- do Strike as first`), then the inputs.
+    # A mark for the trace (`-- do Strike as first`), then the results as none (one the used
+    # procedure does not reach reads so), then the inputs: a result may share an input's name.
     lines: list[ast.Statement] = [ast.UseLine(callee.name, label=prefix, span=use.span)]
+    for name in dict.fromkeys(s.name for s in body if isinstance(s, ast.ResultLine)):
+        lines.append(ast.LetLine(f"{prefix}.{name}", _NONE, span=use.span))
     for param in params:
         value = given.get(param.name)
         if param.name in substituted and param.type is not None:
@@ -250,9 +253,6 @@ def _inline(use: ast.Statement, caller: Any, callee: Any, body: tuple[ast.Statem
         else:
             sink.items.append(Diagnostic.make("E0602", source, use.span, name=param.name, check=callee.name,
                                               help=f"give it: {param.name} = VALUE"))
-    # A result the used procedure does not reach reads as none.
-    for name in dict.fromkeys(s.name for s in body if isinstance(s, ast.ResultLine)):
-        lines.append(ast.LetLine(f"{prefix}.{name}", _NONE, span=use.span))
     ends = False
     for statement in body:
         inlined = statement.inlined or ast.Inlined(callee.name, prefix, callee.source)

@@ -70,7 +70,7 @@ def is_literal(expr: ex.Expr) -> bool:
     """Whether an input value is written as one: a number (signed), a decimal, a rating, a
     name or text — what ``example`` lines and ``--with`` take."""
     if isinstance(expr, ex.Unary):
-        return isinstance(expr.operand, ex.Number)
+        return isinstance(expr.operand, ex.Number | ex.Rating)
     return isinstance(expr, ex.Number | ex.Decimal | ex.Rating | ex.Name | ex.String)
 
 
@@ -674,7 +674,8 @@ class _Builder:
         for statement in statements:
             read |= reads_of(statement)
         for statement in statements:
-            if not isinstance(statement, ast.LetLine | ast.RollLine) or statement.name.startswith("#"):
+            if (not isinstance(statement, ast.LetLine | ast.RollLine) or isinstance(statement, ast.ShowLine)
+                    or statement.name.startswith("#")):
                 continue
             if fold(statement.name) not in read:
                 self.unused.append((Diagnostic.make(

@@ -60,7 +60,7 @@ def test_full_scored_contest_round_by_round(rules) -> None:  # type: ignore[no-u
     assert scores == FULL_SCORES
     # Parting shot 4 vs 12: the opponent wins it marginally and takes 1 back: 9 -> 8, still out.
     assert results == {
-        "winner": "player", "outcome": "victory", "disengaged": False,
+        "winner": "player", "outcome": "victory", "disengaged": False, "withdrew": False,
         "points": 8, "opposition_points": 4,
         "degree": "minor",  # rising action, difference 4
         "consequence": "unharmed", "opposition_consequence": "impaired", "pyrrhic_state": None,
@@ -159,7 +159,7 @@ def test_tactics(rules, tactic: str, dice: list[int], score: tuple[int, int]) ->
 def test_disengaging_leaves_without_harm_in_rising_action(rules) -> None:  # type: ignore[no-untyped-def]
     results, scores = play(rules, [20, 5, 5, 16], ["normal", "disengage"], ability=15, resistance=14)
     assert scores == [(0, 0), (0, 3)]
-    assert results == {"winner": None, "outcome": "defeat", "disengaged": True, "points": 0,
+    assert results == {"winner": None, "outcome": "defeat", "disengaged": True, "withdrew": False, "points": 0,
                        "opposition_points": 3, "degree": None, "consequence": "unharmed",
                        "opposition_consequence": "unharmed", "pyrrhic_state": None}
 

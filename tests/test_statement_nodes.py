@@ -72,7 +72,7 @@ def test_every_line_a_run_meets_has_a_handler() -> None:
     for cls in _concrete():
         if cls not in not_run:
             assert cls in HANDLERS, f"no handler for {cls.__name__} in interpreter.rules.procedures.HANDLERS"
-    assert set(VALUE_LINES) == {ast.RollLine, ast.LetLine, ast.SetLine, ast.ResultLine, ast.RequireLine}
+    assert set(VALUE_LINES) == {ast.RollLine, ast.LetLine, ast.SetLine, ast.ResultLine, ast.ShowLine, ast.RequireLine}
 
 
 def test_the_builder_builds_one_class_per_statement() -> None:

@@ -42,6 +42,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+import attrs
+
 from dsl import builtins as registry
 from dsl import expr_ast as ex
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
@@ -207,6 +209,29 @@ def _lookup_in(container: Any, name: str) -> Any:
                 return container[key]
         raise KeyError(name)
     return container.lookup(name)
+
+
+#: The name under which an entity's own environment (its stats, where its derived values
+#: are computed) keeps the entity, so that a stat its file lacks is reported as such.
+HOLDER = "#holder"
+
+
+def _lacking(holder: Any, name: str, site: Any) -> RunebookError | None:
+    """``'Stone Door' has no 'Max HP'``, pointing at the rule that read it and naming the
+    entity's file; None when ``holder`` is not an entity."""
+    if not isinstance(getattr(holder, "stats", None), Mapping):
+        return None
+    where = getattr(holder, "path", "") or "its file"
+    return RunebookError([Diagnostic.make(
+        "E0607", site[0], site[1], message=f"'{holder}' has no '{name}'",
+        help=f"{where} gives no '{name}' among its stats")])
+
+
+def _holder_of(env: Any) -> Any:
+    try:
+        return env.lookup(HOLDER)
+    except (KeyError, AttributeError):
+        return None
 
 
 def _names_of(container: Any) -> list[str]:
@@ -675,7 +700,8 @@ def _b_rating_value(ctx: Context, args: list[Any], site: Any) -> Any:
     rating, size = args[0], number(args[1], ctx)
     _check_number("rating_value", size, site)
     if isinstance(rating, Rating):
-        return normalize(rating.base + size * (1 if rating.count is None else rating.count))
+        value = rating.base + size * (1 if rating.count is None else rating.count)
+        return normalize(-value if rating.sign < 0 else value)
     return _check_number("rating_value", number(rating, ctx), site)
 
 
@@ -1114,7 +1140,10 @@ class Compiler:
                 folded = text.casefold()
                 if folded in constants:
                     return constants[folded]
-                hint = did_you_mean(text, list(env.names()))
+                lacking = _lacking(_holder_of(env), text, site)
+                if lacking is not None:
+                    raise lacking from None
+                hint = did_you_mean(text, [n for n in env.names() if n != HOLDER])
                 raise _error("E0207", site, name=text, help=hint) from None
             if type(value) not in _SETTLED:
                 value = resolve_value(value, text, ctx, site)
@@ -1138,6 +1167,9 @@ class Compiler:
             try:
                 value = _lookup_in(container, prop)
             except KeyError:
+                lacking = _lacking(container, prop, site)
+                if lacking is not None:
+                    raise lacking from None
                 hint = did_you_mean(prop, _names_of(container))
                 raise _error("E0207", site, name=text, help=hint) from None
             value = resolve_value(value, text, ctx, site)
@@ -1636,10 +1668,29 @@ def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:
             if ctx.depth > ctx.limits.max_depth:
                 raise _error("E0409", site, limit=ctx.limits.max_depth)
             return compiled(ctx, as_env(value.env))
+        except RunebookError as error:
+            raise _read_from(error, value.name, site) from None
         finally:
             ctx.depth -= 1
             ctx.active.discard(value.name)
     return value
+
+
+def _read_from(error: RunebookError, name: str, site: Any) -> RunebookError:
+    """An error inside a derived value (a stat's formula, an entry's line) read from another
+    file: its help also names where it was read (``read as Reach at spells.rules:12:22``), so a
+    problem in a game's rules points back at the user's own file that caused it."""
+    source, span = site if isinstance(site, tuple) and len(site) == 2 else (None, None)
+    if source is None or span is None or not error.diagnostics:
+        return error
+    first = error.diagnostics[0]
+    if first.source is not None and first.source.name == source.name:
+        return error
+    where = f"read as {name} at {source.name}:{span.line}:{span.column}"
+    if first.help and where in first.help:
+        return error
+    help = f"{first.help}; {where}" if first.help else where
+    return RunebookError([attrs.evolve(first, help=help), *error.diagnostics[1:]])
 
 
 def call_function_value(func: Function, values: list[Any], ctx: Context, site: Any) -> Any:

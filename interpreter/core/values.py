@@ -288,14 +288,22 @@ class Rating:
 
     Its fields are reachable as ``r.base``, ``r.symbol`` and ``r.count``; what the suffix
     means (and how ratings compare or add) is up to a ruleset.
+
+    A bonus in the same notation carries a ``sign`` (+1 or -1; 0 for a rating): ``+M`` is
+    base 0, one ``M``; ``-M2`` two ``M`` taken away; ``+5M`` base 5 and one ``M``
+    (``rating_value`` gives their signed value).
     """
 
     base: int
     symbol: str
     count: int | None = None
+    sign: int = 0
 
     def __str__(self) -> str:
-        return f"{self.base}{self.symbol}{'' if self.count is None else self.count}"
+        text = f"{self.base}{self.symbol}{'' if self.count is None else self.count}"
+        if self.sign:
+            return ("+" if self.sign > 0 else "-") + (text if self.base else text[1:])
+        return text
 
 
 _MISSING: Any = object()

@@ -17,6 +17,7 @@ the entity given with ``--as`` is ``actor`` and the one given with ``--against``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from dsl.vocabulary import Vocabulary, fold
 from interpreter.core.values import Rating
 from interpreter.rules.yamlfile import read_yaml
 
-__all__ = ["Entity", "Held", "load_entities", "load_entity"]
+__all__ = ["Entity", "Held", "load_entities", "load_entity", "signed_rating"]
 
 
 @attrs.frozen(eq=False)
@@ -117,6 +118,25 @@ class Entity:
 
     def __str__(self) -> str:
         return self.name
+
+
+_TIER = re.compile(r"([A-Z])(\d*)")
+
+
+def signed_rating(expr: ex.Expr) -> Rating | None:
+    """A bonus written in rating notation, as an input value: ``+M`` (one tier), ``+M2``,
+    ``-M``, ``+5M`` (a :class:`Rating` with a sign); None for anything else."""
+    if not isinstance(expr, ex.Unary) or expr.op not in ("+", "-"):
+        return None
+    sign = -1 if expr.op == "-" else 1
+    operand = expr.operand
+    if isinstance(operand, ex.Rating):
+        return Rating(operand.base, operand.symbol, operand.count, sign)
+    if isinstance(operand, ex.Name):
+        match = _TIER.fullmatch(operand.text)
+        if match:
+            return Rating(0, match.group(1), int(match.group(2)) if match.group(2) else None, sign)
+    return None
 
 
 def _span(node: yaml.Node) -> Span:
@@ -288,7 +308,7 @@ def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabu
                     if isinstance(instance, str):
                         problems.append(Diagnostic.make("E0702", source, _span(item), name=declared_name,
                                                         expected=instance, found=f"'{text}'"))
-                    elif instance not in under:
+                    else:  # listed twice: the game's stacking rule decides (Rules._prepared)
                         under.append(instance)
     if problems:
         raise RunebookError(problems)

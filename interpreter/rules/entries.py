@@ -24,6 +24,7 @@ import attrs
 
 from dsl import ast
 from dsl import expr_ast as ex
+from dsl.checker import relocate
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.parser import parse_expression
 from dsl.source import Source
@@ -47,7 +48,7 @@ def _value_expr(prop: ast.Property) -> ex.Expr | str | None:
         return brackets[0].expr
     text = str(value)
     try:
-        return parse_expression(text)
+        return relocate(parse_expression(text), value.span)  # a diagnostic points at the line
     except RunebookError:
         pass
     head = text.split(" ", 1)[0]

@@ -48,6 +48,7 @@ from interpreter.core.dice import GivenOracle, PoolSource, RandomOracle
 from interpreter.core.distribution import Distribution, joint
 from interpreter.core.evaluate import (
     BUILTINS,
+    HOLDER,
     Context,
     MapEnv,
     compile_expression,
@@ -70,13 +71,14 @@ from interpreter.core.values import (
 )
 from interpreter.markov.chains import procedure_odds
 from interpreter.rules.amendments import amended
-from interpreter.rules.entities import Entity, Held, load_entities, load_entity
+from interpreter.rules.entities import Entity, Held, load_entities, load_entity, signed_rating
 from interpreter.rules.entries import EntryView, line_value
 from interpreter.rules.inline import ReadingEnv
 from interpreter.rules.listed import entry_query
 from interpreter.rules.procedures import RunResult, ScriptedDriver, run_lines
 from interpreter.rules.results import CheckOdds, CheckResult
 from interpreter.rules.runstate import RunState
+from interpreter.rules.shown import run_show
 
 __all__ = ["CheckOdds", "CheckResult", "Rules", "load"]
 
@@ -214,11 +216,13 @@ class Rules:
         for instance in entity.conditions:  # a file that lists one condition twice holds it once
             condition = self.conditions[fold(instance.name)]
             if "stacks" in condition.settings:
-                held.append(instance)
+                if sum(1 for c in held if c.name == condition.name) < self._stacks(condition, entity):
+                    held.append(instance)
             else:
                 _merge(condition, held, instance)
         entity.conditions[:] = held
         own = MapEnv(dict(entity.stats), parent=self.globals)
+        own.define(HOLDER, entity)  # a derived value reading a stat the file lacks says so
         for name, expr, source in self.derived.values():
             if fold(name) not in {fold(s) for s in entity.stats}:  # a stat the file gives wins
                 entity.derived[name] = Derived(name, expr, own, source)
@@ -958,6 +962,7 @@ VALUE_LINES: dict[type, Callable[..., Any]] = {
     ast.LetLine: Rules.run_let,
     ast.SetLine: Rules.run_set,
     ast.ResultLine: Rules.run_result,
+    ast.ShowLine: run_show,
     ast.RollLine: Rules.run_roll,
     ast.RequireLine: Rules.run_require,
 }
@@ -1174,6 +1179,9 @@ def _literal(expr: ex.Expr, env: MapEnv) -> Any:
         return expr.value
     if isinstance(expr, ex.Unary) and isinstance(expr.operand, ex.Number):
         return -expr.operand.value if expr.op == "-" else expr.operand.value
+    bonus = signed_rating(expr)
+    if bonus is not None:
+        return bonus
     if isinstance(expr, ex.Decimal):
         return expr.value
     if isinstance(expr, ex.Rating):

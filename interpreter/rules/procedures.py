@@ -36,6 +36,7 @@ from interpreter.core.values import Level, format_value, json_value
 from interpreter.rules.inline import bind_input
 from interpreter.rules.listed import run_listed
 from interpreter.rules.yamlfile import read_yaml
+from interpreter.rules.shown import run_show, shown_values
 
 __all__ = [
     "CallbackDriver",
@@ -171,10 +172,17 @@ class RunResult:
     trace: Trace = attrs.field(repr=False)
     choices: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def shown(self) -> dict[str, Any]:
+        """The values the procedure's ``show`` lines gave (interpreter.rules.shown)."""
+        return shown_values(self.trace)
+
     def to_dict(self) -> dict[str, Any]:
+        shown = self.shown
         return {
             "name": self.name,
             "results": {k: json_value(v) for k, v in self.results.items()},
+            **({"shown": shown} if shown else {}),
             "state": {k: json_value(v) for k, v in self.state.items()},
             "choices": [{"choice": c, "answer": a} for c, a in self.choices],
             "dice": [d.face for d in self.trace.dice()],
@@ -285,6 +293,11 @@ class _Segment:
 
 def _let(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
     run.rules.run_let(run.ctx, line, source, run.env)
+    return pc
+
+
+def _show(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
+    run_show(run.rules, run.ctx, line, source, run.env)
     return pc
 
 
@@ -429,6 +442,7 @@ HANDLERS: dict[type, Callable[[_Segment, Any, Source, int], int | None]] = {
     ast.LetLine: _let,
     ast.SetLine: _set,
     ast.ResultLine: _result,
+    ast.ShowLine: _show,
     ast.RollLine: _roll,
     ast.RequireLine: _require,
     ast.LabelLine: _label,

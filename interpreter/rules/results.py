@@ -14,6 +14,7 @@ import attrs
 from interpreter.core.distribution import Distribution
 from interpreter.core.trace import Trace
 from interpreter.core.values import json_value
+from interpreter.rules.shown import shown_values
 
 __all__ = ["CheckOdds", "CheckResult"]
 
@@ -28,12 +29,19 @@ class CheckResult:
     inputs: dict[str, Any] = attrs.Factory(dict)
     options: dict[str, str] = attrs.Factory(dict)
 
+    @property
+    def shown(self) -> dict[str, Any]:
+        """The values the check's ``show`` lines gave (interpreter.rules.shown)."""
+        return shown_values(self.trace)
+
     def to_dict(self) -> dict[str, Any]:
+        shown = self.shown
         return {
             "check": self.check,
             "inputs": {k: json_value(v) for k, v in self.inputs.items()},
             "options": dict(self.options),
             "results": {k: json_value(v) for k, v in self.results.items()},
+            **({"shown": shown} if shown else {}),
             "dice": [d.face for d in self.trace.dice()],
             "trace": self.trace.to_list(),
         }

@@ -42,6 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_check_inputs(odds)
     odds.add_argument("--answer", dest="answers", action="append", metavar="NAME=VALUE",
                       help="for a procedure: the answer to a choice point (otherwise its first option)")
+    odds.add_argument("--of", dest="of", action="append", metavar="EXPR",
+                      help="for a check or procedure: the odds of an expression over its results, e.g. "
+                      "--of 'outcome == victory and degree >= major'; give it again for a joint distribution")
     odds.add_argument("--json", action="store_true", help="machine-readable output")
     odds.set_defaults(handler=run_odds)
 
@@ -61,7 +64,7 @@ def run_roll(args: argparse.Namespace) -> int:
 def run_odds(args: argparse.Namespace) -> int:
     if len(args.expr) == 2:
         return run_check_odds(args, *args.expr)
-    if len(args.expr) > 2 or args.inputs or args.options:
+    if len(args.expr) > 2 or args.inputs or args.options or args.of:
         print("runebook: error: odds takes an expression, or a game and a check (with --with/--option)",
               file=sys.stderr)
         return EXIT_USAGE

@@ -11,6 +11,7 @@ from dsl.diagnostics import Diagnostic, RunebookError
 from interpreter.cli.render import distribution_text, trace_text
 from interpreter.core.values import format_value
 from interpreter.rules import load
+from interpreter.rules.odds_of import odds_of
 from interpreter.rules.procedures import PromptDriver, ScriptedDriver, load_choices
 
 __all__ = ["add_check_inputs", "faces", "register", "run_check_odds", "run_resolve"]
@@ -138,6 +139,8 @@ def _show(args: argparse.Namespace, result: Any, title: str) -> int:
         print(line)
     for name, value in result.results.items():
         print(f"{name}: {format_value(value)}")
+    for name, value in getattr(result, "shown", {}).items():
+        print(f"shown {name}: {format_value(value)}")
     return 0
 
 
@@ -145,6 +148,14 @@ def run_check_odds(args: argparse.Namespace, game: str, check: str) -> int:
     rules = load(game)
     odds = rules.odds(check, options=_pairs(args.options, "--option"), **_roles(rules, args),
                       answers=_pairs(getattr(args, "answers", None), "--answer"), **_pairs(args.inputs, "--with"))
+    if getattr(args, "of", None):
+        found = odds_of(rules, odds, args.of, rules.option_values(_pairs(args.options, "--option")))
+        if args.json:
+            print(json.dumps({**odds.to_dict(), **found.to_dict()}, indent=2, ensure_ascii=False))
+        else:
+            sys.stdout.write(distribution_text(found.title, found.distribution))
+            print()
+        return 0
     if args.json:
         print(json.dumps(odds.to_dict(), indent=2, ensure_ascii=False))
         return 0
