@@ -181,3 +181,18 @@ def test_grammar_scopes_of_an_entry_and_a_check_and_an_invalid_bracket() -> None
     assert "keyword.control.runebook" in scopes_of(3, "roll")
     assert "constant.numeric.dice.runebook" in scopes_of(3, "d10")
     assert "invalid.illegal.unmatched-bracket.runebook" in scopes_of(4, "]")
+
+
+def test_vscode_extension_folder_is_consistent() -> None:
+    folder = REPO / "editors" / "vscode"
+    package = json.loads((folder / "package.json").read_text("utf-8"))
+    (language,) = package["contributes"]["languages"]
+    (grammar,) = package["contributes"]["grammars"]
+    assert language["extensions"] == [".rules"] and grammar["language"] == language["id"]
+    assert grammar["scopeName"] == GRAMMAR["scopeName"]
+    assert json.loads((folder / grammar["path"]).read_text("utf-8")) == GRAMMAR
+    configuration = json.loads((folder / language["configuration"]).read_text("utf-8"))
+    assert configuration["comments"]["lineComment"] == "#"
+    client = (folder / package["main"]).read_text("utf-8")
+    assert '["runebook", "lsp"]' in client and "vscode-languageclient" in package["dependencies"]
+    assert package["contributes"]["configuration"]["properties"]["runebook.server.command"]["default"] == ["runebook", "lsp"]

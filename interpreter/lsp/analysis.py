@@ -9,8 +9,8 @@ mechanics checks of the rules layer. Only the document's own diagnostics are kep
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +20,8 @@ from dsl import ast
 from dsl.checker import check_entries
 from dsl.diagnostics import Diagnostic, DiagnosticSink
 from dsl.loader import Ruleset, _assemble, _extends, _references, load_game, unknown_game
-from dsl.parser import parse_rules
-from dsl.source import Source, gc_paused
+from dsl.parser import _parse_slice, _prechecks, split_blocks
+from dsl.source import Source, Span, gc_paused
 from dsl.vocabulary import build_vocabulary
 from interpreter.cli.commands.check import _MECHANICS
 
@@ -52,12 +52,74 @@ class Analysis:
         return self._rules
 
 
-@lru_cache(maxsize=128)
+#: Parsed blocks by (file, text of the block): a change re-parses only the blocks it touched;
+#: a block that only moved to other lines is shifted. Values: (first line, blocks, diagnostics).
+_BLOCKS: OrderedDict[tuple[str, str], tuple[int, list[Any], tuple[Diagnostic, ...]]] = OrderedDict()
+_MAX_BLOCKS = 20_000
+
+
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    if cls not in _FIELDS:
+        _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls)) if attrs.has(cls) else None
+    return _FIELDS[cls]
+
+
+def _shift(node: Any, lines: int) -> Any:
+    """An AST node (or a tuple or list of them) with every span moved down ``lines`` lines.
+
+    Nodes are frozen: each is copied field by field (``attrs.evolve`` would be three times
+    slower, and a moved block must cost less than parsing it again).
+    """
+    if isinstance(node, Span):
+        return Span(node.line + lines, node.column, node.end_line + lines, node.end_column)
+    if isinstance(node, tuple):
+        return tuple([_shift(n, lines) for n in node])
+    if isinstance(node, list):
+        return [_shift(n, lines) for n in node]
+    cls = type(node)
+    names = _field_names(cls)
+    if names is None:
+        return node
+    copy = object.__new__(cls)
+    for name in names:
+        value = getattr(node, name)
+        if value is not None and not isinstance(value, str | int | bool):
+            value = _shift(value, lines)
+        object.__setattr__(copy, name, value)
+    return copy
+
+
 def _parse_text(name: str, text: str) -> tuple[Source, ast.RulesFile, tuple[Diagnostic, ...]]:
+    """Parse a document block by block — `parse_rules`' own way for a file with errors —
+    reusing the blocks of earlier versions that did not change."""
     source = Source(name, text.replace("\r\n", "\n").replace("\r", "\n"))
-    sink = DiagnosticSink(source)
-    rules = parse_rules(source, sink)
-    return source, rules, tuple(sink.items)
+    layout = DiagnosticSink(source)
+    spans = split_blocks(source.text, layout)
+    found: list[Diagnostic] = list(layout.items)
+    blocks: list[Any] = []
+    for first, last, start, end in spans:
+        key = (name, source.text[start:end])
+        hit = _BLOCKS.get(key)
+        if hit is None:
+            sink = DiagnosticSink(source)
+            parsed: list[Any] = []
+            if _prechecks(source.text[start:end], first - 1, sink):
+                parsed = _parse_slice(source, first, last, start, end, sink) or []
+            hit = _BLOCKS[key] = (first, parsed, tuple(sink.items))
+            if len(_BLOCKS) > _MAX_BLOCKS:
+                _BLOCKS.popitem(last=False)
+        elif hit[0] != first:
+            delta = first - hit[0]
+            moved = tuple(attrs.evolve(d, span=d.span.shifted(delta, 0) if d.span else None, source=source)
+                          for d in hit[2])
+            hit = _BLOCKS[key] = (first, _shift(hit[1], delta), moved)
+        _BLOCKS.move_to_end(key)
+        blocks.extend(hit[1])
+        found.extend(hit[2])
+    return source, ast.RulesFile(tuple(blocks), path=name), tuple(found)
 
 
 def _sibling(path: Path, overlay: Mapping[str, str]) -> tuple[Source, ast.RulesFile] | None:
@@ -117,6 +179,7 @@ def _analyze(path: Path, text: str, overlay: dict[str, str], game: str | None) -
         found.ruleset = Ruleset(folder.name, folder, tuple(files), vocab, tuple(entries), tuple(sink.items),
                                 tuple(references))
     found.diagnostics.extend(_mechanics(found))
+    found.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
     return found
 
 

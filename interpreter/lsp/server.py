@@ -44,7 +44,7 @@ class RunebookServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("runebook", "0.1.0")
         #: Seconds to wait after a change before checking (typing does not queue checks).
-        self.debounce = 0.15
+        self.debounce = 0.1
         #: Seconds a hover may spend on exact odds.
         self.odds_budget = 1.0
         self.game: str | None = None
