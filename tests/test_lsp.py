@@ -309,3 +309,4 @@ async def test_the_server_survives_bad_documents_and_deleted_files(client: Langu
         lsp.TextDocumentIdentifier(_uri(junk)), lsp.Position(2, 1)))
     assert hover is None or "Traceback" not in hover.contents.value
     assert not any("Traceback" in m.message for m in client.messages + client.log_messages)
+

@@ -517,8 +517,18 @@ def code_actions(params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
     return actions
 
 
+class _Brief(logging.Formatter):
+    """One line per problem on stderr (which editors show to users): no tracebacks."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        first = record.getMessage().split("\n", 1)[0]
+        return first if first.startswith("runebook lsp: ") else f"runebook lsp: {first}"
+
+
 def main() -> int:
     """Serve over stdin and stdout until the client exits."""
-    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(_Brief())
+    logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
     server.start_io()
     return 0
