@@ -147,7 +147,7 @@ async def test_diagnostics_match_check_and_clear_after_a_fix(client: LanguageCli
 
 
 def _grade_rows(text: str) -> dict[str, Fraction]:
-    block = text.split(": grade", 1)[1].split("```", 1)[0]
+    block = text.split(": grade", 1)[1].split("```", 1)[0].split("\n\n", 1)[0]  # this chart only
     rows = {}
     for line in block.splitlines():
         match = re.match(r"\s*(\w+)\s+[\d.]+%\s+(\d+(?:/\d+)?)\s", line)
@@ -186,6 +186,28 @@ async def test_hover_on_a_slow_procedure_answers_within_a_second(client: Languag
     assert elapsed < 1.5  # the budget is 1 s; the rest is the fork and the protocol
     assert "too large to compute within 1 s" in hover.contents.value
     assert "Long Contest" in hover.contents.value
+
+
+async def test_the_server_answers_other_requests_while_a_hover_computes_odds(client: LanguageClient,
+                                                                             homebrew: Path) -> None:
+    import asyncio
+
+    path = homebrew / "long.rules"
+    await _open(client, path)
+    finished: list[str] = []
+
+    async def slow() -> None:
+        await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(_uri(path)),
+                                                               lsp.Position(2, 12)))
+        finished.append("hover")
+
+    async def quick() -> None:
+        await asyncio.sleep(0.2)  # the hover is waiting on its child by now
+        await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(lsp.TextDocumentIdentifier(_uri(path))))
+        finished.append("symbols")
+
+    await asyncio.gather(slow(), quick())
+    assert finished == ["symbols", "hover"]
 
 
 async def test_hover_on_a_check_shows_its_signature_and_odds(client: LanguageClient, homebrew: Path) -> None:

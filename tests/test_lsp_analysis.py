@@ -87,3 +87,10 @@ def test_a_folder_document_is_read_with_its_unsaved_siblings(tmp_path: Path) -> 
     # The vocabulary open in the editor, not saved, declares Nerve.
     overlay = {str((tmp_path / "vocabulary.rules").resolve()): "stats Grit, Nerve\n\nkind Move\n  Roll: expression\n"}
     assert analyze(moves, moves.read_text(), overlay).diagnostics == []
+
+
+def test_the_mechanics_gate_is_the_one_check_uses() -> None:
+    from interpreter.cli.commands.check import _MECHANICS
+    from interpreter.lsp.analysis import MECHANICS
+
+    assert (MECHANICS.pattern, MECHANICS.flags) == (_MECHANICS.pattern, _MECHANICS.flags)

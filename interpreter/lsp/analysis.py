@@ -9,6 +9,7 @@ mechanics checks of the rules layer. Only the document's own diagnostics are kep
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,9 +24,14 @@ from dsl.loader import Ruleset, _assemble, _extends, _references, load_game, unk
 from dsl.parser import _parse_slice, _prechecks, split_blocks
 from dsl.source import Source, Span, gc_paused
 from dsl.vocabulary import build_vocabulary
-from interpreter.cli.commands.check import _MECHANICS
 
-__all__ = ["Analysis", "analyze"]
+__all__ = ["MECHANICS", "Analysis", "analyze"]
+
+#: A line that declares mechanics. `check` builds the rules layer of a file only when one
+#: is there (interpreter/cli/commands/check.py, which the server may not import: only the
+#: command line imports cli/); a test keeps the two patterns equal.
+MECHANICS = re.compile(r"^(?:option|levels|table|function|check|example|procedure|condition|resource|derive)[ \t]",
+                       re.MULTILINE)
 
 
 @attrs.define
@@ -186,7 +192,7 @@ def _analyze(path: Path, text: str, overlay: dict[str, str], game: str | None) -
 def _mechanics(found: Analysis) -> list[Diagnostic]:
     """The rules layer's problems in this document, as `check` reports them: only when the
     document declares mechanics and its content and syntax are clean."""
-    if found.ruleset is None or not _MECHANICS.search(found.source.text):
+    if found.ruleset is None or not MECHANICS.search(found.source.text):
         return []
     if any(d.severity == "error" and not d.code.startswith("E04") for d in found.diagnostics):
         return []

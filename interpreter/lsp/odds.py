@@ -7,20 +7,23 @@ child inherits the loaded ruleset, so nothing is read or built twice.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
+import select
+import signal
 import sys
 import time
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from dsl.diagnostics import RunebookError
-from interpreter.cli.render import distribution_text
 
-__all__ = ["BudgetedResult", "chart", "odds_charts", "run_with_budget"]
+from interpreter.core.values import format_value
+
+__all__ = ["BudgetedResult", "Pending", "chart", "odds_charts", "run_with_budget"]
 
 #: Results shown in one hover at most (a procedure may have a dozen).
 MAX_CHARTS = 4
@@ -32,54 +35,108 @@ class BudgetedResult(str):
     timed_out: bool = False
 
 
-def _child(job: Callable[[], str], writer: Any) -> None:
-    # stdout is the protocol's channel: the child must never flush the parent's buffers
-    # into it, so it keeps them referenced, writes nowhere, and leaves with os._exit.
-    kept = (sys.stdout, sys.stderr)
-    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - left to os._exit
+def _run_job(job: Callable[[], str]) -> str:
     try:
-        text = job()
+        return job()
     except RunebookError as error:
         first = error.diagnostics[0]
-        text = f"no odds: {first.message}" + (f" ({first.help})" if first.help else "")
+        return f"no odds: {first.message}" + (f" ({first.help})" if first.help else "")
     except Exception as error:  # noqa: BLE001 - a hover shows the problem instead of failing
-        text = f"no odds: {type(error).__name__}: {error}"
-    try:
-        writer.send(text)
-    finally:
-        del kept
-        os._exit(0)
+        return f"no odds: {type(error).__name__}: {error}"
+
+
+class Pending:
+    """A job started in a forked child; :meth:`result` waits for it at most ``budget`` s.
+
+    A bare ``os.fork``, not ``multiprocessing``: its child closes stdin first, which waits
+    forever for the lock the server's reading thread held at the fork.
+    """
+
+    def __init__(self, job: Callable[[], str]) -> None:
+        self.direct: str | None = None
+        if not hasattr(os, "fork"):
+            self.direct = _run_job(job)
+            return
+        self.reader, writer = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child
+            # stdout is the protocol's channel: never flush the parent's buffers into it.
+            kept = (sys.stdout, sys.stderr)
+            try:
+                os.close(self.reader)
+                sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - left to os._exit
+                data = _run_job(job).encode("utf-8")
+                while data:
+                    data = data[os.write(writer, data):]
+            finally:
+                del kept
+                os._exit(0)
+        os.close(writer)
+
+    def result(self, budget: float) -> BudgetedResult:
+        if self.direct is not None:
+            return BudgetedResult(self.direct)
+        deadline = time.monotonic() + budget
+        chunks: list[bytes] = []
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                ready, _, _ = select.select([self.reader], [], [], max(0.0, left))
+                if not ready:
+                    late = BudgetedResult(f"odds not shown: too large to compute within {budget:g} s "
+                                          "(run `runebook odds` for them)")
+                    late.timed_out = True
+                    return late
+                chunk = os.read(self.reader, 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            text = b"".join(chunks).decode("utf-8", errors="replace")
+            return BudgetedResult(text or "no odds: the computation stopped")
+        finally:
+            os.close(self.reader)
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(self.pid, 0)
 
 
 def run_with_budget(job: Callable[[], str], budget: float) -> BudgetedResult:
-    """Run ``job`` in a forked child; its text, or a note when ``budget`` seconds passed."""
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return BudgetedResult(job())
-    context = multiprocessing.get_context("fork")
-    reader, writer = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(job, writer), daemon=True)
-    started = time.monotonic()
-    process.start()
-    writer.close()
-    try:
-        if reader.poll(budget):
-            return BudgetedResult(reader.recv())
-        late = BudgetedResult(f"odds not shown: too large to compute within {budget:g} s "
-                              "(run `runebook odds` for them)")
-        late.timed_out = True
-        return late
-    except EOFError:
-        return BudgetedResult("no odds: the computation stopped")
-    finally:
-        if process.is_alive():
-            process.kill()
-        process.join(max(0.0, 0.5 - (time.monotonic() - started)))
-        reader.close()
+    """Run ``job`` in a forked child; its text, or a note when ``budget`` seconds passed.
+
+    Fork from the main thread only (a child forked from a thread may inherit a lock another
+    thread held); :class:`Pending` lets the caller wait elsewhere.
+    """
+    return Pending(job).result(budget)
+
+
+#: Rows of one chart at most; the rest are summed on one line.
+MAX_ROWS = 12
+
+
+def _bar(p: Fraction, top: Fraction, width: int = 16) -> str:
+    cells = float(p / top) * width if top else 0.0
+    full, eighths = int(cells), int((cells - int(cells)) * 8)
+    return "█" * full + (" ▏▎▍▌▋▊▉"[eighths] if eighths else "")
 
 
 def chart(title: str, dist: Any) -> str:
-    """A small text chart of one distribution (the one `runebook odds` prints, narrower)."""
-    return distribution_text(title, dist, width=20).rstrip("\n")
+    """A small text chart of one distribution for a hover: outcome, chance, exact, a bar."""
+    items = list(dist.items())
+    shown, rest = items[:MAX_ROWS], items[MAX_ROWS:]
+    keys = [format_value(k) for k, _ in shown]
+    exact = [format_value(p) for _, p in shown]
+    key_width = max([len("outcome")] + [len(k) for k in keys])
+    exact_width = max([len("exact")] + [len(e) for e in exact])
+    top = max((p for _, p in items), default=Fraction(0))
+    lines = [title, f"{'outcome':>{key_width}}  {'chance':>7}  {'exact':>{exact_width}}"]
+    for (_, p), key, fraction in zip(shown, keys, exact):
+        lines.append(f"{key:>{key_width}}  {float(p) * 100:>6.2f}%  {fraction:>{exact_width}}  {_bar(p, top)}".rstrip())
+    if rest:
+        lines.append(f"… {len(rest)} more outcomes, together {float(sum(p for _, p in rest)) * 100:.2f}%")
+    lines.append(f"not listed: {float(dist.residual) * 100:.4g}%" if dist.residual else "exact")
+    return "\n".join(lines)
 
 
 def odds_charts(odds: Any, only: str | None = None) -> str:

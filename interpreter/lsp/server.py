@@ -26,8 +26,8 @@ from dsl.source import Span
 from dsl.vocabulary import fold
 from interpreter.lsp import completion
 from interpreter.lsp.analysis import Analysis, analyze
-from interpreter.lsp.odds import blank_entity, odds_charts, run_with_budget
-from interpreter.lsp.symbols import Symbol, collect_symbols, name_pattern, occurrences, symbol_at
+from interpreter.lsp.odds import Pending, blank_entity, chart, odds_charts
+from interpreter.lsp.symbols import Symbol, collect_symbols, occurrences, symbol_at
 
 __all__ = ["RunebookServer", "main", "server"]
 
@@ -254,7 +254,7 @@ def _item(label: str, kind: lsp.CompletionItemKind, detail: str, insert: str | N
     return lsp.CompletionItem(label=label, kind=kind, detail=detail, insert_text=insert)
 
 
-@server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["[", " "]))
+@server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["["]))
 @_safe(default=lsp.CompletionList(is_incomplete=False, items=[]))
 def complete(params: lsp.CompletionParams) -> lsp.CompletionList:
     found = server.analysis(params.text_document.uri)
@@ -346,12 +346,12 @@ def _entry_at(found: Analysis, line: int) -> Any:
     return None
 
 
-def _hover_text(found: Analysis, position: lsp.Position) -> str | None:
+async def _hover_text(found: Analysis, position: lsp.Position) -> str | None:
     text = _line(found, position.line)
     callable_ = _CALLABLE.match(text)
     if callable_ and found.ruleset is not None:
         name = callable_.group(2)
-        result = run_with_budget(_odds_job(found, name, False), server.odds_budget)
+        result = await _budgeted(_odds_job(found, name, False))
         hit = next((s for s in server.symbols(found) if fold(s.name) == fold(name)), None)
         head = _symbol_hover(hit) if hit else f"**{name}**"
         return f"{head}\n\n{_odds_note(False)}:\n\n{_fenced(result)}"
@@ -367,7 +367,7 @@ def _hover_text(found: Analysis, position: lsp.Position) -> str | None:
                      f"a label of {kind.name}"]  # type: ignore[union-attr]
             if spec.value_type == "expression" and found.rules() is not None:
                 if found.rules()._user_of(checked.entry.name) is not None:
-                    result = run_with_budget(_odds_job(found, checked.entry.name, True), server.odds_budget)
+                    result = await _budgeted(_odds_job(found, checked.entry.name, True))
                     lines.append(f"{_odds_note(True)}:\n\n{_fenced(result)}")
             return "\n\n".join(lines)
     hit = _at(found, position)
@@ -375,19 +375,24 @@ def _hover_text(found: Analysis, position: lsp.Position) -> str | None:
         return _symbol_hover(hit[0])
     for match in re.finditer(r"\[([^\[\]]+)\]", text):
         if match.start() <= position.character < match.end():
-            return _expression_hover(match.group(1))
+            return await _expression_hover(match.group(1))
     return None
 
 
-def _expression_hover(expr: str) -> str | None:
+async def _budgeted(job: Callable[[], str]) -> str:
+    """Start ``job`` in a child (forked here, on the event loop's thread) and wait for it
+    beside the loop, which keeps serving meanwhile."""
+    pending = Pending(job)
+    return await asyncio.get_running_loop().run_in_executor(None, pending.result, server.odds_budget)
+
+
+async def _expression_hover(expr: str) -> str | None:
     import interpreter
 
     def job() -> str:
-        from interpreter.cli.render import distribution_text
+        return chart(f"[{expr}]", interpreter.odds(expr))
 
-        return distribution_text(expr, interpreter.odds(expr), width=20).rstrip("\n")
-
-    result = run_with_budget(job, server.odds_budget)
+    result = await _budgeted(job)
     if result.startswith("no odds"):
         return None
     return _fenced(result)
@@ -395,11 +400,11 @@ def _expression_hover(expr: str) -> str | None:
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 @_safe()
-def hover(params: lsp.HoverParams) -> lsp.Hover | None:
+async def hover(params: lsp.HoverParams) -> lsp.Hover | None:
     found = server.analysis(params.text_document.uri)
     if found is None:
         return None
-    text = _hover_text(found, params.position)
+    text = await _hover_text(found, params.position)
     if text is None:
         return None
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
