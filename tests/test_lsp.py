@@ -303,6 +303,14 @@ async def test_rename_changes_the_declaration_and_code_uses_across_files(client:
     assert changed == {"vocabulary.rules": at(TINY_VOCABULARY, 0), "moves.rules": at(TINY_MOVES, 2),
                        "mechanics.rules": at(TINY_MECHANICS, 2)}
     assert all(e.new_text == "Nerve" for edits in edit.changes.values() for e in edits)
+    # A homebrew file does not rename what the game it extends declares.
+    frost = homebrew / "frost.rules"
+    line = FROST.split("\n").index("Check: [Aim + Strength]")
+    position = lsp.Position(line, len("Check: [Aim + Str"))
+    assert await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(
+        text_document=lsp.TextDocumentIdentifier(_uri(frost)), position=position)) is None
+    assert await client.text_document_rename_async(lsp.RenameParams(
+        text_document=lsp.TextDocumentIdentifier(_uri(frost)), position=position, new_name="Might")) is None
 
 
 async def test_document_symbols_outline_a_file(client: LanguageClient) -> None:

@@ -443,12 +443,20 @@ def references(params: lsp.ReferenceParams) -> list[lsp.Location]:
     return [_location(p.path, p.line, p.column, p.end_column) for p in places]
 
 
+def _renamable(found: Analysis, symbol: Symbol) -> bool:
+    """A homebrew file may not rename what the game it extends declares (that would edit
+    the game); in the game's own files everything is renamable."""
+    if found.base is None:
+        return True
+    return all(source.name != symbol.path for source, _ in found.base.files)
+
+
 @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
 @_safe()
 def prepare_rename(params: lsp.PrepareRenameParams) -> lsp.Range | None:
     found = server.analysis(params.text_document.uri)
     hit = _at(found, params.position) if found else None
-    if hit is None:
+    if found is None or hit is None or not _renamable(found, hit[0]):
         return None
     return lsp.Range(lsp.Position(params.position.line, hit[1] - 1), lsp.Position(params.position.line, hit[2] - 1))
 
@@ -461,7 +469,7 @@ _NEW_NAME = re.compile(r"^[A-Za-z][\w' -]*$")
 def rename(params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
     found = server.analysis(params.text_document.uri)
     hit = _at(found, params.position) if found else None
-    if found is None or hit is None or not _NEW_NAME.match(params.new_name.strip()):
+    if found is None or hit is None or not _NEW_NAME.match(params.new_name.strip()) or not _renamable(found, hit[0]):
         return None
     new = params.new_name.strip()
     changes: dict[str, list[lsp.TextEdit]] = {}
