@@ -45,3 +45,13 @@ def test_the_server_survives_a_client_sending_garbage(tmp_path: Path) -> None:
     assert replies[10]["result"] is None and replies[11]["result"] is None
     assert b"Traceback" not in done.stdout + done.stderr, done.stderr.decode()
     assert done.returncode == 0
+
+
+def test_without_pygls_the_command_says_what_to_install() -> None:
+    script = ("import sys; sys.modules['pygls'] = None\n"
+              "from interpreter.cli.main import main\n"
+              "sys.exit(main(['lsp']))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 2
+    assert "pip install 'runebook[lsp]'" in done.stderr and "Traceback" not in done.stderr
