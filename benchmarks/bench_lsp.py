@@ -119,7 +119,8 @@ def main() -> int:
         for change in range(args.changes):
             # Within a line: the label misspelt a new way each time (one diagnostic), or fixed.
             version += 1
-            line = f"Thresh{'x' * (change + 1)}old: Target's Defense" if change % 2 == 0 else "Threshold: Target's Defense"
+            misspelt = f"Thresh{'x' * (change + 1)}old"
+            line = f"{misspelt if change % 2 == 0 else 'Threshold'}: Target's Defense"
             edit = {"range": {"start": {"line": target, "character": 0},
                               "end": {"line": target, "character": len(current)}}, "text": line}
             current = line

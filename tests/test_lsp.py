@@ -203,7 +203,8 @@ async def test_the_server_answers_other_requests_while_a_hover_computes_odds(cli
 
     async def quick() -> None:
         await asyncio.sleep(0.2)  # the hover is waiting on its child by now
-        await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(lsp.TextDocumentIdentifier(_uri(path))))
+        await client.text_document_document_symbol_async(
+            lsp.DocumentSymbolParams(lsp.TextDocumentIdentifier(_uri(path))))
         finished.append("symbols")
 
     await asyncio.gather(slow(), quick())
@@ -221,7 +222,24 @@ async def test_hover_on_a_check_shows_its_signature_and_odds(client: LanguageCli
     assert "no odds" in text and "Grit" in text
 
 
-async def test_completion_offers_exactly_the_labels_the_vocabulary_allows(client: LanguageClient, homebrew: Path) -> None:
+async def test_hover_shows_a_label_type_and_a_declaration_with_its_comment(client: LanguageClient,
+                                                                           homebrew: Path) -> None:
+    path = homebrew / "tiny" / "moves.rules"
+    await _open(client, path)
+
+    async def hover(line: int, character: int) -> str:
+        found = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(_uri(path)),
+                                                                        lsp.Position(line, character)))
+        return found.contents.value
+
+    assert (await hover(2, 1)).startswith("**Roll**: expression")
+    entry = await hover(1, 2)
+    assert entry.startswith("**Shove** — entry (Move)") and "Grit is the move's stat." in entry
+    assert (await hover(2, 8)).startswith("**Grit** — stat")
+
+
+async def test_completion_offers_exactly_the_labels_the_vocabulary_allows(client: LanguageClient,
+                                                                        homebrew: Path) -> None:
     path = homebrew / "frost.rules"
     text = FROST.replace("Reslt 2:", "Result 2:") + ""
     lines = text.split("\n")  # the last line is empty: the cursor goes there
@@ -288,7 +306,8 @@ async def test_references_find_the_declaration_and_its_uses(client: LanguageClie
     assert expected <= places
 
 
-async def test_rename_changes_the_declaration_and_code_uses_across_files(client: LanguageClient, homebrew: Path) -> None:
+async def test_rename_changes_the_declaration_and_code_uses_across_files(client: LanguageClient,
+                                                                        homebrew: Path) -> None:
     vocabulary = homebrew / "tiny" / "vocabulary.rules"
     await _open(client, vocabulary)
     edit = await client.text_document_rename_async(lsp.RenameParams(

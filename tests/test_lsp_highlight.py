@@ -195,4 +195,5 @@ def test_vscode_extension_folder_is_consistent() -> None:
     assert configuration["comments"]["lineComment"] == "#"
     client = (folder / package["main"]).read_text("utf-8")
     assert '["runebook", "lsp"]' in client and "vscode-languageclient" in package["dependencies"]
-    assert package["contributes"]["configuration"]["properties"]["runebook.server.command"]["default"] == ["runebook", "lsp"]
+    settings = package["contributes"]["configuration"]["properties"]
+    assert settings["runebook.server.command"]["default"] == ["runebook", "lsp"]

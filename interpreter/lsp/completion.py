@@ -13,7 +13,8 @@ import attrs
 
 from dsl.vocabulary import KindSpec, Vocabulary, fold
 
-__all__ = ["DECLARATION_KEYWORDS", "STATEMENT_KEYWORDS", "Place", "allowed_labels", "place_at"]
+__all__ = ["DECLARATION_KEYWORDS", "LABEL_LINE", "STATEMENT_KEYWORDS", "Place", "allowed_labels", "entry_kind",
+           "place_at"]
 
 #: Words that start a declaration at the left margin (docs/language.md).
 DECLARATION_KEYWORDS = ("extends", "uses", "stats", "names", "kind", "option", "levels", "table", "function",
@@ -24,7 +25,7 @@ STATEMENT_KEYWORDS = ("roll", "let", "result", "set", "input", "choose", "step",
                       "use", "modifier", "becomes", "implies", "if", "else", "match", "case", "for each",
                       "repeat", "next", "stop", "test", "each", "count")
 
-_LABEL_LINE = re.compile(r"^\s*(?:[-*]\s*)?\**([A-Za-z][\w' ]*?)\**(?:\s+\d+\+?)?\s*:")
+LABEL_LINE = re.compile(r"^\s*(?:[-*]\s*)?\**([A-Za-z][\w' ]*?)\**(?:\s+\d+\+?)?\s*:")
 _HEADER = re.compile(r"^([^\[\(#:]+?)\s*(?:\[([^\]]*)\])?\s*(?:\(.*\))?\s*$")
 
 
@@ -68,7 +69,7 @@ def place_at(lines: Sequence[str], line: int, column: int) -> Place:
     if first[:1].isspace() or word in DECLARATION_KEYWORDS:
         # At the margin after a declaration, the next declaration starts; indented, its body goes on.
         return Place("body" if text[:1].isspace() or column > 0 else "top")
-    above = tuple(m.group(1).strip() for m in (_LABEL_LINE.match(lines[i]) for i in range(start + 1, line)) if m)
+    above = tuple(m.group(1).strip() for m in (LABEL_LINE.match(lines[i]) for i in range(start + 1, line)) if m)
     return Place("label", start, above)
 
 

@@ -356,7 +356,7 @@ async def _hover_text(found: Analysis, position: lsp.Position) -> str | None:
         head = _symbol_hover(hit) if hit else f"**{name}**"
         return f"{head}\n\n{_odds_note(False)}:\n\n{_fenced(result)}"
     checked = _entry_at(found, position.line)
-    label = completion._LABEL_LINE.match(text)
+    label = completion.LABEL_LINE.match(text)
     if checked is not None and label is not None and position.character <= label.end():
         kind = found.ruleset.vocabulary.kinds.get(fold(checked.kind or "")) if found.ruleset else None
         spec = kind.label(label.group(1).strip()) if kind else None

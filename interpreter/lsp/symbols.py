@@ -107,12 +107,12 @@ def _block_symbols(source: Source, block: object, kinds: dict[int, str]) -> Iter
     elif isinstance(block, ast.LevelsDecl):
         yield _symbol(source, block.name.text, "levels", block.name.span, block.span)
     elif type(block) in _NAMED:
-        name = str(block.name)  # type: ignore[attr-defined]
-        yield _symbol(source, name, _NAMED[type(block)], getattr(block.name, "span", None),  # type: ignore[attr-defined]
-                      block.span)  # type: ignore[attr-defined]
+        named: Any = block
+        yield _symbol(source, str(named.name), _NAMED[type(block)], getattr(named.name, "span", None), named.span)
 
 
-def collect_symbols(files: Iterable[tuple[Source, ast.RulesFile]], entry_kinds: dict[int, str] | None = None) -> list[Symbol]:
+def collect_symbols(files: Iterable[tuple[Source, ast.RulesFile]],
+                    entry_kinds: dict[int, str] | None = None) -> list[Symbol]:
     """Every declaration in ``files``, in file order; ``entry_kinds`` maps ``id(entry)`` to
     the kind the checker read it as."""
     kinds = entry_kinds or {}
@@ -186,8 +186,8 @@ def occurrences(name: str, files: Iterable[tuple[Source, ast.RulesFile]], code_l
                 continue
             is_entry = isinstance(block, ast.Entry)
             last = span.end_line
-            if is_entry and block.properties:  # type: ignore[union-attr]
-                last = max(last, max((p.span.end_line for p in block.properties if p.span), default=last))  # type: ignore[union-attr]
+            if isinstance(block, ast.Entry) and block.properties:
+                last = max(last, max((p.span.end_line for p in block.properties if p.span), default=last))
             for number in range(span.line, last + 1):
                 owner[number] = block if is_entry else None
         for number, text in enumerate(lines, start=1):
