@@ -238,6 +238,19 @@ async def test_hover_shows_a_label_type_and_a_declaration_with_its_comment(clien
     assert (await hover(2, 8)).startswith("**Grit** — stat")
 
 
+async def test_hover_on_a_bracket_of_dice_gives_its_exact_odds(client: LanguageClient, homebrew: Path) -> None:
+    path = homebrew / "dice.rules"
+    text = "extends mestezia\n\nDice Toy [Attack]\nNote: roll [2d6 + 1] for it\nKeywords: *Cold*\n"
+    await _open(client, path, text)
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        lsp.TextDocumentIdentifier(_uri(path)), lsp.Position(3, text.split("\n")[3].index("2d6"))))
+    rows = dict(re.findall(r"^\s*(\d+)\s+[\d.]+%\s+(\d+(?:/\d+)?)\s", hover.contents.value, re.M))
+    expected: dict[int, Fraction] = {}
+    for a, b in itertools.product(range(1, 7), repeat=2):
+        expected[a + b + 1] = expected.get(a + b + 1, Fraction(0)) + Fraction(1, 36)
+    assert {int(k): Fraction(v) for k, v in rows.items()} == expected
+
+
 async def test_completion_offers_exactly_the_labels_the_vocabulary_allows(client: LanguageClient,
                                                                         homebrew: Path) -> None:
     path = homebrew / "frost.rules"
