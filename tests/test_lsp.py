@@ -251,6 +251,21 @@ async def test_hover_on_a_bracket_of_dice_gives_its_exact_odds(client: LanguageC
     assert {int(k): Fraction(v) for k, v in rows.items()} == expected
 
 
+async def test_positions_count_utf16_code_units(client: LanguageClient, homebrew: Path) -> None:
+    path = homebrew / "emoji.rules"
+    line = "Note: \U0001F3B2\U0001F3B2 [Aim + Strenght]"
+    text = f"extends mestezia\n\nDice Toy [Attack]\n{line}\nKeywords: *Cold*\n"
+    (found,) = await _open(client, path, text)
+    # Two dice before the name: each is one character in Python and two UTF-16 code units.
+    utf16 = len(line[:line.index("Strenght")].encode("utf-16-le")) // 2
+    assert utf16 == line.index("Strenght") + 2
+    assert (found.code, found.range.start.character, found.range.end.character) == ("E0207", utf16, utf16 + 8)
+    aim = len(line[:line.index("Aim")].encode("utf-16-le")) // 2
+    target = await client.text_document_definition_async(lsp.DefinitionParams(
+        lsp.TextDocumentIdentifier(_uri(path)), lsp.Position(3, aim + 1)))
+    assert Path(target.uri.removeprefix("file://")).name == "vocabulary.rules"
+
+
 async def test_completion_offers_exactly_the_labels_the_vocabulary_allows(client: LanguageClient,
                                                                         homebrew: Path) -> None:
     path = homebrew / "frost.rules"

@@ -22,7 +22,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from dsl.diagnostics import Diagnostic
-from dsl.source import Span
+from dsl.source import Source, Span
 from dsl.vocabulary import fold
 from interpreter.lsp import completion
 from interpreter.lsp.analysis import Analysis, analyze
@@ -149,24 +149,58 @@ def _safe(default: Any = None) -> Callable[[Callable[..., Any]], Callable[..., A
 # -------------------------------------------------------------------- conversions
 
 
-def to_range(span: Span | None) -> lsp.Range:
+def units(text: str, column: int) -> int:
+    """The LSP character (UTF-16 code units) of 1-based ``column`` on a line ``text``."""
+    head = text[:column - 1]
+    return column - 1 + (0 if head.isascii() else sum(1 for c in head if ord(c) > 0xFFFF))
+
+
+def index(text: str, character: int) -> int:
+    """The 0-based index in a line ``text`` of an LSP character (UTF-16 code units)."""
+    if text.isascii():
+        return character
+    count = 0
+    for at, c in enumerate(text):
+        if count >= character:
+            return at
+        count += 2 if ord(c) > 0xFFFF else 1
+    return len(text)
+
+
+def _position(lines: Callable[[int], str], line: int, column: int) -> lsp.Position:
+    """A 1-based line and column as an LSP position (0-based, UTF-16)."""
+    return lsp.Position(line - 1, units(lines(line), column))
+
+
+def to_range(span: Span | None, source: Source | None = None) -> lsp.Range:
     if span is None:
         return lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0))
-    return lsp.Range(lsp.Position(span.line - 1, span.column - 1), lsp.Position(span.end_line - 1, span.end_column - 1))
+    lines = source.line_text if source is not None else (lambda _: "")
+    return lsp.Range(_position(lines, span.line, span.column), _position(lines, span.end_line, span.end_column))
 
 
 def to_lsp_diagnostic(diagnostic: Diagnostic) -> lsp.Diagnostic:
     """The same code, range, message and help as `check` prints."""
     severity = lsp.DiagnosticSeverity.Error if diagnostic.severity == "error" else lsp.DiagnosticSeverity.Warning
     message = diagnostic.message + (f"\nhelp: {diagnostic.help}" if diagnostic.help else "")
-    return lsp.Diagnostic(range=to_range(diagnostic.span), message=message, severity=severity,
+    return lsp.Diagnostic(range=to_range(diagnostic.span, diagnostic.source), message=message, severity=severity,
                           code=diagnostic.code, source="runebook",
                           data={"help": diagnostic.help} if diagnostic.help else None)
 
 
-def _location(path: str, line: int, column: int, end_column: int) -> lsp.Location:
-    return lsp.Location(from_fs_path(path) or path,
-                        lsp.Range(lsp.Position(line - 1, column - 1), lsp.Position(line - 1, end_column - 1)))
+def _texts(found: Analysis) -> dict[str, Source]:
+    """The sources of the document's ruleset by name: the text positions are counted in."""
+    files = found.ruleset.files if found.ruleset else ((found.source, found.rules_file),)
+    return {source.name: source for source, _ in files}
+
+
+def _range(found: Analysis, path: str, line: int, column: int, end_column: int) -> lsp.Range:
+    source = _texts(found).get(path)
+    return to_range(Span(line, column, line, end_column), source)
+
+
+def _location(found: Analysis, path: str, line: int, column: int, end_column: int) -> lsp.Location:
+    return lsp.Location(from_fs_path(path) or path, _range(found, path, line, column, end_column))
 
 
 def _line(found: Analysis, line: int) -> str:
@@ -188,7 +222,8 @@ def _code_label(found: Analysis) -> Callable[[Any, str], bool]:
 
 
 def _at(found: Analysis, position: lsp.Position) -> tuple[Symbol, int, int] | None:
-    return symbol_at(_line(found, position.line), position.character + 1, server.symbols(found))
+    text = _line(found, position.line)
+    return symbol_at(text, index(text, position.character) + 1, server.symbols(found))
 
 
 # -------------------------------------------------------------------- lifecycle
@@ -261,7 +296,8 @@ def complete(params: lsp.CompletionParams) -> lsp.CompletionList:
     if found is None:
         return lsp.CompletionList(is_incomplete=False, items=[])
     lines = found.source.text.split("\n")
-    place = completion.place_at(lines, params.position.line, params.position.character)
+    line_text = lines[params.position.line] if params.position.line < len(lines) else ""
+    place = completion.place_at(lines, params.position.line, index(line_text, params.position.character))
     items: list[lsp.CompletionItem] = []
     vocab = found.ruleset.vocabulary if found.ruleset else None
     if place.what == "label" and vocab is not None:
@@ -348,6 +384,7 @@ def _entry_at(found: Analysis, line: int) -> Any:
 
 async def _hover_text(found: Analysis, position: lsp.Position) -> str | None:
     text = _line(found, position.line)
+    character = index(text, position.character)
     callable_ = _CALLABLE.match(text)
     if callable_ and found.ruleset is not None:
         name = callable_.group(2)
@@ -357,7 +394,7 @@ async def _hover_text(found: Analysis, position: lsp.Position) -> str | None:
         return f"{head}\n\n{_odds_note(False)}:\n\n{_fenced(result)}"
     checked = _entry_at(found, position.line)
     label = completion.LABEL_LINE.match(text)
-    if checked is not None and label is not None and position.character <= label.end():
+    if checked is not None and label is not None and character <= label.end():
         kind = found.ruleset.vocabulary.kinds.get(fold(checked.kind or "")) if found.ruleset else None
         spec = kind.label(label.group(1).strip()) if kind else None
         if spec is not None:
@@ -374,7 +411,7 @@ async def _hover_text(found: Analysis, position: lsp.Position) -> str | None:
     if hit is not None:
         return _symbol_hover(hit[0])
     for match in re.finditer(r"\[([^\[\]]+)\]", text):
-        if match.start() <= position.character < match.end():
+        if match.start() <= character < match.end():
             return await _expression_hover(match.group(1))
     return None
 
@@ -421,7 +458,7 @@ def definition(params: lsp.DefinitionParams) -> lsp.Location | None:
     if hit is None:
         return None
     symbol = hit[0]
-    return _location(symbol.path, symbol.line, symbol.column, symbol.end_column)
+    return _location(found, symbol.path, symbol.line, symbol.column, symbol.end_column)
 
 
 def _uses(found: Analysis, symbol: Symbol) -> list[Any]:
@@ -440,7 +477,7 @@ def references(params: lsp.ReferenceParams) -> list[lsp.Location]:
     places = _uses(found, symbol)
     if not params.context.include_declaration:
         places = [p for p in places if (p.path, p.line, p.column) != (symbol.path, symbol.line, symbol.column)]
-    return [_location(p.path, p.line, p.column, p.end_column) for p in places]
+    return [_location(found, p.path, p.line, p.column, p.end_column) for p in places]
 
 
 def _renamable(found: Analysis, symbol: Symbol) -> bool:
@@ -458,7 +495,7 @@ def prepare_rename(params: lsp.PrepareRenameParams) -> lsp.Range | None:
     hit = _at(found, params.position) if found else None
     if found is None or hit is None or not _renamable(found, hit[0]):
         return None
-    return lsp.Range(lsp.Position(params.position.line, hit[1] - 1), lsp.Position(params.position.line, hit[2] - 1))
+    return _range(found, found.source.name, params.position.line + 1, hit[1], hit[2])
 
 
 _NEW_NAME = re.compile(r"^[A-Za-z][\w' -]*$")
@@ -475,8 +512,7 @@ def rename(params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
     changes: dict[str, list[lsp.TextEdit]] = {}
     for place in _uses(found, hit[0]):
         uri = from_fs_path(place.path) or place.path
-        edit_range = lsp.Range(lsp.Position(place.line - 1, place.column - 1),
-                               lsp.Position(place.line - 1, place.end_column - 1))
+        edit_range = _range(found, place.path, place.line, place.column, place.end_column)
         changes.setdefault(uri, []).append(lsp.TextEdit(range=edit_range, new_text=new))
     return lsp.WorkspaceEdit(changes=changes)
 
@@ -501,10 +537,8 @@ def document_symbols(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbo
         if symbol.path != found.source.name:
             continue
         end_line = max(symbol.end_line, symbol.line)
-        whole = lsp.Range(lsp.Position(symbol.line - 1, 0),
-                          lsp.Position(end_line - 1, len(found.source.line_text(end_line))))
-        name_range = lsp.Range(lsp.Position(symbol.line - 1, symbol.column - 1),
-                               lsp.Position(symbol.line - 1, symbol.end_column - 1))
+        whole = to_range(Span(symbol.line, 1, end_line, len(found.source.line_text(end_line)) + 1), found.source)
+        name_range = to_range(Span(symbol.line, symbol.column, symbol.line, symbol.end_column), found.source)
         result.append(lsp.DocumentSymbol(name=symbol.name, kind=_SYMBOL_KINDS.get(symbol.kind, lsp.SymbolKind.Key),
                                          range=whole, selection_range=name_range,
                                          detail=symbol.detail or symbol.kind))
