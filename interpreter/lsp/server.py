@@ -1,0 +1,580 @@
+"""The language server: LSP requests answered from the checked documents.
+
+Documents are checked by :func:`interpreter.lsp.analysis.analyze` (the steps of `runebook
+check`) a short while after the last change (debounced), one document at a time. Every
+handler catches its own failures: a broken document or a strange request gives an empty
+answer and a one-line log message, never a traceback to the client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+import interpreter
+from dsl.diagnostics import Diagnostic
+from dsl.source import Source, Span
+from dsl.vocabulary import fold
+from interpreter.lsp import completion
+from interpreter.lsp.analysis import Analysis, analyze
+from interpreter.lsp.odds import Pending, blank_entity, chart, odds_charts
+from interpreter.lsp.symbols import Symbol, collect_symbols, occurrences, symbol_at
+
+__all__ = ["RunebookServer", "main", "server"]
+
+log = logging.getLogger("runebook.lsp")
+
+#: Value types of labels whose values are code (names may be renamed there).
+CODE_TYPES = frozenset({"expression", "number", "rating"})
+_DID_YOU_MEAN = re.compile(r"did you mean (?:one of )?(.*)\?")
+
+
+class RunebookServer(LanguageServer):
+    """The `runebook lsp` server: its settings, the open documents' analyses, pending checks."""
+
+    def __init__(self) -> None:
+        super().__init__("runebook", "0.1.0")
+        #: Seconds to wait after a change before checking (typing does not queue checks).
+        self.debounce = 0.1
+        #: Seconds a hover may spend on exact odds.
+        self.odds_budget = 1.0
+        self.game: str | None = None
+        self.actor: str | None = None
+        self.target: str | None = None
+        self.analyses: dict[str, tuple[int | None, Analysis]] = {}
+        self.symbol_cache: dict[int, list[Symbol]] = {}
+        self.pending: dict[str, asyncio.Task[None]] = {}
+
+    def report_server_error(self, error: Exception, source: Any) -> None:  # noqa: ARG002
+        log.error("runebook lsp: %s: %s", type(error).__name__, error)
+
+    # ---------------------------------------------------------------- documents
+
+    def overlay(self) -> dict[str, str]:
+        texts: dict[str, str] = {}
+        for uri, document in list(self.workspace.text_documents.items()):
+            path = to_fs_path(uri)
+            if path:
+                texts[str(Path(path).resolve())] = document.source
+        return texts
+
+    def analysis(self, uri: str) -> Analysis | None:
+        """The document's analysis for its current text (checked now if it is stale)."""
+        try:
+            document = self.workspace.get_text_document(uri)
+        except Exception:  # noqa: BLE001
+            return None
+        path = to_fs_path(uri)
+        if not path:
+            return None
+        cached = self.analyses.get(uri)
+        if cached is not None and cached[0] == document.version and cached[1].source.text == document.source:
+            return cached[1]
+        found = analyze(Path(path).resolve(), document.source, self.overlay(), self.game)
+        self.analyses[uri] = (document.version, found)
+        return found
+
+    def symbols(self, found: Analysis) -> list[Symbol]:
+        key = id(found)
+        if key not in self.symbol_cache:
+            if len(self.symbol_cache) > 32:
+                self.symbol_cache.clear()
+            files = found.ruleset.files if found.ruleset else ((found.source, found.rules_file),)
+            kinds = {id(e.entry): e.kind or "" for e in (found.ruleset.entries if found.ruleset else ())}
+            self.symbol_cache[key] = collect_symbols(files, kinds)
+        return self.symbol_cache[key]
+
+    def publish(self, uri: str) -> None:
+        found = self.analysis(uri)
+        if found is None:
+            return
+        items = [to_lsp_diagnostic(d) for d in found.diagnostics]
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items))
+
+    def schedule(self, uri: str) -> None:
+        """Check ``uri`` after :attr:`debounce` seconds, replacing a check already waiting."""
+        waiting = self.pending.pop(uri, None)
+        if waiting is not None:
+            waiting.cancel()
+
+        async def later() -> None:
+            await asyncio.sleep(self.debounce)
+            self.pending.pop(uri, None)
+            try:
+                self.publish(uri)
+            except Exception as error:  # noqa: BLE001
+                log.error("runebook lsp: checking %s failed: %s: %s", uri, type(error).__name__, error)
+
+        self.pending[uri] = asyncio.get_running_loop().create_task(later())
+
+
+server = RunebookServer()
+
+
+def _safe(default: Any = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Answer ``default`` when a handler fails, with a one-line log instead of a traceback."""
+
+    def wrap(handler: Callable[..., Any]) -> Callable[..., Any]:
+        if asyncio.iscoroutinefunction(handler):
+            @functools.wraps(handler)
+            async def run_async(*args: Any) -> Any:
+                try:
+                    return await handler(*args)
+                except Exception as error:  # noqa: BLE001
+                    log.error("runebook lsp: %s failed: %s: %s", handler.__name__, type(error).__name__, error)
+                    return default
+            return run_async
+
+        @functools.wraps(handler)
+        def run(*args: Any) -> Any:
+            try:
+                return handler(*args)
+            except Exception as error:  # noqa: BLE001
+                log.error("runebook lsp: %s failed: %s: %s", handler.__name__, type(error).__name__, error)
+                return default
+        return run
+
+    return wrap
+
+
+# -------------------------------------------------------------------- conversions
+
+
+def units(text: str, column: int) -> int:
+    """The LSP character (UTF-16 code units) of 1-based ``column`` on a line ``text``."""
+    head = text[:column - 1]
+    return column - 1 + (0 if head.isascii() else sum(1 for c in head if ord(c) > 0xFFFF))
+
+
+def index(text: str, character: int) -> int:
+    """The 0-based index in a line ``text`` of an LSP character (UTF-16 code units)."""
+    if text.isascii():
+        return character
+    count = 0
+    for at, c in enumerate(text):
+        if count >= character:
+            return at
+        count += 2 if ord(c) > 0xFFFF else 1
+    return len(text)
+
+
+def _position(lines: Callable[[int], str], line: int, column: int) -> lsp.Position:
+    """A 1-based line and column as an LSP position (0-based, UTF-16)."""
+    return lsp.Position(line - 1, units(lines(line), column))
+
+
+def to_range(span: Span | None, source: Source | None = None) -> lsp.Range:
+    if span is None:
+        return lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0))
+    lines = source.line_text if source is not None else (lambda _: "")
+    return lsp.Range(_position(lines, span.line, span.column), _position(lines, span.end_line, span.end_column))
+
+
+def to_lsp_diagnostic(diagnostic: Diagnostic) -> lsp.Diagnostic:
+    """The same code, range, message and help as `check` prints."""
+    severity = lsp.DiagnosticSeverity.Error if diagnostic.severity == "error" else lsp.DiagnosticSeverity.Warning
+    message = diagnostic.message + (f"\nhelp: {diagnostic.help}" if diagnostic.help else "")
+    return lsp.Diagnostic(range=to_range(diagnostic.span, diagnostic.source), message=message, severity=severity,
+                          code=diagnostic.code, source="runebook",
+                          data={"help": diagnostic.help} if diagnostic.help else None)
+
+
+def _texts(found: Analysis) -> dict[str, Source]:
+    """The sources of the document's ruleset by name: the text positions are counted in."""
+    files = found.ruleset.files if found.ruleset else ((found.source, found.rules_file),)
+    return {source.name: source for source, _ in files}
+
+
+def _range(found: Analysis, path: str, line: int, column: int, end_column: int) -> lsp.Range:
+    source = _texts(found).get(path)
+    return to_range(Span(line, column, line, end_column), source)
+
+
+def _location(found: Analysis, path: str, line: int, column: int, end_column: int) -> lsp.Location:
+    return lsp.Location(from_fs_path(path) or path, _range(found, path, line, column, end_column))
+
+
+def _line(found: Analysis, line: int) -> str:
+    return found.source.line_text(line + 1)
+
+
+def _code_label(found: Analysis) -> Callable[[Any, str], bool]:
+    kinds = {id(e.entry): e.kind for e in (found.ruleset.entries if found.ruleset else ())}
+    vocab = found.ruleset.vocabulary if found.ruleset else None
+
+    def is_code(entry: Any, label: str) -> bool:
+        if vocab is None or entry is None:
+            return False
+        kind = vocab.kinds.get(fold(kinds.get(id(entry)) or ""))
+        spec = kind.label(label) if kind else None
+        return spec is not None and (spec.value_type in CODE_TYPES or spec.refers is not None)
+
+    return is_code
+
+
+def _at(found: Analysis, position: lsp.Position) -> tuple[Symbol, int, int] | None:
+    text = _line(found, position.line)
+    return symbol_at(text, index(text, position.character) + 1, server.symbols(found))
+
+
+# -------------------------------------------------------------------- lifecycle
+
+
+@server.feature(lsp.INITIALIZE)
+@_safe()
+def initialize(params: lsp.InitializeParams) -> None:
+    options = params.initialization_options or {}
+    if isinstance(options, dict):
+        server.game = options.get("game") or None
+        server.actor = options.get("actor") or None
+        server.target = options.get("target") or None
+        if isinstance(options.get("oddsBudget"), int | float):
+            server.odds_budget = float(options["oddsBudget"])
+        if isinstance(options.get("debounce"), int | float):
+            server.debounce = float(options["debounce"])
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+@_safe()
+def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
+    server.publish(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+@_safe()
+def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
+    server.schedule(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+@_safe()
+def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
+    server.schedule(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+@_safe()
+def did_close(params: lsp.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    server.analyses.pop(uri, None)
+    waiting = server.pending.pop(uri, None)
+    if waiting is not None:
+        waiting.cancel()
+    server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+# -------------------------------------------------------------------- completion
+
+
+def _names(found: Analysis) -> list[tuple[str, str]]:
+    """Names an expression may use: stats, names, derived values, tables, functions..."""
+    vocab = found.ruleset.vocabulary if found.ruleset else None
+    pairs = [(n, "stat") for n in (vocab.stats.values() if vocab else ())]
+    pairs += [(n, "name") for n in (vocab.names.values() if vocab else ())]
+    pairs += [(s.name, s.kind) for s in server.symbols(found)
+              if s.kind in ("derive", "table", "function", "levels", "resource", "condition", "option")]
+    return list(dict.fromkeys(pairs))
+
+
+def _item(label: str, kind: lsp.CompletionItemKind, detail: str, insert: str | None = None) -> lsp.CompletionItem:
+    return lsp.CompletionItem(label=label, kind=kind, detail=detail, insert_text=insert)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["["]))
+@_safe(default=lsp.CompletionList(is_incomplete=False, items=[]))
+def complete(params: lsp.CompletionParams) -> lsp.CompletionList:
+    found = server.analysis(params.text_document.uri)
+    if found is None:
+        return lsp.CompletionList(is_incomplete=False, items=[])
+    lines = found.source.text.split("\n")
+    line_text = lines[params.position.line] if params.position.line < len(lines) else ""
+    place = completion.place_at(lines, params.position.line, index(line_text, params.position.character))
+    items: list[lsp.CompletionItem] = []
+    vocab = found.ruleset.vocabulary if found.ruleset else None
+    if place.what == "label" and vocab is not None:
+        paragraph_end = params.position.line
+        values = "\n".join(lines[place.header + 1:paragraph_end + 1])
+        kind = completion.entry_kind(vocab, lines[place.header], place.labels_above, values)
+        if kind is not None:
+            for name in completion.allowed_labels(kind, place.labels_above):
+                spec = kind.labels[fold(name)] if fold(name) in kind.labels else kind.label(name)
+                detail = f"{kind.name} label: {spec.value_type}" if spec else kind.name
+                items.append(_item(name, lsp.CompletionItemKind.Property, detail, f"{name}: "))
+    elif place.what in ("bracket", "value"):
+        items += [_item(n, lsp.CompletionItemKind.Variable, k) for n, k in _names(found)]
+        if place.what == "value" and vocab is not None:
+            items += [_item(e.entry.name, lsp.CompletionItemKind.Reference, e.kind or "entry")
+                      for e in (found.ruleset.entries if found.ruleset else ())]
+            for kind in vocab.kinds.values():
+                items += [_item(w, lsp.CompletionItemKind.EnumMember, f"{kind.name} keyword")
+                          for w in (*kind.keywords, *kind.types)]
+    elif place.what == "body":
+        items += [_item(w, lsp.CompletionItemKind.Keyword, "statement") for w in completion.STATEMENT_KEYWORDS]
+        items += [_item(s.name, lsp.CompletionItemKind.Function, s.kind) for s in server.symbols(found)
+                  if s.kind in ("check", "procedure", "condition", "resource", "option", "table")]
+        items += [_item(n, lsp.CompletionItemKind.Variable, k) for n, k in _names(found)]
+    else:
+        items += [_item(w, lsp.CompletionItemKind.Keyword, "declaration") for w in completion.DECLARATION_KEYWORDS]
+    unique = {(i.label, i.kind): i for i in items}
+    return lsp.CompletionList(is_incomplete=False, items=list(unique.values()))
+
+
+# -------------------------------------------------------------------- hover
+
+
+_CALLABLE = re.compile(r"^(check|procedure)\s+(.+?)\s*\(")
+
+
+def _odds_job(found: Analysis, name: str, entity: bool) -> Callable[[], str]:
+    rules = found.rules()
+    actor_path, target_path = server.actor, server.target
+
+    def job() -> str:
+        roles: dict[str, Any] = {}
+        if entity:
+            with tempfile.TemporaryDirectory() as folder:
+                blank = blank_entity(rules, name, Path(folder))
+                roles["as_"] = rules.entities(actor_path)[0] if actor_path else blank
+                roles["against"] = rules.entities(target_path)[0] if target_path else blank
+        return odds_charts(rules.odds(name, **roles))
+
+    return job
+
+
+def _odds_note(entity: bool) -> str:
+    if not entity:
+        return "exact odds, inputs at their defaults"
+    who = []
+    who.append(f"acting: {Path(server.actor).name}" if server.actor else "acting: anyone (every stat 0)")
+    who.append(f"against: {Path(server.target).name}" if server.target else "against: anyone (every stat 0)")
+    return "exact odds, " + "; ".join(who)
+
+
+def _fenced(text: str) -> str:
+    return f"```text\n{text}\n```"
+
+
+def _symbol_hover(symbol: Symbol) -> str:
+    head = f"**{symbol.name}** — {symbol.kind}" + (f" ({symbol.detail})" if symbol.detail else "")
+    parts = [head]
+    if symbol.signature:
+        parts.append(f"```runebook\n{symbol.signature}\n```")
+    if symbol.doc:
+        parts.append(symbol.doc)
+    parts.append(f"{Path(symbol.path).name}:{symbol.line}")
+    return "\n\n".join(parts)
+
+
+def _entry_at(found: Analysis, line: int) -> Any:
+    for checked in (found.ruleset.entries if found.ruleset else ()):
+        span = checked.entry.span
+        if checked.source.name == found.source.name and span is not None and span.line <= line + 1 <= span.end_line:
+            return checked
+    return None
+
+
+async def _hover_text(found: Analysis, position: lsp.Position) -> str | None:
+    text = _line(found, position.line)
+    character = index(text, position.character)
+    callable_ = _CALLABLE.match(text)
+    if callable_ and found.ruleset is not None:
+        name = callable_.group(2)
+        result = await _budgeted(_odds_job(found, name, False))
+        hit = next((s for s in server.symbols(found) if fold(s.name) == fold(name)), None)
+        head = _symbol_hover(hit) if hit else f"**{name}**"
+        return f"{head}\n\n{_odds_note(False)}:\n\n{_fenced(result)}"
+    checked = _entry_at(found, position.line)
+    label = completion.LABEL_LINE.match(text)
+    if checked is not None and label is not None and character <= label.end():
+        kind = found.ruleset.vocabulary.kinds.get(fold(checked.kind or "")) if found.ruleset else None
+        spec = kind.label(label.group(1).strip()) if kind else None
+        if spec is not None:
+            flags = [f for f, on in (("required", spec.required), ("repeatable", spec.repeatable),
+                                     ("graded", spec.graded)) if on]
+            lines = [f"**{spec.name}**: {spec.value_type}" + (f" ({', '.join(flags)})" if flags else ""),
+                     f"a label of {kind.name}"]  # type: ignore[union-attr]
+            if spec.value_type == "expression" and found.rules() is not None:
+                if found.rules()._user_of(checked.entry.name) is not None:
+                    result = await _budgeted(_odds_job(found, checked.entry.name, True))
+                    lines.append(f"{_odds_note(True)}:\n\n{_fenced(result)}")
+            return "\n\n".join(lines)
+    hit = _at(found, position)
+    if hit is not None:
+        return _symbol_hover(hit[0])
+    for match in re.finditer(r"\[([^\[\]]+)\]", text):
+        if match.start() <= character < match.end():
+            return await _expression_hover(match.group(1))
+    return None
+
+
+async def _budgeted(job: Callable[[], str]) -> str:
+    """Start ``job`` in a child (forked here, on the event loop's thread) and wait for it
+    beside the loop, which keeps serving meanwhile."""
+    pending = Pending(job)
+    return await asyncio.get_running_loop().run_in_executor(None, pending.result, server.odds_budget)
+
+
+async def _expression_hover(expr: str) -> str | None:
+    def job() -> str:
+        return chart(f"[{expr}]", interpreter.odds(expr))
+
+    result = await _budgeted(job)
+    if result.startswith("no odds"):
+        return None
+    return _fenced(result)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_HOVER)
+@_safe()
+async def hover(params: lsp.HoverParams) -> lsp.Hover | None:
+    found = server.analysis(params.text_document.uri)
+    if found is None:
+        return None
+    text = await _hover_text(found, params.position)
+    if text is None:
+        return None
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
+
+
+# -------------------------------------------------------------------- navigation
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+@_safe()
+def definition(params: lsp.DefinitionParams) -> lsp.Location | None:
+    found = server.analysis(params.text_document.uri)
+    hit = _at(found, params.position) if found else None
+    if hit is None:
+        return None
+    symbol = hit[0]
+    return _location(found, symbol.path, symbol.line, symbol.column, symbol.end_column)
+
+
+def _uses(found: Analysis, symbol: Symbol) -> list[Any]:
+    files = found.ruleset.files if found.ruleset else ((found.source, found.rules_file),)
+    return occurrences(symbol.name, files, _code_label(found))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+@_safe(default=[])
+def references(params: lsp.ReferenceParams) -> list[lsp.Location]:
+    found = server.analysis(params.text_document.uri)
+    hit = _at(found, params.position) if found else None
+    if found is None or hit is None:
+        return []
+    symbol = hit[0]
+    places = _uses(found, symbol)
+    if not params.context.include_declaration:
+        places = [p for p in places if (p.path, p.line, p.column) != (symbol.path, symbol.line, symbol.column)]
+    return [_location(found, p.path, p.line, p.column, p.end_column) for p in places]
+
+
+def _renamable(found: Analysis, symbol: Symbol) -> bool:
+    """A homebrew file may not rename what the game it extends declares (that would edit
+    the game); in the game's own files everything is renamable."""
+    if found.base is None:
+        return True
+    return all(source.name != symbol.path for source, _ in found.base.files)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+@_safe()
+def prepare_rename(params: lsp.PrepareRenameParams) -> lsp.Range | None:
+    found = server.analysis(params.text_document.uri)
+    hit = _at(found, params.position) if found else None
+    if found is None or hit is None or not _renamable(found, hit[0]):
+        return None
+    return _range(found, found.source.name, params.position.line + 1, hit[1], hit[2])
+
+
+_NEW_NAME = re.compile(r"^[A-Za-z][\w' -]*$")
+
+
+@server.feature(lsp.TEXT_DOCUMENT_RENAME)
+@_safe()
+def rename(params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+    found = server.analysis(params.text_document.uri)
+    hit = _at(found, params.position) if found else None
+    if found is None or hit is None or not _NEW_NAME.match(params.new_name.strip()) or not _renamable(found, hit[0]):
+        return None
+    new = params.new_name.strip()
+    changes: dict[str, list[lsp.TextEdit]] = {}
+    for place in _uses(found, hit[0]):
+        uri = from_fs_path(place.path) or place.path
+        edit_range = _range(found, place.path, place.line, place.column, place.end_column)
+        changes.setdefault(uri, []).append(lsp.TextEdit(range=edit_range, new_text=new))
+    return lsp.WorkspaceEdit(changes=changes)
+
+
+_SYMBOL_KINDS = {
+    "entry": lsp.SymbolKind.Object, "kind": lsp.SymbolKind.Class, "stat": lsp.SymbolKind.Field,
+    "name": lsp.SymbolKind.Variable, "option": lsp.SymbolKind.Enum, "levels": lsp.SymbolKind.Enum,
+    "check": lsp.SymbolKind.Function, "procedure": lsp.SymbolKind.Method, "table": lsp.SymbolKind.Struct,
+    "function": lsp.SymbolKind.Function, "derive": lsp.SymbolKind.Constant, "resource": lsp.SymbolKind.Property,
+    "condition": lsp.SymbolKind.Event,
+}
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@_safe(default=[])
+def document_symbols(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+    found = server.analysis(params.text_document.uri)
+    if found is None:
+        return []
+    result = []
+    for symbol in server.symbols(found):
+        if symbol.path != found.source.name:
+            continue
+        end_line = max(symbol.end_line, symbol.line)
+        whole = to_range(Span(symbol.line, 1, end_line, len(found.source.line_text(end_line)) + 1), found.source)
+        name_range = to_range(Span(symbol.line, symbol.column, symbol.line, symbol.end_column), found.source)
+        result.append(lsp.DocumentSymbol(name=symbol.name, kind=_SYMBOL_KINDS.get(symbol.kind, lsp.SymbolKind.Key),
+                                         range=whole, selection_range=name_range,
+                                         detail=symbol.detail or symbol.kind))
+    return result
+
+
+@server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+@_safe(default=[])
+def code_actions(params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    actions = []
+    for diagnostic in params.context.diagnostics:
+        data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
+        help_text = data.get("help") or diagnostic.message.partition("\nhelp: ")[2]
+        match = _DID_YOU_MEAN.search(help_text or "")
+        if not match:
+            continue
+        for word in re.findall(r"'([^']+)'", match.group(1)):
+            edit = lsp.TextEdit(range=diagnostic.range, new_text=word)
+            actions.append(lsp.CodeAction(title=f"Change to '{word}'", kind=lsp.CodeActionKind.QuickFix,
+                                          diagnostics=[diagnostic],
+                                          edit=lsp.WorkspaceEdit(changes={params.text_document.uri: [edit]})))
+    return actions
+
+
+class _Brief(logging.Formatter):
+    """One line per problem on stderr (which editors show to users): no tracebacks."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        first = record.getMessage().split("\n", 1)[0]
+        return first if first.startswith("runebook lsp: ") else f"runebook lsp: {first}"
+
+
+def main() -> int:
+    """Serve over stdin and stdout until the client exits."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(_Brief())
+    logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
+    server.start_io()
+    return 0

@@ -1,0 +1,96 @@
+"""The server's adapter over `check` (interpreter.lsp.analysis), in process.
+
+Its diagnostics must be those `check` prints for the same file, and its block-by-block
+parse, reused across versions of a document (blocks moved to other lines are shifted, not
+parsed again), must give the very AST `parse_rules` gives — spans included.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from dsl.loader import check_paths
+from dsl.parser import parse_rules
+from dsl.source import Source, Span
+from interpreter.lsp.analysis import _parse_text, analyze
+
+REPO = Path(__file__).resolve().parent.parent
+#: One mechanics file and one content file per game, and the homebrew folder.
+FILES = [REPO / "rulesets" / name for name in (
+    "mestezia/mechanics.rules", "mestezia/powers.rules", "mestezia/combat.rules", "mestezia/homebrew/powers.rules",
+    "mezzo/mechanics.rules", "mezzo/perks.rules", "mettle/actions.rules", "d10-pool/mechanics.rules",
+    "questworlds/contests.rules", "questworlds/abilities.rules")]
+
+
+def _spans(node: Any) -> list[Span]:
+    """Every span in an AST, in a fixed order (AST equality ignores spans)."""
+    if isinstance(node, Span):
+        return [node]
+    if isinstance(node, tuple | list):
+        return [s for n in node for s in _spans(n)]
+    if attrs.has(type(node)) and not isinstance(node, Source):
+        return [s for f in attrs.fields(type(node)) for s in _spans(getattr(node, f.name))]
+    return []
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(REPO / "rulesets")))
+def test_reused_and_moved_blocks_give_the_ast_parse_rules_gives(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    name = f"/virtual/{path.parent.name}/{path.name}"
+    lines = text.split("\n")
+    middle = len(lines) // 2
+    # Versions an editor might send: lines added at the top, a comment in the middle, then the file.
+    for version in ("# a\n# b\n\n" + text, "\n".join(lines[:middle] + ["# note"] + lines[middle:]), text):
+        _parse_text(name, version)
+    source, rules, diagnostics = _parse_text(name, text)
+    expected = parse_rules(Source(name, text))
+    assert rules == expected
+    assert _spans(rules) == _spans(expected)
+    assert diagnostics == ()
+
+
+BROKEN = {
+    "misspelt.rules": "extends mestezia\n\nFrost Lance [Attack]\nCost: 2 CP\nThreshold: Target's Defense\n"
+                      "Check: [Aim + Strenght]\nReslt 2: [Grade + 3] Cold damage\nKeywords: *Evocation Cold*\n",
+    "syntax.rules": "extends mestezia\n\nBroken [Attack]\nCheck: [Aim + (Strength]\nKeywords: *Cold*\n\n"
+                    "  stray indented line\n\nFine [Attack]\nKeywords: *Cold*\nCheck: [Aim +]\n",
+    "mechanics.rules": "extends mettle\n\ncheck Odd (pool: number = 2)\n  roll dice = pool d6\n"
+                       "  result top = highest(dice) + missing_name\n",
+    "unknown-game.rules": "extends nowhere\n\nThing\nNote: x\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_diagnostics_are_those_check_prints(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_text(BROKEN[name], encoding="utf-8")
+    # `check` adds the mechanics problems in its command; the adapter does the same steps.
+    from interpreter.cli.commands.check import _mechanics_problems
+
+    report = check_paths([str(path)])
+    report.diagnostics.extend(_mechanics_problems([str(path)], report.diagnostics))
+    expected = sorted((d.code, d.message, d.help, d.span) for d in report.diagnostics)
+    got = sorted((d.code, d.message, d.help, d.span) for d in analyze(path, BROKEN[name]).diagnostics)
+    assert expected, "the case must have problems"
+    assert got == expected
+
+
+def test_a_folder_document_is_read_with_its_unsaved_siblings(tmp_path: Path) -> None:
+    (tmp_path / "vocabulary.rules").write_text("stats Grit\n\nkind Move\n  Roll: expression\n", encoding="utf-8")
+    moves = tmp_path / "moves.rules"
+    moves.write_text("Shove\nRoll: [Grit + Nerve]\n", encoding="utf-8")
+    assert [d.code for d in analyze(moves, moves.read_text()).diagnostics] == ["E0207"]
+    # The vocabulary open in the editor, not saved, declares Nerve.
+    overlay = {str((tmp_path / "vocabulary.rules").resolve()): "stats Grit, Nerve\n\nkind Move\n  Roll: expression\n"}
+    assert analyze(moves, moves.read_text(), overlay).diagnostics == []
+
+
+def test_the_mechanics_gate_is_the_one_check_uses() -> None:
+    from interpreter.cli.commands.check import _MECHANICS
+    from interpreter.lsp.analysis import MECHANICS
+
+    assert (MECHANICS.pattern, MECHANICS.flags) == (_MECHANICS.pattern, _MECHANICS.flags)
