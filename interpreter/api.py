@@ -25,6 +25,12 @@ from interpreter.core.values import json_value
 
 __all__ = ["RollResult", "odds", "roll"]
 
+#: The generator of rolls made without ``seed``, ``dice`` or ``rng``: seeded from the
+#: operating system once, at import. Seeding a new generator per call costs more than the
+#: roll itself. ``random.Random`` draws are atomic under the GIL, so concurrent callers
+#: share it safely (their rolls interleave, none is lost or repeated).
+_DEFAULT_RNG = random.Random()
+
 
 @attrs.frozen
 class RollResult:
@@ -69,7 +75,9 @@ def roll(expr: str | ex.Expr | CompiledExpression, *, seed: int | None = None,
     if dice is not None:
         oracle: Any = GivenOracle(list(dice), compiled.source)
     else:
-        oracle = RandomOracle(rng if rng is not None else random.Random(seed))
+        if rng is None:
+            rng = _DEFAULT_RNG if seed is None else random.Random(seed)
+        oracle = RandomOracle(rng)
     total, trace = evaluate(compiled, env, oracle=oracle, limits=limits)
     assert trace is not None
     return RollResult(compiled.text, total, trace)
