@@ -187,6 +187,10 @@ _TERMINALS = {
     "EXPLODE": "'x', '!' or '!!'",
     "REROLL": "'r' or 'ro'",
     "COUNT_OP": "'cs', 'cf' or 'df'",
+    "CLAMP": "'min' or 'max'",
+    "SORT": "'sa' or 'sd'",
+    "FAILURES": "a failure target such as 'f1'",
+    "POW_OP": "'**'",
     "OPERATOR": "an operator",
     "OPERAND": "a value (a number, a name, dice or '(')",
     "RSQB": "']'",
@@ -208,11 +212,13 @@ def _describe(name: str) -> str:
 
 
 _OPERANDS = {"INT", "DECIMAL", "RATING", "STRING", "WORD", "DIE_SIDES", "LPAR", "LSQB", "LBRACE", "ADD_OP", "NOT", "ANON_0"}
-_OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR", "IF", "DOT", "LSQB", "POSSESSIVE", "LPAR"}
+_OPERATORS = {"ADD_OP", "MUL_OP", "POW_OP", "COMPARE", "AND", "OR", "IF", "DOT", "LSQB", "POSSESSIVE", "LPAR"}
 
 
 def _expected(names: set[str] | frozenset[str]) -> str:
     bare = {n.split("__")[-1] for n in names if not n.startswith("__")}
+    if len(bare) > 1:
+        bare.discard("FAILURES")  # a dice notation's tail (`3d6>3f1`): not worth listing
     if {"ADD_OP", "MUL_OP"} <= bare:
         # After a complete operand every operator is possible: say so once.
         bare = (bare - _OPERATORS) | {"OPERATOR"}
