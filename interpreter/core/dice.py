@@ -39,6 +39,7 @@ from interpreter.core.values import UNKNOWN, Undetermined, equal, normalize
 __all__ = [
     "ARITH",
     "COMPARE",
+    "MAX_DICE_HELP",
     "FLIPPED",
     "DiceOracle",
     "DieSpec",
@@ -59,6 +60,9 @@ __all__ = [
 ]
 
 Reader = tuple[tuple[tuple[Any, ...], ...], str]
+
+#: The help of E0402 (too many dice): where the limit is set.
+MAX_DICE_HELP = "the most dice one roll may roll is a setting: --max-dice N, or max_dice=N in roll() and odds()"
 Site = tuple[Source | None, Span | None]
 
 
@@ -391,7 +395,8 @@ def roll_pool(spec: PoolSpec, oracle: DiceOracle, limits: Limits, counter: list[
     total = spec.size
     counter[0] += total
     if counter[0] > limits.max_dice:
-        raise RunebookError([Diagnostic.make("E0402", source, span, count=counter[0], limit=limits.max_dice)])
+        raise RunebookError([Diagnostic.make("E0402", source, span, count=counter[0],
+                                             limit=limits.max_dice, help=MAX_DICE_HELP)])
     if len(spec.groups) == 1 and spec.groups[0][1].plain:
         # The common case: one kind of die, no rerolls, no explosions.
         die = spec.groups[0][1]
@@ -471,7 +476,7 @@ def _roll_rounds(spec: PoolSpec, oracle: DiceOracle, limits: Limits, counter: li
             counter[0] += len(next_pending)
             if counter[0] > limits.max_dice:
                 raise RunebookError([Diagnostic.make("E0402", source, span, count=counter[0],
-                                                     limit=limits.max_dice)])
+                                                     limit=limits.max_dice, help=MAX_DICE_HELP)])
         pending = next_pending
     return dice, members
 
@@ -514,7 +519,8 @@ def _rerolls(spec: PoolSpec, oracle: DiceOracle, limits: Limits, counter: list[i
         passes += 1
         counter[0] += len(todo)
         if counter[0] > limits.max_dice or passes > limits.max_dice:
-            raise RunebookError([Diagnostic.make("E0402", source, span, count=counter[0], limit=limits.max_dice)])
+            raise RunebookError([Diagnostic.make("E0402", source, span, count=counter[0],
+                                             limit=limits.max_dice, help=MAX_DICE_HELP)])
         for i in todo:
             rec, number, item = rolled[i]
             die = item[0]

@@ -533,6 +533,12 @@ def _die_weights(die: DieSpec) -> tuple[dict[Any, int], int]:
             weights = {f: w for f, w in weights.items() if f not in die.reroll}
             total -= rerolled
     weights = {f: w for f, w in weights.items() if w}
+    if die.low is not None or die.high is not None:
+        clamped: dict[Any, int] = {}
+        for f, w in weights.items():
+            v = die.clamp(f)
+            clamped[v] = clamped.get(v, 0) + w
+        weights = clamped
     return weights, total
 
 
@@ -587,6 +593,34 @@ def _chain(element_of: Callable[[Any], Any], weights: dict[Any, int], total: int
     return result
 
 
+def _explosion_chain(die: DieSpec, element_of: Callable[[Any], Any], weights: dict[Any, int], total: int,
+                     combine: Callable[[Any, Any], Any], identity: Any, overflow: Callable[[Any], Any],
+                     depth: int) -> dict[Any, Fraction]:
+    """:func:`_chain` for any exploding die: a penetrating die's added dice count one less
+    than their faces (``!p``), and a die that explodes once (``xo``) adds one plain die."""
+    if not (die.penetrate or die.explode_once):
+        return _chain(element_of, weights, total, die.explode, combine, identity, overflow, depth)
+    if die.explode_once:
+        tail: dict[Any, Fraction] = {}
+        for face, w in weights.items():
+            element = element_of(face)
+            tail[element] = tail.get(element, Fraction(0)) + Fraction(w, total)
+    else:
+        tail = _chain(lambda f: element_of(f - 1), weights, total, die.explode, combine, identity,
+                      overflow, depth - 1)
+    result: dict[Any, Fraction] = {}
+    for face, w in weights.items():
+        element = element_of(face)
+        p = Fraction(w, total)
+        if face in die.explode:
+            for k, q in tail.items():
+                key = combine(element, k)
+                result[key] = result.get(key, Fraction(0)) + p * q
+        else:
+            result[element] = result.get(element, Fraction(0)) + p
+    return result
+
+
 def _proportional(a: dict[Any, int], b: dict[Any, int]) -> bool:
     if a.keys() != b.keys():
         return False
@@ -637,8 +671,8 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
             def overflow(k: tuple[Any, ...], nonnegative: list[bool] = nonnegative) -> tuple[Any, ...]:
                 return tuple(_overflow_reading(agg, v, nn) for (_, agg), v, nn in zip(readers, k, nonnegative))
 
-            chain = _chain(element, weights, total, die.explode, combine, identity, overflow,
-                           limits.max_explosion_depth)
+            chain = _explosion_chain(die, element, weights, total, combine, identity, overflow,
+                                     limits.max_explosion_depth)
             per_die, total = _to_integers(chain)
         else:
             per_die = {}

@@ -52,6 +52,7 @@ from interpreter.core.dice import (
     ARITH,
     COMPARE,
     FLIPPED,
+    MAX_DICE_HELP,
     DiceOracle,
     DieSpec,
     LazyPool,
@@ -903,7 +904,8 @@ def check_expression(expr: ex.Expr, source: Source | None = None,
             build_die(node, source, limits, diagnostics, dialect)
             if isinstance(node.count, ex.Number) and node.count.value > limits.max_dice:
                 diagnostics.append(Diagnostic.make("E0402", source, node.count.span or node.span,
-                                                   count=node.count.value, limit=limits.max_dice))
+                                                   count=node.count.value, limit=limits.max_dice,
+                                                   help=MAX_DICE_HELP))
         elif isinstance(node, ex.Call):
             # (A specialised builtin a ruleset does not use may be the name of its own function.)
             builtin = None if node.func.text.casefold() in free else BUILTINS.get(node.func.text.casefold())
@@ -1487,7 +1489,7 @@ class Compiler:
                 spec = ladder_spec(max(n, 0), rungs)
                 specs[n] = spec
             if spec.size > ctx.limits.max_dice:
-                raise _error("E0402", site, count=spec.size, limit=ctx.limits.max_dice)
+                raise _error("E0402", site, count=spec.size, limit=ctx.limits.max_dice, help=MAX_DICE_HELP)
             view = ctx.new_pool(spec, node, span, self.source)
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("call", text, trace_value(view), span))
@@ -1516,7 +1518,7 @@ class Compiler:
                 rungs = [build_die(ex.Dice(None, ex.SidesDie(size)), source, limits, [])[0] for size in sizes]
                 spec = specs[(sizes, n)] = ladder_spec(max(n, 0), rungs)
             if spec.size > ctx.limits.max_dice:
-                raise _error("E0402", site, count=spec.size, limit=ctx.limits.max_dice)
+                raise _error("E0402", site, count=spec.size, limit=ctx.limits.max_dice, help=MAX_DICE_HELP)
             view = ctx.new_pool(spec, node, span, source)
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("call", text, trace_value(view), span))
@@ -1559,7 +1561,7 @@ class Compiler:
                 raise _error("E0403", site, message=f"cannot roll {n} dice",
                              help="the number of dice is negative here")
             if n > ctx.limits.max_dice:
-                raise _error("E0402", site, count=n, limit=ctx.limits.max_dice)
+                raise _error("E0402", site, count=n, limit=ctx.limits.max_dice, help=MAX_DICE_HELP)
             spec = specs.get(n)
             if spec is None:
                 spec = specs[n] = make(n)
@@ -1593,7 +1595,16 @@ def _term_reading(term: Any) -> Callable[[PoolView, Context], Any] | None:
         transforms = tuple(("select", op, value) for op, value in term.select)
 
         def selected(view: PoolView, ctx: Context) -> Any:
-            return PoolView(view.source, view.transforms + transforms)
+            chosen = PoolView(view.source, view.transforms + transforms)
+            pool = view.source
+            if type(pool) is RolledPool:
+                for d in pool.members:
+                    if d.fate == "kept" and not apply_transforms(d.value, transforms)[0]:
+                        d.fate = "dropped"
+                pool.kept_values = [d.value for d in pool.members if d.fate == "kept"]
+                if pool.event is not None:
+                    pool.event.value = number(chosen, ctx)
+            return chosen
 
         return selected
     if term.margin is not None:
