@@ -66,7 +66,7 @@ from interpreter.core.dice import (
     roll_pool,
 )
 from interpreter.core.limits import DEFAULT_LIMITS, Limits
-from interpreter.core.notation import DEFAULT_DIALECT, build_term, check_dialect
+from interpreter.core.notation import DEFAULT_DIALECT, build_term, check_dialect, roll20_compare
 from interpreter.core.trace import RollEvent, StepEvent, Trace
 from interpreter.core.values import (
     Level,
@@ -1298,6 +1298,8 @@ class Compiler:
         left = self.compile(node.left)
         right = self.compile(node.right)
         op = node.op
+        if isinstance(node.left, ex.Dice) and isinstance(node.right, ex.Number):
+            op = roll20_compare(op, self.dialect)  # a success target written on the dice
         text = expression_text(node)
         site = self.site(node)
         span = node.span
@@ -1325,8 +1327,8 @@ class Compiler:
                          help="as in '3d6>3f1'")
         failures = node.failures
         assert failures is not None
-        op = "=" if node.op == "==" else node.op
-        rules = ((1, op, node.right.value), (-1, failures.compare or "=", failures.value))
+        op = roll20_compare("=" if node.op == "==" else node.op, self.dialect)
+        rules = ((1, op, node.right.value), (-1, roll20_compare(failures.compare or "=", self.dialect), failures.value))
         text = expression_text(node)
         site = self.site(node)
         span = node.span

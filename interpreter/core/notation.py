@@ -8,7 +8,8 @@ meanings, the *dialect* decides (docs/expressions.md has the table):
 - ``runebook`` (the default): Roll20's spelling, except that ``cs``/``cf`` count successes
   and failures as in Foundry (what rules files use);
 - ``roll20``: ``cs``/``cf`` mark critical faces without changing the total; ``r`` rerolls
-  until the face no longer matches;
+  until the face no longer matches; a compare point's ``>``/``<`` include the target
+  (``3d6>3`` counts dice of 3 or more, ``5d6!>5`` explodes on 5 and 6);
 - ``foundry``: ``r`` rerolls once (``rr`` until it no longer matches); ``cs``/``cf``/``df``
   count;
 - ``avrae`` (the d20 library): ``k3``/``p3`` keep or drop the dice *showing* 3 (selectors,
@@ -30,13 +31,21 @@ from dsl.source import Source, Span
 from interpreter.core.dice import COMPARE, DieSpec
 from interpreter.core.limits import Limits
 
-__all__ = ["DEFAULT_DIALECT", "DIALECTS", "Term", "build_term", "check_dialect"]
+__all__ = ["DEFAULT_DIALECT", "DIALECTS", "Term", "build_term", "check_dialect", "roll20_compare"]
 
 #: The dialects, the default first.
 DIALECTS = ("runebook", "roll20", "foundry", "avrae")
 DEFAULT_DIALECT = "runebook"
 
 _NEGATE = {"=": "!=", ">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+
+
+def roll20_compare(op: str, dialect: str) -> str:
+    """Roll20 reads a compare point's ``>`` as "or more" and ``<`` as "or less"
+    (``3d6>3`` counts threes); the other tools read them strictly."""
+    if dialect == "roll20":
+        return {">": ">=", "<": "<="}.get(op, op)
+    return op
 
 
 def check_dialect(dialect: str) -> str:
@@ -97,7 +106,7 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
     avrae = dialect == "avrae"
     for mod in node.modifiers:
         op = mod.op
-        compare_op = mod.compare or "="
+        compare_op = roll20_compare(mod.compare or "=", dialect)
         where = mod.span or node.span
         if op in ("kh", "kl", "dh", "dl", "ph", "pl", "k", "p", "d", "L", "H"):
             if op in ("k", "p") and (mod.compare is not None or avrae):
@@ -174,7 +183,7 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
             if mod.value is None:
                 problem("E0403", where, message="'ms' needs a target", help="as in '3d6ms>=10' or '1d100ms<=45'")
                 continue
-            margin = (mod.compare or ">=", mod.value)
+            margin = (roll20_compare(mod.compare or ">=", dialect), mod.value)
             continue
         if op in ("min", "mi"):
             low = mod.value
