@@ -234,6 +234,10 @@ def test_roll_groups_keep_and_drop_whole_rolls() -> None:
     assert exact("{1d6+1, 1d8}kh1") == enumerate_odds([D6, D8], lambda c: max(c[0] + 1, c[1]))
     assert exact("{1d4, 1d6, 1d8}kl2") == enumerate_odds([D4, D6, D8], lambda c: sum(sorted(c)[:2]))
     assert "does not apply to a roll group" in error_of("{1d6, 1d8}!")
+    assert "'4d6kh3'" in error_of("{4d6}kh3")
+    assert "'5d6!! > 8'" in error_of("{5d6!!}>8")
+    assert total("({3d6, 3d6}kh1) > 10", [6, 6, 6, 1, 1, 1]) is True
+    assert total("{3d6, 3d6}kh1 > 10", [1, 1, 1, 2, 2, 2]) is False
 
 
 def test_inline_labels_are_in_the_trace() -> None:

@@ -1300,6 +1300,11 @@ class Compiler:
         op = node.op
         if isinstance(node.left, ex.Dice) and isinstance(node.right, ex.Number):
             op = roll20_compare(op, self.dialect)  # a success target written on the dice
+        if isinstance(node.left, ex.RollGroup) and self._written_straight_after(node.left):
+            raise _error("E0403", self.site(node), message="a roll group with a success target counts rolls "
+                         "(or a one-roll group's dice) in Roll20; that is not supported",
+                         help="count dice over a target without the braces, as in '5d6!! > 8', or compare "
+                              "the group's total with a space: '{3d6, 3d6}kh1 > 10'")
         text = expression_text(node)
         site = self.site(node)
         span = node.span
@@ -1317,6 +1322,15 @@ class Compiler:
             return value
 
         return comparison
+
+    def _written_straight_after(self, node: ex.Expr) -> bool:
+        """Whether the text right after ``node`` is not a space (``{5d6!!}>8``)."""
+        span = node.span
+        if self.source is None or span is None or span.line != span.end_line:
+            return False
+        line = self.source.text.split("\n")[span.end_line - 1]
+        following = line[span.end_column - 1 : span.end_column]
+        return following not in ("", " ", "\t", ")")
 
     def _success_failures(self, node: ex.Compare) -> Closure:
         """Roll20's ``3d6>3f1``: each die over the target counts +1, each die at the failure
@@ -1625,6 +1639,11 @@ def _group_rules(node: ex.RollGroup, source: Source | None) -> tuple[tuple[str, 
     """A roll group's keep/drop rule and success target (``{...}>10`` is written as a
     comparison; here only modifiers: ``kh``/``kl``/``dh``/``dl``/``d``/``k``)."""
     keep = None
+    if len(node.items) == 1 and node.modifiers:
+        # Roll20 applies the modifiers of a one-roll group to that roll's dice.
+        raise RunebookError([Diagnostic.make(
+            "E0403", source, node.span, message="a group of one roll keeps or drops its dice in Roll20",
+            help=f"write the modifier on the dice, as in '4d6kh3' for '{{4d6}}kh3'")])
     for mod in node.modifiers:
         op = {"k": "kh", "d": "dl", "L": "dl", "H": "dh", "ph": "dh", "pl": "dl"}.get(mod.op, mod.op)
         if op not in ("kh", "kl", "dh", "dl") or mod.compare is not None or keep is not None:
