@@ -215,6 +215,9 @@ class ExprBuilder(Transformer):
     def clamp(self, meta: Meta, children: list) -> ex.DiceModifier:
         return self._modifier(meta, children, ("min", "max", "mi", "ma"))
 
+    def unique(self, meta: Meta, children: list) -> ex.DiceModifier:
+        return ex.DiceModifier("u", None, None, span=span_of(meta))
+
     def sort(self, meta: Meta, children: list) -> ex.DiceModifier:
         text = str(children[0])
         return ex.DiceModifier("sd" if text == "sd" else "sa", None, None, span=span_of(meta))

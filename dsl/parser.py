@@ -189,6 +189,7 @@ _TERMINALS = {
     "COUNT_OP": "'cs', 'cf' or 'df'",
     "CLAMP": "'min' or 'max'",
     "SORT": "'sa' or 'sd'",
+    "UNIQUE": "'u'",
     "FAILURES": "a failure target such as 'f1'",
     "POW_OP": "'**'",
     "OPERATOR": "an operator",

@@ -269,6 +269,28 @@ def test_reroll_once_and_recursive() -> None:
     assert exact("1d6rr1", dialect="foundry") == until
 
 
+def test_unique_rolls() -> None:
+    # rpg-dice-roller `4d6u` (RANDSUM `U`): a face already showing is rolled again.
+    result = roll("4d6u", dice=[3, 3, 5, 3, 1, 2])
+    assert result.total == 3 + 1 + 5 + 2
+    assert [d.fate for d in result.trace.dice()] == ["kept", "rerolled", "kept", "rerolled", "kept", "kept"]
+    assert total("4d6Ukh3", [6, 6, 2, 6, 5, 4]) == 15
+    # Rerolling repeats until they stop: every ordered pair of different faces is equally
+    # likely, independently enumerated here as pairs of distinct faces.
+    distinct_pairs = [D4, D4]
+    assert exact("2d4u") == {
+        k: v * Fraction(16, 12) for k, v in enumerate_odds(
+            distinct_pairs, lambda c: sum(c) if c[0] != c[1] else None).items() if k is not None}
+    triples = [c for c in product(D6, D6, D6) if len(set(c)) == 3]
+    expected: dict[int, Fraction] = {}
+    for c in triples:
+        key = sum(sorted(c)[1:])
+        expected[key] = expected.get(key, Fraction(0)) + Fraction(1, len(triples))
+    assert exact("3d6ukh2") == expected
+    assert "7 dice cannot all show different faces" in error_of("7d6u")
+    assert "distinct faces" in error_of("3d6u!")
+
+
 # ---------------------------------------------------------------- d20 (Avrae) selectors
 
 

@@ -160,6 +160,8 @@ class PoolSpec:
     ``crits``: faces marked in the trace as critical (``("success"|"failure", op, value)``,
     Roll20's ``cs``/``cf``), without changing the value. ``order``: ``"sa"``/``"sd"`` lists
     the pool's dice sorted in the trace (the order faces are consumed does not change).
+    ``unique``: a die showing a face an earlier die shows is rolled again until it does not
+    (one group of plain dice with distinct faces).
     """
 
     groups: tuple[tuple[int, DieSpec], ...]
@@ -169,6 +171,7 @@ class PoolSpec:
     text: str = attrs.field(default="", eq=False)
     crits: tuple[tuple[str, str, int], ...] = ()
     order: str | None = None
+    unique: bool = False
 
     @property
     def size(self) -> int:
@@ -403,9 +406,11 @@ def roll_pool(spec: PoolSpec, oracle: DiceOracle, limits: Limits, counter: list[
         faces = oracle.faces(die, total, lambda i: _why(spec, None, None, i + 1), (source, span))
         label = die.label
         dice = [DieRoll(label, f) for f in faces]
-        if spec.keep is None and not spec.score and not spec.crits and spec.order is None:
+        if spec.keep is None and not spec.score and not spec.crits and spec.order is None and not spec.unique:
             return RolledPool(spec, dice, dice, faces)
-        members = dice
+        members = list(dice)
+        if spec.unique:
+            _make_unique(spec, die, oracle, limits, counter, dice, members, (source, span))
     else:
         dice, members = _roll_rounds(spec, oracle, limits, counter, span, source)
         for d in members:
@@ -431,6 +436,26 @@ def roll_pool(spec: PoolSpec, oracle: DiceOracle, limits: Limits, counter: list[
         pool.sorted = True
         return pool
     return RolledPool(spec, dice, members)
+
+
+def _make_unique(spec: PoolSpec, die: DieSpec, oracle: DiceOracle, limits: Limits, counter: list[int],
+                 dice: list[DieRoll], members: list[DieRoll], site: Site) -> None:
+    """Reroll, in order, each die showing a face an earlier die shows, until it does not."""
+    seen: set[Any] = set()
+    for i in range(len(members)):
+        d = members[i]
+        number = i + 1
+        while d.value in seen:
+            counter[0] += 1
+            if counter[0] > limits.max_dice:
+                raise RunebookError([Diagnostic.make("E0402", site[0], site[1], count=counter[0],
+                                                     limit=limits.max_dice, help=MAX_DICE_HELP)])
+            d.fate = "rerolled"
+            face = oracle.faces(die, 1, lambda _k, n=number: _why(spec, "reroll", n, 0), site)[0]
+            d = DieRoll(die.label, face, "reroll", number)
+            dice.append(d)
+            members[i] = d
+        seen.add(d.value)
 
 
 def _die_of(spec: PoolSpec, label: str) -> DieSpec | None:

@@ -67,7 +67,7 @@ import math
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from functools import lru_cache
-from itertools import product
+from itertools import combinations, product
 from typing import Any
 
 from dsl.diagnostics import Diagnostic, RunebookError
@@ -454,6 +454,8 @@ def pool_outcomes(spec: PoolSpec, readers: tuple[Reader, ...],
                   limits: Limits = DEFAULT_LIMITS) -> tuple[dict[tuple[Any, ...], int], int]:
     """Integer weights of the joint reading values of a pool, and their common denominator."""
     try:
+        if spec.unique:
+            return _unique(spec, readers, limits)
         if spec.keep is None:
             return _unkept(spec, readers, limits)
         if any(die.explode and not die.compound for _, die in spec.groups):
@@ -760,6 +762,32 @@ def _nonneg(value: Any) -> bool:
     if value is UNKNOWN:
         return False
     return value >= 0
+
+
+def _unique(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[dict[Any, int], int]:
+    """Unique dice (``4d6u``): every set of distinct faces is equally likely (rerolling
+    repeats is drawing without replacement), so the readings are folded over the sets."""
+    ((n, die),) = spec.groups
+    identity = tuple(_IDENTITY[agg] for _, agg in readers)
+    combine = _combiner(readers)
+    element = _element_fn(readers)
+    out: dict[Any, int] = {}
+    sets = 0
+    for chosen in combinations(sorted(die.faces), n):
+        sets += 1
+        if sets > limits.max_work:
+            raise _TooBig(f"more than {limits.max_work:,} sets of faces")
+        kept = chosen
+        if spec.keep is not None:
+            mode, k = spec.keep
+            count = k if mode in ("kh", "kl") else n - k
+            count = max(0, min(count, n))
+            kept = chosen[n - count:] if mode in ("kh", "dl") else chosen[:count]
+        acc = identity
+        for face in kept:
+            acc = combine(acc, element(face))
+        out[acc] = out.get(acc, 0) + 1
+    return out, sets
 
 
 def _element_fn(readers: tuple[Reader, ...]) -> Callable[[Any], tuple[Any, ...]]:

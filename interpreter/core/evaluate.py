@@ -1555,7 +1555,10 @@ class Compiler:
         finish = _term_reading(term)
 
         def make(n: int) -> PoolSpec:
-            return PoolSpec(((n, die),), keep, score, counting, text, term.crits, term.order)
+            if term.unique and n > len(die.faces):
+                raise _error("E0403", site, message=f"{n} dice cannot all show different faces of a {die.label}",
+                             help=f"roll at most {len(die.faces)} unique dice")
+            return PoolSpec(((n, die),), keep, score, counting, text, term.crits, term.order, term.unique)
 
         if node.count is None or isinstance(node.count, ex.Number):
             fixed = make(1 if node.count is None else node.count.value)

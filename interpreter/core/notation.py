@@ -72,6 +72,7 @@ class Term:
     margin: tuple[str, int] | None = None
     crits: tuple[tuple[str, str, int], ...] = ()
     order: str | None = None
+    unique: bool = False
 
 
 def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics: list[Diagnostic],
@@ -102,6 +103,7 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
     crits: list[tuple[str, str, int]] = []
     margin = None
     order = None
+    unique = False
     low = high = None
     avrae = dialect == "avrae"
     for mod in node.modifiers:
@@ -194,6 +196,9 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
         if op in ("sa", "sd"):
             order = op
             continue
+        if op == "u":
+            unique = True
+            continue
     if reroll and reroll >= set(distinct):
         problem("E0411", node.span, die=label, help="reroll only some faces, as in 'r1' or 'r<3'")
         reroll = set()
@@ -213,9 +218,19 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
     if margin is not None and (score or crits or select):
         problem("E0403", node.span, message="'ms' reads the total of the dice",
                 help="use it without success counting, as in '3d6ms>=10'")
+    if unique:
+        count = node.count.value if isinstance(node.count, ex.Number) else None
+        if len(set(faces)) != len(faces) or reroll or explode or low is not None or high is not None:
+            problem("E0403", node.span, message="unique dice ('u') are plain dice with distinct faces",
+                    help="drop the rerolls, explosions and clamps, as in '4d6u'")
+            unique = False
+        elif count is not None and count > len(faces):
+            problem("E0403", node.span, message=f"{count} dice cannot all show different faces of a {label}",
+                    help=f"roll at most {len(faces)}, as in '{len(faces)}{label}u'")
+            unique = False
     spec = DieSpec(label, faces, frozenset(reroll), reroll_kind == "ro", frozenset(explode),
                    explode_kind == "compound", explode_kind == "penetrate", explode_kind == "once", low, high)
-    return Term(spec, keep, tuple(score), counting, tuple(select), margin, tuple(crits), order)
+    return Term(spec, keep, tuple(score), counting, tuple(select), margin, tuple(crits), order, unique)
 
 
 def _faces(node: ex.Dice, limits: Limits, problem: Any) -> tuple[int, ...]:
