@@ -12,6 +12,7 @@ diagnostic is made from.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import sys
@@ -112,7 +113,11 @@ def _table_cache() -> str | bool:
     if not os.access(folder, os.W_OK):
         return False
     version = "%d.%d" % sys.version_info[:2]
-    return os.path.join(folder, f"grammar-lark{lark_version}-py{version}.cache")
+    # Lark's own check hashes rules.lark only, not the files it imports: name the file after
+    # every grammar file, so that an edited expr.lark (or another checkout's) never loads
+    # stale tables.
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(GRAMMAR_DIR.glob("*.lark")))).hexdigest()[:16]
+    return os.path.join(folder, f"grammar-lark{lark_version}-py{version}-{digest}.cache")
 
 
 @lru_cache(maxsize=1)
