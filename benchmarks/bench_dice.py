@@ -37,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-ROLL_CASES = ["3d6+2", "4d6kh3", "1d20+5", "10d10", "4d6ro1", "2d20kl1+3"]
+ROLL_CASES = ["3d6+2", "4d6kh3", "1d20+5", "10d10", "4d6ro1", "2d20kl1+3", "8d6e6", "4d6mi2"]
 DEPTH = 9
 ODDS_CASES = {
     "explode": ("10d10 exploding 10s, successes at 8+", "10d10x10cs>=8"),

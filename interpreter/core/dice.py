@@ -400,14 +400,19 @@ def roll_pool(spec: PoolSpec, oracle: DiceOracle, limits: Limits, counter: list[
     if counter[0] > limits.max_dice:
         raise RunebookError([Diagnostic.make("E0402", source, span, count=counter[0],
                                              limit=limits.max_dice, help=MAX_DICE_HELP)])
-    if len(spec.groups) == 1 and spec.groups[0][1].plain:
+    if len(spec.groups) == 1 and not spec.groups[0][1].reroll and not spec.groups[0][1].explode:
         # The common case: one kind of die, no rerolls, no explosions.
         die = spec.groups[0][1]
         faces = oracle.faces(die, total, lambda i: _why(spec, None, None, i + 1), (source, span))
         label = die.label
         dice = [DieRoll(label, f) for f in faces]
+        values = faces
+        if die.low is not None or die.high is not None:
+            for d in dice:
+                d.value = die.clamp(d.face)
+            values = [d.value for d in dice]
         if spec.keep is None and not spec.score and not spec.crits and spec.order is None and not spec.unique:
-            return RolledPool(spec, dice, dice, faces)
+            return RolledPool(spec, dice, dice, values)
         members = list(dice)
         if spec.unique:
             _make_unique(spec, die, oracle, limits, counter, dice, members, (source, span))

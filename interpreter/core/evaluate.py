@@ -393,10 +393,26 @@ def binop(op: str, a: Any, b: Any, ctx: Context, site: Any, right_site: Any = No
         return a + b
     a = _check_number(op, a, site)
     b = _operand(op, b, right_site)
+    if op == "**":
+        _check_power(a, b, right_site)
     try:
         return normalize(ARITH[op](a, b))
     except ZeroDivisionError:
         raise _error("E0404", right_site) from None
+
+
+#: Bits a power may have (``2 ** 100000`` would stall the evaluation).
+_MAX_POWER_BITS = 100_000
+
+
+def _check_power(base: Any, exponent: Any, site: Any) -> None:
+    if type(exponent) is not int:
+        raise _error("E0403", site, message=f"the exponent {format_value(exponent)} is not a whole number",
+                     help="values are exact: raise to whole powers, as in '2 ** 3'")
+    size = max(abs(Fraction(base).numerator).bit_length(), abs(Fraction(base).denominator).bit_length())
+    if size > 1 and abs(exponent) * size > _MAX_POWER_BITS:
+        raise _error("E0403", site, message=f"a power of {abs(exponent) * size:,} bits is too large",
+                     help=f"powers are computed exactly, up to {_MAX_POWER_BITS:,} bits")
 
 
 def _check_number(op: str, value: Any, site: Any) -> Any:
