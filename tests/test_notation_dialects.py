@@ -374,3 +374,28 @@ def test_clamps_and_counts(faces: list[int], low: int, target: int) -> None:
     assert total(f"4d6max{low}", faces) == sum(min(f, low) for f in faces)
     assert total(f"4d6>={target}f1", faces) == sum(f >= target for f in faces) - faces.count(1)
     assert total(f"4d6ms>={target}", faces) == sum(faces) - target
+
+
+def test_exponent_bounds() -> None:
+    assert "too large" in error_of("9**9**9")
+    assert "not a whole number" in error_of("2**0.5")
+    assert "E0404" in error_of("0**-1")
+    assert roll("2**-2").total == Fraction(1, 4)
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def test_cli_dialect_and_max_dice(cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("roll", "3d20cs>19", "--dialect", "roll20", "--dice", "20,5,19", "--json")
+    assert run.code == 0
+    assert '"total": 44' in run.stdout and "critical success" in run.stdout
+    run = cli("roll", "3d20cs>19", "--dice", "20,5,19")
+    assert run.code == 0 and run.stdout.endswith("total: 1\n")
+    run = cli("odds", "1d6r1", "--dialect", "foundry", "--json")
+    assert run.code == 0 and '"1": "1/36"' in run.stdout
+    run = cli("roll", "20d6", "--max-dice", "10")
+    assert run.code == 1 and "E0402 too many dice: 20 (the limit is 10)" in run.stderr
+    assert "Traceback" not in run.stderr
+    run = cli("roll", "2d6r1", "--dialect", "avrae")
+    assert run.code == 1 and "'rr'" in run.stderr
