@@ -399,3 +399,24 @@ def test_cli_dialect_and_max_dice(cli) -> None:  # type: ignore[no-untyped-def]
     assert "Traceback" not in run.stderr
     run = cli("roll", "2d6r1", "--dialect", "avrae")
     assert run.code == 1 and "'rr'" in run.stderr
+
+
+@pytest.mark.parametrize(("expr", "names"), [
+    ("4d6R{<3}", ["R{...}", "4d6r<3"]),
+    ("4d6C{>5}", ["C{...}", "4d6max5"]),
+    ("4d6V{1=2}", ["V{...}", "min"]),
+    ("5d6mt", ["matches", "count(5d6 == 4)"]),
+    ("4d6uo", ["'uo'", "'u'"]),
+    ("4d6even", ["'even'", "count(each(4d6) % 2 == 0)"]),
+    ("(1d20, 10)kh1", ["set", "{1d20, 10}kh1"]),
+    ("5d10!o", ["explode-once", "xo"]),
+])
+def test_foreign_spellings_name_the_closest_supported_one(expr: str, names: list[str]) -> None:
+    message = error_of(expr)
+    assert "not supported" in message
+    for name in names:
+        assert name in message
+    # The spelling given as the fix works.
+    fix = names[-1]
+    if fix.startswith(("4d6", "count", "{")):
+        roll(fix)

@@ -42,6 +42,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+import attrs
+
 from dsl import builtins as registry
 from dsl import expr_ast as ex
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
@@ -66,7 +68,7 @@ from interpreter.core.dice import (
     roll_pool,
 )
 from interpreter.core.limits import DEFAULT_LIMITS, Limits
-from interpreter.core.notation import DEFAULT_DIALECT, build_term, check_dialect, roll20_compare
+from interpreter.core.notation import DEFAULT_DIALECT, build_term, check_dialect, foreign_hint, roll20_compare
 from interpreter.core.trace import RollEvent, StepEvent, Trace
 from interpreter.core.values import (
     Level,
@@ -1816,7 +1818,14 @@ def compile_expression(expr: str | ex.Expr, source: Source | None = None,
 def _compile_text(text: str, limits: Limits, dialect: str = DEFAULT_DIALECT) -> CompiledExpression:
     check_dialect(dialect)
     source = Source("<expression>", text)
-    node = parse_expression(text, source)
+    try:
+        node = parse_expression(text, source)
+    except RunebookError as error:
+        hint = foreign_hint(text)
+        if hint is None or error.diagnostics[0].code not in ("E0101", "E0102", "E0104", "E0105"):
+            raise
+        first = attrs.evolve(error.diagnostics[0], help=f"{hint[0]} is not supported: {hint[1]}")
+        raise RunebookError((first, *error.diagnostics[1:])) from None
     return _compile_node(node, source, limits, dialect=dialect)
 
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import re
+
 import attrs
 
 from dsl import expr_ast as ex
@@ -31,13 +33,38 @@ from dsl.source import Source, Span
 from interpreter.core.dice import COMPARE, DieSpec
 from interpreter.core.limits import Limits
 
-__all__ = ["DEFAULT_DIALECT", "DIALECTS", "Term", "build_term", "check_dialect", "roll20_compare"]
+__all__ = ["DEFAULT_DIALECT", "DIALECTS", "FOREIGN", "Term", "build_term", "check_dialect", "foreign_hint",
+           "roll20_compare"]
 
 #: The dialects, the default first.
 DIALECTS = ("runebook", "roll20", "foundry", "avrae")
 DEFAULT_DIALECT = "runebook"
 
 _NEGATE = {"=": "!=", ">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+
+
+#: Spellings of the tools that Runebook does not read, each with the closest one it does:
+#: (pattern, what it is, what to write). A syntax error in a text holding one says so.
+FOREIGN: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p), what, instead) for p, what, instead in (
+    (r"\d[dD]\w*R\{", "RANDSUM's reroll 'R{...}'", "write 'r' with a comparison, as in '4d6r<3'"),
+    (r"\d[dD]\w*C\{", "RANDSUM's cap 'C{...}'", "clamp with 'min'/'max', as in '4d6max5'"),
+    (r"\d[dD]\w*V\{", "RANDSUM's replacement 'V{...}'", "clamp with 'min'/'max', as in '4d6min2'"),
+    (r"\d[dD][\w!<>=]*?mt?\d*(?:[<>=]|$|\s)", "Roll20's matches 'm'/'mt'",
+     "count dice showing a face, as in 'count(5d6 == 4)'"),
+    (r"\d[dD][\w!<>=]*?uo\b|\d[dD][\w!<>=]*?u[<>=]", "rpg-dice-roller's 'uo'/'u=N'", "write 'u': every die unique"),
+    (r"\d[dD][\w!<>=]*?(?:even|odd)\b", "Foundry's 'even'/'odd' counts",
+     "count with a per-die test, as in 'count(each(4d6) % 2 == 0)'"),
+    (r"^\s*\(\s*[^()]*,", "d20's set '(a, b)kh1'", "write a roll group with braces, as in '{1d20, 10}kh1'"),
+    (r"\d[dD]\d+[^\s+\-*/()]*[!x]o\b|\d[dD]\d+\S*!o", "an explode-once spelling", "write 'xo', as in '5d10xo>=8'"),
+))
+
+
+def foreign_hint(text: str) -> tuple[str, str] | None:
+    """(what, instead) for the first foreign spelling in ``text``, if any."""
+    for pattern, what, instead in FOREIGN:
+        if pattern.search(text):
+            return what, instead
+    return None
 
 
 def roll20_compare(op: str, dialect: str) -> str:
