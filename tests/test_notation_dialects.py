@@ -420,3 +420,24 @@ def test_foreign_spellings_name_the_closest_supported_one(expr: str, names: list
     fix = names[-1]
     if fix.startswith(("4d6", "count", "{")):
         roll(fix)
+
+
+@pytest.mark.parametrize(("expr", "dialect"), [
+    ("1d4!p", "runebook"), ("3d6u", "runebook"), ("2d6min3", "runebook"), ("{1d6, 1d8}kh1", "runebook"),
+    ("4d6>4f1", "roll20"), ("2d6r1", "foundry"), ("3d6k>3", "avrae"), ("2d4xo", "runebook"),
+])
+def test_random_rolls_follow_the_exact_odds(expr: str, dialect: str) -> None:
+    import random
+
+    rng = random.Random(19)
+    n = 4000
+    counts: dict[Any, int] = {}
+    for _ in range(n):
+        t = roll(expr, rng=rng, dialect=dialect).total
+        counts[t] = counts.get(t, 0) + 1
+    dist = odds(expr, dialect=dialect)
+    # Total variation distance between the sample and the exact odds; with 4,000 rolls and
+    # a few dozen outcomes it stays well under 0.06 unless the two disagree.
+    outcomes = set(counts) | {k for k in dist if isinstance(k, int)}
+    distance = sum(abs(Fraction(counts.get(k, 0), n) - dist.get(k, Fraction(0))) for k in outcomes) / 2
+    assert distance < 0.06, (expr, float(distance))
