@@ -441,3 +441,13 @@ def test_random_rolls_follow_the_exact_odds(expr: str, dialect: str) -> None:
     outcomes = set(counts) | {k for k in dist if isinstance(k, int)}
     distance = sum(abs(Fraction(counts.get(k, 0), n) - dist.get(k, Fraction(0))) for k in outcomes) / 2
     assert distance < 0.06, (expr, float(distance))
+
+
+@pytest.mark.parametrize("text", ["2**3**2", "(2**3)**2", "-2**2", "{4d6+3, 2d8}kh1", "3d6>3f1", "4d6min3max5",
+                                  "2d6!p>5", "dF.1", "4D6u", "4d6sd", "2d6+3[fire]", "3d6ms>=10", "4d6L"])
+def test_new_spellings_print_and_read_back(text: str) -> None:
+    from dsl.parser import parse_expression
+
+    printed = str(parse_expression(text))
+    assert str(parse_expression(printed)) == printed
+    assert roll(printed, seed=3).total == roll(text, seed=3).total
