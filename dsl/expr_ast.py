@@ -183,7 +183,7 @@ class Unary(Expr):
 
 @attrs.frozen
 class Binary(Expr):
-    """Arithmetic: ``+ - * / // %``."""
+    """Arithmetic: ``+ - * / // % **``."""
 
     op: str
     left: Expr
@@ -196,6 +196,8 @@ class Binary(Expr):
     def __str__(self) -> str:
         # Iterative over a left-leaning chain (`1 + 2 + ... + 2000`), so long sums print.
         level = precedence(self)
+        if level == POWER:  # right-associative: the left side needs brackets at its own level
+            return f"{_wrap(self.left, POWER + 1)} ** {_wrap(self.right, UNARY)}"
         operands = flatten_chain(self)
         parts = [_wrap(operands[0][1], level)]
         for op, operand in operands[1:]:
@@ -205,16 +207,21 @@ class Binary(Expr):
 
 @attrs.frozen
 class Compare(Expr):
+    """``a op b``; ``failures`` is a failure target written after a success target
+    (``3d6>3f1``: dice over 3 count +1, ones count -1)."""
+
     op: str
     left: Expr
     right: Expr
     span: Span | None = _span
+    failures: DiceModifier | None = None
 
     def children(self) -> tuple[Expr, ...]:
         return (self.left, self.right)
 
     def __str__(self) -> str:
-        return f"{_wrap(self.left, SUM)} {self.op} {_wrap(self.right, SUM)}"
+        tail = "" if self.failures is None else str(self.failures)
+        return f"{_wrap(self.left, SUM)} {self.op} {_wrap(self.right, SUM)}{tail}"
 
 
 @attrs.frozen
@@ -273,7 +280,8 @@ class Conditional(Expr):
 
 @attrs.frozen
 class SidesDie:
-    """A die numbered 1..sides; ``%`` is a d100 and ``F`` a fudge die (-1, 0, +1)."""
+    """A die numbered 1..sides; ``%`` is a d100, ``F`` a fudge die (-1, 0, +1) and ``F.1``
+    the fudge variant with four blanks."""
 
     sides: int | str
     span: Span | None = _span
@@ -283,6 +291,8 @@ class SidesDie:
             return tuple(range(1, 101))
         if self.sides == "F":
             return (-1, 0, 1)
+        if self.sides == "F.1":  # Roll20's variant: one minus, one plus, four blanks
+            return (-1, 0, 0, 0, 0, 1)
         assert isinstance(self.sides, int)
         return tuple(range(1, self.sides + 1))
 
@@ -342,6 +352,22 @@ class Dice(Expr):
 
 
 @attrs.frozen
+class RollGroup(Expr):
+    """A roll group ``{4d6+3, 2d8}kh1``: sub-rolls whose totals are kept or dropped like
+    dice (keep/drop, success targets); the group's value is the sum of the kept totals."""
+
+    items: tuple[Expr, ...]
+    modifiers: tuple[DiceModifier, ...] = ()
+    span: Span | None = _span
+
+    def children(self) -> tuple[Expr, ...]:
+        return self.items
+
+    def __str__(self) -> str:
+        return "{" + ", ".join(map(str, self.items)) + "}" + "".join(map(str, self.modifiers))
+
+
+@attrs.frozen
 class ListOf(Expr):
     """``[a, b, c]``: a list of values, in order."""
 
@@ -389,7 +415,7 @@ class RecordOf(Expr):
 
 
 # Precedence levels, lowest binding first.
-CONDITIONAL, OR, AND, NOT, COMPARE, SUM, PRODUCT, UNARY, POSTFIX, ATOM = range(10)
+CONDITIONAL, OR, AND, NOT, COMPARE, SUM, PRODUCT, UNARY, POWER, POSTFIX, ATOM = range(11)
 
 
 def precedence(node: Expr) -> int:
@@ -404,6 +430,8 @@ def precedence(node: Expr) -> int:
             return NOT
         case Compare():
             return COMPARE
+        case Binary(op="**"):
+            return POWER
         case Binary(op=op):
             return SUM if op in "+-" else PRODUCT
         case Unary():
@@ -421,6 +449,8 @@ def flatten_chain(node: Binary) -> list[tuple[str | None, Expr]]:
     """A left-leaning chain of operators of one precedence level, ``a + b - c``, as
     ``[(None, a), ("+", b), ("-", c)]``, without recursion."""
     level = precedence(node)
+    if level == POWER:  # right-associative: no left-leaning chain
+        return [(None, node.left), (node.op, node.right)]
     parts: list[tuple[str | None, Expr]] = []
     current: Expr = node
     while isinstance(current, Binary) and precedence(current) == level:

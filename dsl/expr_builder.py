@@ -155,6 +155,18 @@ class ExprBuilder(Transformer):
         left, op, right = children
         return ex.Compare(str(op), left, right, span=span_of(meta))
 
+    def compare_failures(self, meta: Meta, children: list) -> ex.Compare:
+        left, op, right, token = children
+        text = str(token)[1:]
+        digits = text.lstrip("<>=")
+        failures = ex.DiceModifier("f", text[: len(text) - len(digits)] or None, int(digits), span=span_of(token))
+        return ex.Compare(str(op), left, right, span=span_of(meta), failures=failures)
+
+    def roll_group(self, meta: Meta, children: list) -> ex.RollGroup:
+        items = tuple(c for c in children if not isinstance(c, ex.DiceModifier))
+        modifiers = tuple(c for c in children if isinstance(c, ex.DiceModifier))
+        return ex.RollGroup(items, modifiers, span=span_of(meta))
+
     def not_(self, meta: Meta, children: list) -> ex.Not:
         return ex.Not(children[0], span=span_of(meta))
 
@@ -174,6 +186,8 @@ class ExprBuilder(Transformer):
 
     def die_sides(self, meta: Meta, children: list) -> ex.SidesDie:
         sides = str(children[0])[1:]
+        if sides == "F.2":  # Roll20's dF.2 is the standard Fudge die
+            sides = "F"
         return ex.SidesDie(int(sides) if sides.isdigit() else sides, span=span_of(meta))
 
     def die_faces(self, meta: Meta, children: list) -> ex.FacesDie:
@@ -187,15 +201,25 @@ class ExprBuilder(Transformer):
         return ex.DiceModifier(op, compare, None if value is None else int(value), span=span_of(meta))
 
     def keep_drop(self, meta: Meta, children: list) -> ex.DiceModifier:
-        return self._modifier(meta, children, ("kh", "kl", "dh", "dl", "k"))
+        return self._modifier(meta, children, ("kh", "kl", "dh", "dl", "ph", "pl", "k", "p", "d", "L", "H"))
 
     def explode(self, meta: Meta, children: list) -> ex.DiceModifier:
-        return self._modifier(meta, children, ("!!", "!", "x"))
+        return self._modifier(meta, children, ("!!", "!p", "!", "xo", "x", "e"))
 
     def reroll(self, meta: Meta, children: list) -> ex.DiceModifier:
-        return self._modifier(meta, children, ("ro", "r"))
+        return self._modifier(meta, children, ("rr", "ro", "ra", "r"))
 
     def count_outcome(self, meta: Meta, children: list) -> ex.DiceModifier:
-        return self._modifier(meta, children, ("cs", "cf", "df"))
+        return self._modifier(meta, children, ("cs", "cf", "df", "ms"))
+
+    def clamp(self, meta: Meta, children: list) -> ex.DiceModifier:
+        return self._modifier(meta, children, ("min", "max", "mi", "ma"))
+
+    def unique(self, meta: Meta, children: list) -> ex.DiceModifier:
+        return ex.DiceModifier("u", None, None, span=span_of(meta))
+
+    def sort(self, meta: Meta, children: list) -> ex.DiceModifier:
+        text = str(children[0])
+        return ex.DiceModifier("sd" if text == "sd" else "sa", None, None, span=span_of(meta))
 
 

@@ -12,6 +12,7 @@ diagnostic is made from.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import sys
@@ -116,7 +117,11 @@ def _table_cache() -> str | bool:
     if not os.access(folder, os.W_OK):
         return False
     version = "%d.%d" % sys.version_info[:2]
-    return os.path.join(folder, f"grammar-lark{lark_version}-py{version}.cache")
+    # Lark's own check hashes rules.lark only, not the files it imports: name the file after
+    # every grammar file, so that an edited expr.lark (or another checkout's) never loads
+    # stale tables.
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(GRAMMAR_DIR.glob("*.lark")))).hexdigest()[:16]
+    return os.path.join(folder, f"grammar-lark{lark_version}-py{version}-{digest}.cache")
 
 
 @lru_cache(maxsize=1)
@@ -191,6 +196,11 @@ _TERMINALS = {
     "EXPLODE": "'x', '!' or '!!'",
     "REROLL": "'r' or 'ro'",
     "COUNT_OP": "'cs', 'cf' or 'df'",
+    "CLAMP": "'min' or 'max'",
+    "SORT": "'sa' or 'sd'",
+    "UNIQUE": "'u'",
+    "FAILURES": "a failure target such as 'f1'",
+    "POW_OP": "'**'",
     "OPERATOR": "an operator",
     "OPERAND": "a value (a number, a name, dice or '(')",
     "RSQB": "']'",
@@ -212,11 +222,13 @@ def _describe(name: str) -> str:
 
 
 _OPERANDS = {"INT", "DECIMAL", "RATING", "STRING", "WORD", "DIE_SIDES", "LPAR", "LSQB", "LBRACE", "ADD_OP", "NOT", "ANON_0"}
-_OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR", "IF", "DOT", "LSQB", "POSSESSIVE", "LPAR"}
+_OPERATORS = {"ADD_OP", "MUL_OP", "POW_OP", "COMPARE", "AND", "OR", "IF", "DOT", "LSQB", "POSSESSIVE", "LPAR"}
 
 
 def _expected(names: set[str] | frozenset[str]) -> str:
     bare = {n.split("__")[-1] for n in names if not n.startswith("__")}
+    if len(bare) > 1:
+        bare.discard("FAILURES")  # a dice notation's tail (`3d6>3f1`): not worth listing
     if {"ADD_OP", "MUL_OP"} <= bare:
         # After a complete operand every operator is possible: say so once.
         bare = (bare - _OPERATORS) | {"OPERATOR"}

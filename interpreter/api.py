@@ -20,10 +20,17 @@ from interpreter.core.distribution import Distribution
 from interpreter.core.distribution import odds as _odds
 from interpreter.core.evaluate import CompiledExpression, compile_expression, evaluate
 from interpreter.core.limits import DEFAULT_LIMITS, Limits
+from interpreter.core.notation import DEFAULT_DIALECT
 from interpreter.core.trace import Trace
 from interpreter.core.values import json_value
 
 __all__ = ["RollResult", "odds", "roll"]
+
+#: The generator of rolls made without ``seed``, ``dice`` or ``rng``: seeded from the
+#: operating system once, at import. Seeding a new generator per call costs more than the
+#: roll itself. ``random.Random`` draws are atomic under the GIL, so concurrent callers
+#: share it safely (their rolls interleave, none is lost or repeated).
+_DEFAULT_RNG = random.Random()
 
 
 @attrs.frozen
@@ -48,35 +55,54 @@ class RollResult:
         }
 
 
-def _compiled(expr: str | ex.Expr | CompiledExpression, limits: Limits) -> CompiledExpression:
+def _compiled(expr: str | ex.Expr | CompiledExpression, limits: Limits, dialect: str) -> CompiledExpression:
     if isinstance(expr, CompiledExpression):
         return expr
-    return compile_expression(expr, limits=limits)
+    return compile_expression(expr, limits=limits, dialect=dialect)
+
+
+def _limits(limits: Limits, max_dice: int | None) -> Limits:
+    if max_dice is None:
+        return limits
+    if type(max_dice) is not int or max_dice < 1:
+        raise ValueError(f"max_dice must be a whole number of at least 1, not {max_dice!r}")
+    return attrs.evolve(limits, max_dice=max_dice)
 
 
 def roll(expr: str | ex.Expr | CompiledExpression, *, seed: int | None = None,
          dice: Sequence[int] | None = None, env: Any = None, limits: Limits = DEFAULT_LIMITS,
-         rng: random.Random | None = None) -> RollResult:
+         rng: random.Random | None = None, dialect: str = DEFAULT_DIALECT,
+         max_dice: int | None = None) -> RollResult:
     """Roll an expression: with a seeded ``random.Random`` (``seed``), with faces the
-    player rolled (``dice``, consumed in the order the trace shows), or at random.
+    player rolled (``dice``, consumed in the order the trace shows), or at random (one
+    generator shared by every such call, seeded once; pass ``rng`` for your own).
 
     ``env`` maps names to values (numbers, records, tables, functions, pools).
+    ``dialect`` (``runebook``, ``roll20``, ``foundry`` or ``avrae``) chooses how notation
+    those tools read differently is read; ``max_dice`` bounds the dice one roll may roll
+    (explosions and rerolls included; default ``limits.max_dice``, 10,000).
     Raises :class:`~dsl.diagnostics.RunebookError` on a bad expression or bad dice.
     """
     if seed is not None and dice is not None:
         raise ValueError("give seed or dice, not both")
-    compiled = _compiled(expr, limits)
+    limits = _limits(limits, max_dice)
+    compiled = _compiled(expr, limits, dialect)
     if dice is not None:
         oracle: Any = GivenOracle(list(dice), compiled.source)
     else:
-        oracle = RandomOracle(rng if rng is not None else random.Random(seed))
+        if rng is None:
+            rng = _DEFAULT_RNG if seed is None else random.Random(seed)
+        oracle = RandomOracle(rng)
     total, trace = evaluate(compiled, env, oracle=oracle, limits=limits)
     assert trace is not None
     return RollResult(compiled.text, total, trace)
 
 
 def odds(expr: str | ex.Expr | CompiledExpression, *, env: Any = None,
-         limits: Limits = DEFAULT_LIMITS) -> Distribution:
+         limits: Limits = DEFAULT_LIMITS, dialect: str = DEFAULT_DIALECT,
+         max_dice: int | None = None) -> Distribution:
     """The exact distribution of an expression: a mapping outcome → ``Fraction``, with
-    ``residual`` (the probability not listed; ``0`` when exact)."""
-    return _odds(_compiled(expr, limits), env, limits=limits)
+    ``residual`` (the probability not listed; ``0`` when exact). ``dialect`` and
+    ``max_dice`` as for :func:`roll`."""
+    limits = _limits(limits, max_dice)
+    return _odds(_compiled(expr, limits, dialect), env, limits=limits)

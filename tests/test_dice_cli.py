@@ -19,7 +19,7 @@ BAD = [
     "((((",
     "3d6+",
     "1000000000d6",
-    "2d6kh",
+    "4d6p3",
     TWENTY_THOUSAND_TERMS,
     "d20 + Strenght",
     "10 / (2 - 2)",

@@ -231,7 +231,7 @@ def test_odds_limits_are_diagnostics() -> None:
 
 def test_every_static_problem_is_reported() -> None:
     with pytest.raises(RunebookError) as error:
-        compile_expression("1d0 + 2d6kh + d1!")
+        compile_expression("1d0 + 2d6kh1dl1 + d1!")  # kh without a count is kh1 (issue 19)
     assert sorted(d.code for d in error.value.diagnostics) == ["E0401", "E0403", "E0407"]
 
 

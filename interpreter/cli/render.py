@@ -30,11 +30,20 @@ LEGEND = {
     "exploded": "n! exploded",
     "success": "n* counted",
     "failure": "n- failure",
+    "value": "n->v counts as v",
+    "critical": "n^ critical success, n_ critical failure",
 }
 
 
 def _die_text(die: DieRoll, used: set[str]) -> str:
     text = format_value(die.face)
+    # A compounding die's value is its chain's total, shown by the `+n` dice after it.
+    if die.value != die.face and die.fate != "added" and (die.cause == "explosion" or not die.exploded):
+        text += f"->{format_value(die.value)}"
+        used.add("value")
+    if die.crit is not None:
+        text += "^" if die.crit == "success" else "_"
+        used.add("critical")
     if die.exploded:
         text += "!"
         used.add("exploded")
@@ -80,6 +89,8 @@ def trace_text(trace: Trace) -> list[str]:
             known.add((event.text, shown_name))
         if isinstance(event, RollEvent):
             faces = " ".join(_die_text(d, used) for d in event.dice) or "no dice"
+            if event.order is not None:
+                faces += " (sorted: " + " ".join(map(format_value, event.order)) + ")"
             lines.append(f"  {_short(event.text)}: {faces} = {format_value(event.value)}")
         elif isinstance(event, StepEvent) and event.kind == "step":
             lines.append(f"  -- step {event.text}")

@@ -15,7 +15,8 @@ A pool is a value: :class:`PoolView` wraps a rolled pool (or, while computing od
 :class:`LazyPool`) with per-die transforms. Readers turn a view into a number: the sum of
 its kept dice, their count, the highest, and so on. A reader is a pair
 ``(transforms, aggregate)``; transforms are ``("map", op, operand, swapped)``,
-``("neg",)``, ``("filter", op, operand)`` and ``("score", rules)``; aggregates are
+``("neg",)``, ``("filter", op, operand)``, ``("select", op, operand)`` (a filter whose
+kept dice still read as their sum: d20's ``k3``) and ``("score", rules)``; aggregates are
 ``sum``, ``count``, ``max``, ``min``, ``any`` and ``all``.
 """
 
@@ -38,6 +39,7 @@ from interpreter.core.values import UNKNOWN, Undetermined, equal, normalize
 __all__ = [
     "ARITH",
     "COMPARE",
+    "MAX_DICE_HELP",
     "FLIPPED",
     "DiceOracle",
     "DieSpec",
@@ -58,6 +60,9 @@ __all__ = [
 ]
 
 Reader = tuple[tuple[tuple[Any, ...], ...], str]
+
+#: The help of E0402 (too many dice): where the limit is set.
+MAX_DICE_HELP = "the most dice one roll may roll is a setting: --max-dice N, or max_dice=N in roll() and odds()"
 Site = tuple[Source | None, Span | None]
 
 
@@ -89,6 +94,12 @@ def _truediv(a: Any, b: Any) -> Any:
     return normalize(a / b)
 
 
+def _power(a: Any, b: Any) -> Any:
+    if type(b) is int and b < 0:
+        return normalize(Fraction(a) ** b)
+    return normalize(a**b)
+
+
 #: Arithmetic operators of the language.
 ARITH: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,
@@ -97,6 +108,7 @@ ARITH: dict[str, Callable[[Any, Any], Any]] = {
     "/": _truediv,
     "//": operator.floordiv,
     "%": operator.mod,
+    "**": _power,
 }
 
 
@@ -106,7 +118,10 @@ class DieSpec:
 
     ``reroll``: faces that are rolled again (until they stop showing, or only once when
     ``reroll_once``). ``explode``: faces that add another die to the pool, or with
-    ``compound`` add another roll into the same die.
+    ``compound`` add another roll into the same die; ``penetrate``: each added die counts
+    one less than its face (it still explodes on its face); ``explode_once``: the added
+    dice do not explode. ``low``/``high``: each die's value is clamped into that range
+    (the face is still what was rolled).
     """
 
     label: str
@@ -115,10 +130,21 @@ class DieSpec:
     reroll_once: bool = False
     explode: frozenset[int] = frozenset()
     compound: bool = False
+    penetrate: bool = False
+    explode_once: bool = False
+    low: int | None = None
+    high: int | None = None
 
     @property
     def plain(self) -> bool:
-        return not self.reroll and not self.explode
+        return not self.reroll and not self.explode and self.low is None and self.high is None
+
+    def clamp(self, value: Any) -> Any:
+        if self.low is not None and value < self.low:
+            return self.low
+        if self.high is not None and value > self.high:
+            return self.high
+        return value
 
     def can_show(self, face: Any) -> bool:
         return face in self.faces
@@ -131,6 +157,11 @@ class PoolSpec:
     ``keep`` is ``("kh"|"kl"|"dh"|"dl", n)`` or None. ``score`` lists counting rules
     ``(weight, op, value)``: ``cs>=8`` is ``(1, ">=", 8)``, ``df=1`` is ``(-1, "=", 1)``;
     ``counting`` is ``"successes"`` or ``"failures"`` (for ``cf``) when there are rules.
+    ``crits``: faces marked in the trace as critical (``("success"|"failure", op, value)``,
+    Roll20's ``cs``/``cf``), without changing the value. ``order``: ``"sa"``/``"sd"`` lists
+    the pool's dice sorted in the trace (the order faces are consumed does not change).
+    ``unique``: a die showing a face an earlier die shows is rolled again until it does not
+    (one group of plain dice with distinct faces).
     """
 
     groups: tuple[tuple[int, DieSpec], ...]
@@ -138,6 +169,9 @@ class PoolSpec:
     score: tuple[tuple[int, str, int], ...] = ()
     counting: str | None = None
     text: str = attrs.field(default="", eq=False)
+    crits: tuple[tuple[str, str, int], ...] = ()
+    order: str | None = None
+    unique: bool = False
 
     @property
     def size(self) -> int:
@@ -156,7 +190,7 @@ def apply_transforms(value: Any, transforms: tuple[tuple[Any, ...], ...]) -> tup
     """(passes every filter, mapped value) for one die."""
     for t in transforms:
         kind = t[0]
-        if kind == "filter":
+        if kind == "filter" or kind == "select":
             if not COMPARE[t[1]](value, t[2]):
                 return False, value
         elif kind == "map":
@@ -283,7 +317,7 @@ class RolledPool:
     """A rolled pool: every physical die (``dice``, consumption order) and the members of
     the pool (``members``: dice not rerolled away or compounded into another die)."""
 
-    __slots__ = ("dice", "event", "kept_values", "members", "spec", "total")
+    __slots__ = ("dice", "event", "kept_values", "members", "sorted", "spec", "total")
 
     def __init__(self, spec: PoolSpec, dice: list[DieRoll], members: list[DieRoll],
                  kept_values: list[Any] | None = None) -> None:
@@ -293,6 +327,7 @@ class RolledPool:
         self.kept_values = kept_values if kept_values is not None else [d.value for d in members if d.fate == "kept"]
         self.event: RollEvent | None = None
         self.total: Any = None  # the pool's number, once read
+        self.sorted = False  # members listed sorted (``sa``/``sd``)
 
 
 class LazyPool:
@@ -363,18 +398,30 @@ def roll_pool(spec: PoolSpec, oracle: DiceOracle, limits: Limits, counter: list[
     total = spec.size
     counter[0] += total
     if counter[0] > limits.max_dice:
-        raise RunebookError([Diagnostic.make("E0402", source, span, count=counter[0], limit=limits.max_dice)])
-    if len(spec.groups) == 1 and spec.groups[0][1].plain:
+        raise RunebookError([Diagnostic.make("E0402", source, span, count=counter[0],
+                                             limit=limits.max_dice, help=MAX_DICE_HELP)])
+    if len(spec.groups) == 1 and not spec.groups[0][1].reroll and not spec.groups[0][1].explode:
         # The common case: one kind of die, no rerolls, no explosions.
         die = spec.groups[0][1]
         faces = oracle.faces(die, total, lambda i: _why(spec, None, None, i + 1), (source, span))
         label = die.label
         dice = [DieRoll(label, f) for f in faces]
-        if spec.keep is None and not spec.score:
-            return RolledPool(spec, dice, dice, faces)
-        members = dice
+        values = faces
+        if die.low is not None or die.high is not None:
+            for d in dice:
+                d.value = die.clamp(d.face)
+            values = [d.value for d in dice]
+        if spec.keep is None and not spec.score and not spec.crits and spec.order is None and not spec.unique:
+            return RolledPool(spec, dice, dice, values)
+        members = list(dice)
+        if spec.unique:
+            _make_unique(spec, die, oracle, limits, counter, dice, members, (source, span))
     else:
         dice, members = _roll_rounds(spec, oracle, limits, counter, span, source)
+        for d in members:
+            die = _die_of(spec, d.label)
+            if die is not None and (die.low is not None or die.high is not None):
+                d.value = die.clamp(d.value)
     if spec.keep is not None:
         _apply_keep(spec.keep, members)
     if spec.score:
@@ -382,7 +429,45 @@ def roll_pool(spec: PoolSpec, oracle: DiceOracle, limits: Limits, counter: list[
         for d in members:
             if d.fate == "kept":
                 d.counts = score_of(d.value, rules)
+    if spec.crits:
+        for d in members:
+            for kind, op, target in spec.crits:
+                if COMPARE[op](d.face, target):
+                    d.crit = kind
+    if spec.order is not None:
+        # Sorted for reading; `dice` (the order faces were consumed) is kept for the trace.
+        members = sorted(members, key=lambda d: d.value, reverse=spec.order == "sd")
+        pool = RolledPool(spec, dice, members)
+        pool.sorted = True
+        return pool
     return RolledPool(spec, dice, members)
+
+
+def _make_unique(spec: PoolSpec, die: DieSpec, oracle: DiceOracle, limits: Limits, counter: list[int],
+                 dice: list[DieRoll], members: list[DieRoll], site: Site) -> None:
+    """Reroll, in order, each die showing a face an earlier die shows, until it does not."""
+    seen: set[Any] = set()
+    for i in range(len(members)):
+        d = members[i]
+        number = i + 1
+        while d.value in seen:
+            counter[0] += 1
+            if counter[0] > limits.max_dice:
+                raise RunebookError([Diagnostic.make("E0402", site[0], site[1], count=counter[0],
+                                                     limit=limits.max_dice, help=MAX_DICE_HELP)])
+            d.fate = "rerolled"
+            face = oracle.faces(die, 1, lambda _k, n=number: _why(spec, "reroll", n, 0), site)[0]
+            d = DieRoll(die.label, face, "reroll", number)
+            dice.append(d)
+            members[i] = d
+        seen.add(d.value)
+
+
+def _die_of(spec: PoolSpec, label: str) -> DieSpec | None:
+    for _n, die in spec.groups:
+        if die.label == label:
+            return die
+    return None
 
 
 def _roll_rounds(spec: PoolSpec, oracle: DiceOracle, limits: Limits, counter: list[int],
@@ -404,8 +489,10 @@ def _roll_rounds(spec: PoolSpec, oracle: DiceOracle, limits: Limits, counter: li
                 target.value += rec.face
                 rec.fate = "added"
             else:
+                if cause == "explosion" and die.penetrate:
+                    rec.value = rec.face - 1
                 members.append(rec)
-            if rec.face in die.explode:
+            if rec.face in die.explode and not (die.explode_once and cause == "explosion"):
                 rec.exploded = True
                 if die.compound:
                     primary = target if cause == "compound" else rec
@@ -419,7 +506,7 @@ def _roll_rounds(spec: PoolSpec, oracle: DiceOracle, limits: Limits, counter: li
             counter[0] += len(next_pending)
             if counter[0] > limits.max_dice:
                 raise RunebookError([Diagnostic.make("E0402", source, span, count=counter[0],
-                                                     limit=limits.max_dice)])
+                                                     limit=limits.max_dice, help=MAX_DICE_HELP)])
         pending = next_pending
     return dice, members
 
@@ -462,7 +549,8 @@ def _rerolls(spec: PoolSpec, oracle: DiceOracle, limits: Limits, counter: list[i
         passes += 1
         counter[0] += len(todo)
         if counter[0] > limits.max_dice or passes > limits.max_dice:
-            raise RunebookError([Diagnostic.make("E0402", source, span, count=counter[0], limit=limits.max_dice)])
+            raise RunebookError([Diagnostic.make("E0402", source, span, count=counter[0],
+                                             limit=limits.max_dice, help=MAX_DICE_HELP)])
         for i in todo:
             rec, number, item = rolled[i]
             die = item[0]

@@ -67,7 +67,7 @@ import math
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from functools import lru_cache
-from itertools import product
+from itertools import combinations, product
 from typing import Any
 
 from dsl.diagnostics import Diagnostic, RunebookError
@@ -454,6 +454,8 @@ def pool_outcomes(spec: PoolSpec, readers: tuple[Reader, ...],
                   limits: Limits = DEFAULT_LIMITS) -> tuple[dict[tuple[Any, ...], int], int]:
     """Integer weights of the joint reading values of a pool, and their common denominator."""
     try:
+        if spec.unique:
+            return _unique(spec, readers, limits)
         if spec.keep is None:
             return _unkept(spec, readers, limits)
         if any(die.explode and not die.compound for _, die in spec.groups):
@@ -533,6 +535,12 @@ def _die_weights(die: DieSpec) -> tuple[dict[Any, int], int]:
             weights = {f: w for f, w in weights.items() if f not in die.reroll}
             total -= rerolled
     weights = {f: w for f, w in weights.items() if w}
+    if die.low is not None or die.high is not None:
+        clamped: dict[Any, int] = {}
+        for f, w in weights.items():
+            v = die.clamp(f)
+            clamped[v] = clamped.get(v, 0) + w
+        weights = clamped
     return weights, total
 
 
@@ -587,6 +595,34 @@ def _chain(element_of: Callable[[Any], Any], weights: dict[Any, int], total: int
     return result
 
 
+def _explosion_chain(die: DieSpec, element_of: Callable[[Any], Any], weights: dict[Any, int], total: int,
+                     combine: Callable[[Any, Any], Any], identity: Any, overflow: Callable[[Any], Any],
+                     depth: int) -> dict[Any, Fraction]:
+    """:func:`_chain` for any exploding die: a penetrating die's added dice count one less
+    than their faces (``!p``), and a die that explodes once (``xo``) adds one plain die."""
+    if not (die.penetrate or die.explode_once):
+        return _chain(element_of, weights, total, die.explode, combine, identity, overflow, depth)
+    if die.explode_once:
+        tail: dict[Any, Fraction] = {}
+        for face, w in weights.items():
+            element = element_of(face)
+            tail[element] = tail.get(element, Fraction(0)) + Fraction(w, total)
+    else:
+        tail = _chain(lambda f: element_of(f - 1), weights, total, die.explode, combine, identity,
+                      overflow, depth - 1)
+    result: dict[Any, Fraction] = {}
+    for face, w in weights.items():
+        element = element_of(face)
+        p = Fraction(w, total)
+        if face in die.explode:
+            for k, q in tail.items():
+                key = combine(element, k)
+                result[key] = result.get(key, Fraction(0)) + p * q
+        else:
+            result[element] = result.get(element, Fraction(0)) + p
+    return result
+
+
 def _proportional(a: dict[Any, int], b: dict[Any, int]) -> bool:
     if a.keys() != b.keys():
         return False
@@ -637,8 +673,8 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
             def overflow(k: tuple[Any, ...], nonnegative: list[bool] = nonnegative) -> tuple[Any, ...]:
                 return tuple(_overflow_reading(agg, v, nn) for (_, agg), v, nn in zip(readers, k, nonnegative))
 
-            chain = _chain(element, weights, total, die.explode, combine, identity, overflow,
-                           limits.max_explosion_depth)
+            chain = _explosion_chain(die, element, weights, total, combine, identity, overflow,
+                                     limits.max_explosion_depth)
             per_die, total = _to_integers(chain)
         else:
             per_die = {}
@@ -726,6 +762,32 @@ def _nonneg(value: Any) -> bool:
     if value is UNKNOWN:
         return False
     return value >= 0
+
+
+def _unique(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[dict[Any, int], int]:
+    """Unique dice (``4d6u``): every set of distinct faces is equally likely (rerolling
+    repeats is drawing without replacement), so the readings are folded over the sets."""
+    ((n, die),) = spec.groups
+    identity = tuple(_IDENTITY[agg] for _, agg in readers)
+    combine = _combiner(readers)
+    element = _element_fn(readers)
+    out: dict[Any, int] = {}
+    sets = 0
+    for chosen in combinations(sorted(die.faces), n):
+        sets += 1
+        if sets > limits.max_work:
+            raise _TooBig(f"more than {limits.max_work:,} sets of faces")
+        kept = chosen
+        if spec.keep is not None:
+            mode, k = spec.keep
+            count = k if mode in ("kh", "kl") else n - k
+            count = max(0, min(count, n))
+            kept = chosen[n - count:] if mode in ("kh", "dl") else chosen[:count]
+        acc = identity
+        for face in kept:
+            acc = combine(acc, element(face))
+        out[acc] = out.get(acc, 0) + 1
+    return out, sets
 
 
 def _element_fn(readers: tuple[Reader, ...]) -> Callable[[Any], tuple[Any, ...]]:

@@ -54,6 +54,7 @@ from interpreter.core.dice import (
     ARITH,
     COMPARE,
     FLIPPED,
+    MAX_DICE_HELP,
     DiceOracle,
     DieSpec,
     LazyPool,
@@ -67,6 +68,7 @@ from interpreter.core.dice import (
     roll_pool,
 )
 from interpreter.core.limits import DEFAULT_LIMITS, Limits
+from interpreter.core.notation import DEFAULT_DIALECT, build_term, check_dialect, foreign_hint, roll20_compare
 from interpreter.core.trace import RollEvent, StepEvent, Trace
 from interpreter.core.values import (
     Level,
@@ -301,6 +303,8 @@ class Context:
         view = PoolView(pool)
         if self.trace is not None:
             event = RollEvent(text, span, pool.dice, number(view, self))
+            if pool.sorted:
+                event.order = [d.value for d in pool.members if d.fate == "kept"]
             pool.event = event
             self.trace.append(event)
         return view
@@ -414,10 +418,26 @@ def binop(op: str, a: Any, b: Any, ctx: Context, site: Any, right_site: Any = No
         return a + b
     a = _check_number(op, a, site)
     b = _operand(op, b, right_site)
+    if op == "**":
+        _check_power(a, b, right_site)
     try:
         return normalize(ARITH[op](a, b))
     except ZeroDivisionError:
         raise _error("E0404", right_site) from None
+
+
+#: Bits a power may have (``2 ** 100000`` would stall the evaluation).
+_MAX_POWER_BITS = 100_000
+
+
+def _check_power(base: Any, exponent: Any, site: Any) -> None:
+    if type(exponent) is not int:
+        raise _error("E0403", site, message=f"the exponent {format_value(exponent)} is not a whole number",
+                     help="values are exact: raise to whole powers, as in '2 ** 3'")
+    size = max(abs(Fraction(base).numerator).bit_length(), abs(Fraction(base).denominator).bit_length())
+    if size > 1 and abs(exponent) * size > _MAX_POWER_BITS:
+        raise _error("E0403", site, message=f"a power of {abs(exponent) * size:,} bits is too large",
+                     help=f"powers are computed exactly, up to {_MAX_POWER_BITS:,} bits")
 
 
 def _check_number(op: str, value: Any, site: Any) -> Any:
@@ -880,92 +900,12 @@ def _faces_of(die: ex.SidesDie | ex.FacesDie) -> tuple[int, ...]:
 
 
 def build_die(node: ex.Dice, source: Source | None, limits: Limits,
-              diagnostics: list[Diagnostic]) -> tuple[DieSpec, tuple[str, int] | None,
-                                                      tuple[tuple[int, str, int], ...], str | None]:
-    """The die, keep rule and counting rules of a dice term; problems go to ``diagnostics``."""
-
-    def problem(code: str, span: Span | None, **fields: Any) -> None:
-        help = fields.pop("help", None)
-        diagnostics.append(Diagnostic.make(code, source, span, help=help, **fields))
-
-    die = node.die
-    if isinstance(die, ex.SidesDie) and isinstance(die.sides, int):
-        if die.sides < 1:
-            problem("E0401", die.span or node.span, help="a die has at least one side: d1, d2, d6, ...")
-            faces: tuple[int, ...] = (1,)
-        elif die.sides > limits.max_sides:
-            problem("E0901", die.span or node.span, what=f"a die with {die.sides} sides", limit=limits.max_sides)
-            faces = (1,)
-        else:
-            faces = _faces_of(die)
-    else:
-        faces = _faces_of(die)
-        if not faces:
-            problem("E0401", die.span or node.span)
-            faces = (1,)
-    label = str(die)
-    distinct = sorted(set(faces))
-    keep = None
-    reroll: set[int] = set()
-    reroll_kind = None
-    explode: set[int] = set()
-    explode_kind = None
-    score: list[tuple[int, str, int]] = []
-    counting = None
-    for mod in node.modifiers:
-        op = "kh" if mod.op == "k" else mod.op
-        compare_op = mod.compare or "="
-        if op in ("kh", "kl", "dh", "dl"):
-            if mod.value is None:
-                word = "keep" if op[0] == "k" else "drop"
-                problem("E0403", mod.span or node.span,
-                        message=f"'{mod.op}' needs how many dice to {word}",
-                        help=f"write the number after it, as in '{node.count or 2}{label}{mod.op}1'")
-            elif keep is not None:
-                problem("E0403", mod.span or node.span, message="a pool can have only one keep or drop rule")
-            else:
-                keep = (op, mod.value)
-            continue
-        if op in ("x", "!", "!!"):
-            target = mod.value if mod.value is not None else max(faces)
-            matched = {f for f in distinct if COMPARE[compare_op](f, target)}
-            kind = "compound" if op == "!!" else "explode"
-            if explode_kind is not None and explode_kind != kind:
-                problem("E0403", mod.span or node.span, message="a die cannot both explode and compound")
-            explode_kind = kind
-            explode |= matched
-            continue
-        if op in ("r", "ro"):
-            target = mod.value if mod.value is not None else min(faces)
-            matched = {f for f in distinct if COMPARE[compare_op](f, target)}
-            if reroll_kind is not None and reroll_kind != op:
-                problem("E0403", mod.span or node.span, message="a die cannot have both 'r' and 'ro'")
-            reroll_kind = op
-            reroll |= matched
-            continue
-        if op in ("cs", "cf", "df"):
-            default = max(faces) if op == "cs" else min(faces)
-            target = mod.value if mod.value is not None else default
-            kind = "failures" if op == "cf" else "successes"
-            if counting is not None and counting != kind:
-                problem("E0403", mod.span or node.span, message="'cf' counts failures alone",
-                        help="to take failures off successes write 'df', as in '6d10cs>=8df1'")
-            counting = kind
-            score.append((-1 if op == "df" else 1, compare_op, target))
-            continue
-    if reroll and reroll >= set(distinct):
-        problem("E0411", node.span, die=label, help="reroll only some faces, as in 'r1' or 'r<3'")
-        reroll = set()
-    live = [f for f in distinct if f not in reroll or reroll_kind == "ro"]
-    if explode and live and explode >= set(live):
-        problem("E0407", node.span, die=label, help="explode on some faces only, as in 'x10' or '!>=9'")
-        explode = set()
-    if score and all(w < 0 for w, _, _ in score):
-        problem("E0403", node.span, message="'df' deducts failures from successes counted with 'cs'",
-                help="add the successes, as in '6d10cs>=8df1'")
-    spec = DieSpec(label, faces, frozenset(reroll), reroll_kind == "ro", frozenset(explode),
-                   explode_kind == "compound")
-    return spec, keep, tuple(score), counting
+              diagnostics: list[Diagnostic], dialect: str = DEFAULT_DIALECT) -> tuple[
+                  DieSpec, tuple[str, int] | None, tuple[tuple[int, str, int], ...], str | None]:
+    """The die, keep rule and counting rules of a dice term; problems go to ``diagnostics``
+    (the whole reading is :func:`interpreter.core.notation.build_term`)."""
+    term = build_term(node, source, limits, diagnostics, dialect)
+    return term.die, term.keep, term.score, term.counting
 
 
 def _depth(node: ex.Expr) -> int:
@@ -991,7 +931,8 @@ def _flatten(node: ex.Binary) -> list[tuple[str | None, ex.Expr]]:
 
 
 def check_expression(expr: ex.Expr, source: Source | None = None,
-                     limits: Limits = DEFAULT_LIMITS, free: frozenset[str] = frozenset()) -> list[Diagnostic]:
+                     limits: Limits = DEFAULT_LIMITS, free: frozenset[str] = frozenset(),
+                     dialect: str = DEFAULT_DIALECT) -> list[Diagnostic]:
     """Problems visible before evaluation, all of them (not only the first). ``free``: names
     of builtins the ruleset does not use (its own functions may bear them)."""
     diagnostics: list[Diagnostic] = []
@@ -1002,10 +943,11 @@ def check_expression(expr: ex.Expr, source: Source | None = None,
     while stack:
         node = stack.pop()
         if isinstance(node, ex.Dice):
-            build_die(node, source, limits, diagnostics)
+            build_die(node, source, limits, diagnostics, dialect)
             if isinstance(node.count, ex.Number) and node.count.value > limits.max_dice:
                 diagnostics.append(Diagnostic.make("E0402", source, node.count.span or node.span,
-                                                   count=node.count.value, limit=limits.max_dice))
+                                                   count=node.count.value, limit=limits.max_dice,
+                                                   help=MAX_DICE_HELP))
         elif isinstance(node, ex.Call):
             # (A specialised builtin a ruleset does not use may be the name of its own function.)
             builtin = None if node.func.text.casefold() in free else BUILTINS.get(node.func.text.casefold())
@@ -1097,9 +1039,10 @@ def expression_text(node: ex.Expr) -> str:
 class Compiler:
     """Turns expression nodes into closures ``f(ctx, env)``; one method per node type."""
 
-    def __init__(self, source: Source | None, limits: Limits) -> None:
+    def __init__(self, source: Source | None, limits: Limits, dialect: str = DEFAULT_DIALECT) -> None:
         self.source = source
         self.limits = limits
+        self.dialect = dialect
 
     def compile(self, node: ex.Expr) -> Closure:
         method = getattr(self, f"c_{type(node).__name__}")
@@ -1199,6 +1142,8 @@ class Compiler:
         return attribute
 
     def c_Index(self, node: ex.Index) -> Closure:
+        if isinstance(node.key, ex.Name) and isinstance(node.obj, ex.Number | ex.Decimal | ex.Dice | ex.RollGroup):
+            return self._label(node)
         obj = self.compile(node.obj)
         key = self.compile(node.key)
         text = expression_text(node)
@@ -1238,6 +1183,22 @@ class Compiler:
             return value
 
         return index
+
+    def _label(self, node: ex.Index) -> Closure:
+        """An inline label (``2d6[fire] + 3[strength]``): a number or a dice term cannot be
+        indexed, so a name in brackets after one names it; the trace carries the label."""
+        obj = self.compile(node.obj)
+        label = str(node.key)
+        text = f"{node.obj} [{label}]"
+        span = node.span
+
+        def labelled(ctx: Context, env: Any) -> Any:
+            value = obj(ctx, env)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("label", text, trace_value(number(value, ctx)), span))
+            return value
+
+        return labelled
 
     def c_ListOf(self, node: ex.ListOf) -> Closure:
         items = [self.compile(item) for item in node.items]
@@ -1380,9 +1341,18 @@ class Compiler:
         return chain
 
     def c_Compare(self, node: ex.Compare) -> Closure:
+        if node.failures is not None:
+            return self._success_failures(node)
         left = self.compile(node.left)
         right = self.compile(node.right)
         op = node.op
+        if isinstance(node.left, ex.Dice) and isinstance(node.right, ex.Number):
+            op = roll20_compare(op, self.dialect)  # a success target written on the dice
+        if isinstance(node.left, ex.RollGroup) and self._written_straight_after(node.left):
+            raise _error("E0403", self.site(node), message="a roll group with a success target counts rolls "
+                         "(or a one-roll group's dice) in Roll20; that is not supported",
+                         help="count dice over a target without the braces, as in '5d6!! > 8', or compare "
+                              "the group's total with a space: '{3d6, 3d6}kh1 > 10'")
         text = expression_text(node)
         site = self.site(node)
         span = node.span
@@ -1400,6 +1370,43 @@ class Compiler:
             return value
 
         return comparison
+
+    def _written_straight_after(self, node: ex.Expr) -> bool:
+        """Whether the text right after ``node`` is not a space (``{5d6!!}>8``)."""
+        span = node.span
+        if self.source is None or span is None or span.line != span.end_line:
+            return False
+        line = self.source.text.split("\n")[span.end_line - 1]
+        following = line[span.end_column - 1 : span.end_column]
+        return following not in ("", " ", "\t", ")")
+
+    def _success_failures(self, node: ex.Compare) -> Closure:
+        """Roll20's ``3d6>3f1``: each die over the target counts +1, each die at the failure
+        target -1 (a die matching both counts both)."""
+        left = self.compile(node.left)
+        if not isinstance(node.right, ex.Number):
+            raise _error("E0403", self.site(node.right), message="a success target is a number",
+                         help="as in '3d6>3f1'")
+        failures = node.failures
+        assert failures is not None
+        op = roll20_compare("=" if node.op == "==" else node.op, self.dialect)
+        rules = ((1, op, node.right.value), (-1, roll20_compare(failures.compare or "=", self.dialect), failures.value))
+        text = expression_text(node)
+        site = self.site(node)
+        span = node.span
+
+        def success_failures(ctx: Context, env: Any) -> Any:
+            pool = left(ctx, env)
+            if type(pool) is not PoolView or pool.transforms:
+                raise _error("E0405", site, op=f"f{failures.compare or ''}{failures.value}", kind=kind_of(pool),
+                             help="failures are counted on dice, as in '3d6>3f1'")
+            view = pool.derive(("score", rules))
+            value = read(view, ((("score", rules),), "sum"), ctx)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("op", text, value, span))
+            return value
+
+        return success_failures
 
     def c_Not(self, node: ex.Not) -> Closure:
         operand = self.compile(node.operand)
@@ -1546,7 +1553,7 @@ class Compiler:
                 spec = ladder_spec(max(n, 0), rungs)
                 specs[n] = spec
             if spec.size > ctx.limits.max_dice:
-                raise _error("E0402", site, count=spec.size, limit=ctx.limits.max_dice)
+                raise _error("E0402", site, count=spec.size, limit=ctx.limits.max_dice, help=MAX_DICE_HELP)
             view = ctx.new_pool(spec, node, span, self.source)
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("call", text, trace_value(view), span))
@@ -1575,7 +1582,7 @@ class Compiler:
                 rungs = [build_die(ex.Dice(None, ex.SidesDie(size)), source, limits, [])[0] for size in sizes]
                 spec = specs[(sizes, n)] = ladder_spec(max(n, 0), rungs)
             if spec.size > ctx.limits.max_dice:
-                raise _error("E0402", site, count=spec.size, limit=ctx.limits.max_dice)
+                raise _error("E0402", site, count=spec.size, limit=ctx.limits.max_dice, help=MAX_DICE_HELP)
             view = ctx.new_pool(spec, node, span, source)
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("call", text, trace_value(view), span))
@@ -1585,19 +1592,31 @@ class Compiler:
 
     def c_Dice(self, node: ex.Dice) -> Closure:
         diagnostics: list[Diagnostic] = []
-        die, keep, score, counting = build_die(node, self.source, self.limits, diagnostics)
+        term = build_term(node, self.source, self.limits, diagnostics, self.dialect)
         if diagnostics:
             raise RunebookError(diagnostics)
+        die, keep, score, counting = term.die, term.keep, term.score, term.counting
         text = str(node)
         site = self.site(node)
         span = node.span
         source = self.source
-        if node.count is None or isinstance(node.count, ex.Number):
-            n = 1 if node.count is None else node.count.value
-            fixed = PoolSpec(((n, die),), keep, score, counting, text)
+        finish = _term_reading(term)
 
-            def dice(ctx: Context, env: Any) -> Any:
-                return ctx.new_pool(fixed, node, span, source)
+        def make(n: int) -> PoolSpec:
+            if term.unique and n > len(die.faces):
+                raise _error("E0403", site, message=f"{n} dice cannot all show different faces of a {die.label}",
+                             help=f"roll at most {len(die.faces)} unique dice")
+            return PoolSpec(((n, die),), keep, score, counting, text, term.crits, term.order, term.unique)
+
+        if node.count is None or isinstance(node.count, ex.Number):
+            fixed = make(1 if node.count is None else node.count.value)
+
+            if finish is None:
+                def dice(ctx: Context, env: Any) -> Any:
+                    return ctx.new_pool(fixed, node, span, source)
+            else:
+                def dice(ctx: Context, env: Any) -> Any:
+                    return finish(ctx.new_pool(fixed, node, span, source), ctx)
 
             return dice
         count = self.compile(node.count)
@@ -1609,13 +1628,92 @@ class Compiler:
                 raise _error("E0403", site, message=f"cannot roll {n} dice",
                              help="the number of dice is negative here")
             if n > ctx.limits.max_dice:
-                raise _error("E0402", site, count=n, limit=ctx.limits.max_dice)
+                raise _error("E0402", site, count=n, limit=ctx.limits.max_dice, help=MAX_DICE_HELP)
             spec = specs.get(n)
             if spec is None:
-                spec = specs[n] = PoolSpec(((n, die),), keep, score, counting, text)
-            return ctx.new_pool(spec, node, span, source)
+                spec = specs[n] = make(n)
+            view = ctx.new_pool(spec, node, span, source)
+            return view if finish is None else finish(view, ctx)
 
         return dice_counted
+
+    def c_RollGroup(self, node: ex.RollGroup) -> Closure:
+        items = [self.compile(item) for item in node.items]
+        keep, select = _group_rules(node, self.source)
+        text = expression_text(node)
+        span = node.span
+
+        def group(ctx: Context, env: Any) -> Any:
+            values = [number(item(ctx, env), ctx) for item in items]
+            kept = _keep_values(values, keep, select)
+            value = sum(kept) if select is None or select[0] == "sum" else len(kept)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("op", f"{text}: rolls", tuple(values), span))
+                if keep is not None:
+                    ctx.trace.append(StepEvent("op", f"{text}: kept", tuple(kept), span))
+            return normalize(value)
+
+        return group
+
+
+def _term_reading(term: Any) -> Callable[[PoolView, Context], Any] | None:
+    """What a dice term gives beyond its pool: selected dice (d20's ``k3``) or a margin."""
+    if term.select:
+        transforms = tuple(("select", op, value) for op, value in term.select)
+
+        def selected(view: PoolView, ctx: Context) -> Any:
+            chosen = PoolView(view.source, view.transforms + transforms)
+            pool = view.source
+            if type(pool) is RolledPool:
+                for d in pool.members:
+                    if d.fate == "kept" and not apply_transforms(d.value, transforms)[0]:
+                        d.fate = "dropped"
+                pool.kept_values = [d.value for d in pool.members if d.fate == "kept"]
+                if pool.event is not None:
+                    pool.event.value = number(chosen, ctx)
+            return chosen
+
+        return selected
+    if term.margin is not None:
+        op, target = term.margin
+        below = op in ("<", "<=")
+
+        def margin(view: PoolView, ctx: Context) -> Any:
+            total = number(view, ctx)
+            return target - total if below else total - target
+
+        return margin
+    return None
+
+
+def _group_rules(node: ex.RollGroup, source: Source | None) -> tuple[tuple[str, int] | None, Any]:
+    """A roll group's keep/drop rule and success target (``{...}>10`` is written as a
+    comparison; here only modifiers: ``kh``/``kl``/``dh``/``dl``/``d``/``k``)."""
+    keep = None
+    if len(node.items) == 1 and node.modifiers:
+        # Roll20 applies the modifiers of a one-roll group to that roll's dice.
+        raise RunebookError([Diagnostic.make(
+            "E0403", source, node.span, message="a group of one roll keeps or drops its dice in Roll20",
+            help=f"write the modifier on the dice, as in '4d6kh3' for '{{4d6}}kh3'")])
+    for mod in node.modifiers:
+        op = {"k": "kh", "d": "dl", "L": "dl", "H": "dh", "ph": "dh", "pl": "dl"}.get(mod.op, mod.op)
+        if op not in ("kh", "kl", "dh", "dl") or mod.compare is not None or keep is not None:
+            raise RunebookError([Diagnostic.make(
+                "E0403", source, mod.span or node.span, message=f"'{mod}' does not apply to a roll group",
+                help="keep or drop whole rolls, as in '{4d6+3, 2d8}kh1'; count rolls over a target "
+                     "with a comparison, as in 'count([3d6, 3d6] > 10)'")])
+        keep = (op, 1 if mod.value is None else mod.value)
+    return keep, None
+
+
+def _keep_values(values: list[Any], keep: tuple[str, int] | None, select: Any) -> list[Any]:
+    if keep is None:
+        return values
+    mode, n = keep
+    order = sorted(range(len(values)), key=lambda i: (-values[i], i) if mode in ("kh", "dl") else (values[i], i))
+    count = n if mode in ("kh", "kl") else len(values) - n
+    chosen = set(order[: max(count, 0)])
+    return [v for i, v in enumerate(values) if i in chosen]
 
 
 def _whole(what: str, value: Any, site: Any) -> int:
@@ -1754,28 +1852,39 @@ class CompiledExpression:
 
 
 def compile_expression(expr: str | ex.Expr, source: Source | None = None,
-                       limits: Limits = DEFAULT_LIMITS, free: frozenset[str] = frozenset()) -> CompiledExpression:
+                       limits: Limits = DEFAULT_LIMITS, free: frozenset[str] = frozenset(),
+                       dialect: str = DEFAULT_DIALECT) -> CompiledExpression:
     """Parse (when given text), check and compile an expression. Raises RunebookError.
-    ``free``: builtins of groups the ruleset does not use (see dsl.builtins.hidden_builtins)."""
+    ``free``: builtins of groups the ruleset does not use (see dsl.builtins.hidden_builtins).
+    ``dialect``: how dice notation the tools read differently is read
+    (:mod:`interpreter.core.notation`)."""
     if isinstance(expr, str):
-        return _compile_text(expr, limits)
-    return _compile_node(expr, source, limits, free)
+        return _compile_text(expr, limits, dialect)
+    return _compile_node(expr, source, limits, free, check_dialect(dialect))
 
 
 @lru_cache(maxsize=512)
-def _compile_text(text: str, limits: Limits) -> CompiledExpression:
+def _compile_text(text: str, limits: Limits, dialect: str = DEFAULT_DIALECT) -> CompiledExpression:
+    check_dialect(dialect)
     source = Source("<expression>", text)
-    node = parse_expression(text, source)
-    return _compile_node(node, source, limits)
+    try:
+        node = parse_expression(text, source)
+    except RunebookError as error:
+        hint = foreign_hint(text)
+        if hint is None or error.diagnostics[0].code not in ("E0101", "E0102", "E0104", "E0105"):
+            raise
+        first = attrs.evolve(error.diagnostics[0], help=f"{hint[0]} is not supported: {hint[1]}")
+        raise RunebookError((first, *error.diagnostics[1:])) from None
+    return _compile_node(node, source, limits, dialect=dialect)
 
 
 def _compile_node(node: ex.Expr, source: Source | None, limits: Limits,
-                  free: frozenset[str] = frozenset()) -> CompiledExpression:
-    diagnostics = check_expression(node, source, limits, free)
+                  free: frozenset[str] = frozenset(), dialect: str = DEFAULT_DIALECT) -> CompiledExpression:
+    diagnostics = check_expression(node, source, limits, free, dialect)
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
         raise RunebookError(errors)
-    closure = Compiler(source, limits).compile(node)
+    closure = Compiler(source, limits, dialect).compile(node)
     text = source.text if source is not None and source.name == "<expression>" else expression_text(node)
     compiled = CompiledExpression(node, source, closure, text)
     compiled.warnings = tuple(diagnostics)

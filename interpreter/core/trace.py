@@ -36,7 +36,7 @@ class DieRoll:
     +1 for a die counted as a success, -1 for a failure deducted, 0 otherwise.
     """
 
-    __slots__ = ("cause", "counts", "exploded", "face", "fate", "label", "origin", "value")
+    __slots__ = ("cause", "counts", "crit", "exploded", "face", "fate", "label", "origin", "value")
 
     def __init__(self, label: str, face: Any, cause: str | None = None, origin: int | None = None) -> None:
         self.label = label
@@ -45,6 +45,7 @@ class DieRoll:
         self.fate = "kept"
         self.exploded = False
         self.counts = 0
+        self.crit: str | None = None  # "success" or "failure": a critical mark (Roll20 cs/cf)
         self.cause = cause
         self.origin = origin
 
@@ -56,6 +57,8 @@ class DieRoll:
             tags.append("success" if self.counts == 1 else f"success x{self.counts}")
         elif self.counts < 0:
             tags.append("failure")
+        if self.crit is not None:
+            tags.append(f"critical {self.crit}")
         return tags
 
     def to_dict(self) -> dict[str, Any]:
@@ -77,7 +80,7 @@ class DieRoll:
 class RollEvent:
     """A dice term rolled: ``text`` as written, every die, and the pool's value."""
 
-    __slots__ = ("dice", "span", "text", "value")
+    __slots__ = ("dice", "order", "span", "text", "value")
 
     kind = "roll"
 
@@ -86,14 +89,18 @@ class RollEvent:
         self.span = span
         self.dice = dice
         self.value = value
+        self.order: list[Any] | None = None  # the values sorted, for a sorted pool (`sa`/`sd`)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "kind": "roll",
             "expr": self.text,
             "dice": [d.to_dict() for d in self.dice],
             "value": json_value(self.value),
         }
+        if self.order is not None:
+            out["sorted"] = [json_value(v) for v in self.order]
+        return out
 
 
 class StepEvent:

@@ -13,6 +13,8 @@ from interpreter.cli.commands import EXIT_USAGE
 from interpreter.cli.commands.resolve import add_check_inputs, faces, run_check_odds
 from interpreter.cli.render import distribution_json, distribution_text, roll_json, roll_text
 from interpreter.core.evaluate import compile_expression
+from interpreter.core.limits import DEFAULT_LIMITS
+from interpreter.core.notation import DEFAULT_DIALECT, DIALECTS
 
 __all__ = ["register"]
 
@@ -29,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     source.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
     source.add_argument("--dice", type=faces, metavar="F,F,...",
                         help="faces you rolled, e.g. 8,6,1 (negative faces: --dice=-1,0,1)")
+    _notation_options(roll)
     roll.add_argument("--json", action="store_true", help="machine-readable output")
     roll.set_defaults(handler=run_roll)
 
@@ -45,18 +48,39 @@ def register(sub: argparse._SubParsersAction) -> None:
     odds.add_argument("--of", dest="of", action="append", metavar="EXPR",
                       help="for a check or procedure: the odds of an expression over its results, e.g. "
                       "--of 'outcome == victory and degree >= major'; give it again for a joint distribution")
+    _notation_options(odds)
     odds.add_argument("--json", action="store_true", help="machine-readable output")
     odds.set_defaults(handler=run_odds)
 
 
-def _warn(expr: str) -> None:
-    for warning in compile_expression(expr).warnings:
+def _notation_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dialect", choices=DIALECTS, default=DEFAULT_DIALECT,
+                        help="how notation the tools read differently is read (default: "
+                             f"{DEFAULT_DIALECT}; see docs/expressions.md)")
+    parser.add_argument("--max-dice", type=_positive, metavar="N", default=None,
+                        help=f"most dice one roll may roll, explosions and rerolls included "
+                             f"(default {DEFAULT_LIMITS.max_dice:,})")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
+
+
+def _warn(expr: str, args: argparse.Namespace) -> None:
+    limits = api._limits(DEFAULT_LIMITS, args.max_dice)
+    for warning in compile_expression(expr, limits=limits, dialect=args.dialect).warnings:
         print(render_text(warning), file=sys.stderr)
 
 
 def run_roll(args: argparse.Namespace) -> int:
-    result = api.roll(args.expr, seed=args.seed, dice=args.dice)
-    _warn(args.expr)
+    result = api.roll(args.expr, seed=args.seed, dice=args.dice, dialect=args.dialect, max_dice=args.max_dice)
+    _warn(args.expr, args)
     sys.stdout.write(roll_json(result) if args.json else roll_text(result))
     return 0
 
@@ -73,8 +97,8 @@ def run_odds(args: argparse.Namespace) -> int:
         print(f"runebook: error: '{args.expr}' is a game; name one of its checks or procedures: "
               f"runebook odds {args.expr} CHECK --with NAME=VALUE", file=sys.stderr)
         return EXIT_USAGE
-    dist = api.odds(args.expr)
-    _warn(args.expr)
+    dist = api.odds(args.expr, dialect=args.dialect, max_dice=args.max_dice)
+    _warn(args.expr, args)
     if args.json:
         sys.stdout.write(distribution_json(args.expr, dist))
     else:
