@@ -363,3 +363,16 @@ def test_exact_odds_the_foe_is_fallen_by_the_end_of_round_two(rules) -> None:  #
     fallen = dict(odds.results["foe_fallen"])
     assert fallen.get(True, Fraction(0)) == fight_by_enumeration(2)
     assert Fraction(0) < fight_by_enumeration(2) < Fraction(1)
+
+
+def test_the_tour_shows_a_round_among_four_and_the_fight_odds(capsys) -> None:  # type: ignore[no-untyped-def]
+    from interpreter.cli.commands.tour import _shown_odds, _shown_runs
+
+    folder = EXAMPLES.parent
+    _shown_runs(folder, "mettle")
+    _shown_odds(folder, "mettle")
+    out = capsys.readouterr().out
+    assert '$ runebook run mettle "Combat Round" --as examples/heroes.yaml --against examples/bandits.yaml' in out
+    assert "=> mettle: [6, 0, 3, 2]" in out
+    chance = fight_by_enumeration(2)
+    assert f"{chance.numerator}/{chance.denominator}" in out
