@@ -95,7 +95,7 @@ def test_an_attack_with_given_dice_deals_dm_plus_edge_less_soak(cli) -> None:  #
     out = run_json(cli, "Attack", "--as", ex("bandit-chief"), "--against", ex("kirin"), "--dice", "3,3,1,5,6")
     assert out["results"]["hit"] is True and out["results"]["damage"] == 4
     assert out["results"]["target_mettle"] == 0 and out["results"]["target_standing"] == "Staggered"
-    assert out["state"]["target"]["resources"] == {"Harm": 4}
+    assert out["state"]["target"]["resources"]["Harm"] == 4
     assert out["state"]["target"]["conditions"] == ["Staggered"]
 
 
@@ -151,7 +151,7 @@ def test_subdual_disarm_and_grapple(cli, tmp_path: Path) -> None:  # type: ignor
     # Grapple: FRAME 3 + Edge 3 - FRAME 3 = +3 Difficulty on the target's Checks, no damage.
     grip = run_json(cli, "Attack", "--as", chief, "--against", bandit, "--dice", dice, "--with", "mode=grapple")
     assert grip["results"]["hold"] == 3 and grip["results"]["damage"] == 0
-    assert grip["state"]["target"]["conditions"] == ["Grappled(3)"]
+    assert grip["state"]["target"]["conditions"] == ["Grappled(3) for 2 rounds"]
 
 
 def test_combat_twists_after_a_failure_with_edge(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -168,7 +168,7 @@ def test_combat_twists_after_a_failure_with_edge(cli, tmp_path: Path) -> None:  
     counter = run_json(cli, "Attack", "--as", chief, "--against", kirin, "--dice", "1,1,4,5,6,1,4,6",
                        "--choices", str(answers))
     assert counter["results"]["hit"] is False and counter["results"]["countered"] == 1
-    assert counter["state"]["actor"]["resources"] == {"Harm": 1}
+    assert counter["state"]["actor"]["resources"]["Harm"] == 1
     answers.write_text("- delay\n")
     delay = run_json(cli, "Attack", "--as", chief, "--against", kirin, "--dice", "1,1,4,5,6,1,4,6",
                      "--choices", str(answers))
@@ -376,3 +376,27 @@ def test_the_tour_shows_a_round_among_four_and_the_fight_odds(capsys) -> None:  
     assert "=> mettle: [6, 0, 3, 2]" in out
     chance = fight_by_enumeration(2)
     assert f"{chance.numerator}/{chance.denominator}" in out
+
+
+def test_aim_and_burning_in_a_round(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Viktor (Zone 0, Range 2) aims at a Bandit three Zones away: Range doubled to 4.
+    far = fighter(tmp_path, "Far", Zone=3, conditions=["Burning(1)"])
+    answers = tmp_path / "a.yaml"
+    answers.write_text("- Viktor\n- aim_and_attack\n- Far\n- no_surge\n- put_out_fire\n")
+    # Viktor: 6 dice [1,1,1,1,1,1] Score 6 vs 3: DM 3 - 3 = 0. Far puts the fire out: no burn.
+    out = run_json(cli, "Combat Round", "--as", ex("viktor"), "--against", far, "--choices", str(answers),
+                   "--dice", "1,1,1,1,1,1")
+    assert [a["did"] for a in out["results"]["actions"]] == ["attack", "put out fire"]
+    # The Aim is still on Viktor (until his next turn); the fire is out.
+    assert out["state"]["actor"]["conditions"] == ["Aiming"]
+    assert out["state"]["target"]["conditions"] == []
+    # Left burning, Far takes 1d6 - Soak 3 at the end of the Round: a 5 is 2.
+    answers.write_text("- Viktor\n- aim_and_attack\n- Far\n- no_surge\n- pass\n")
+    burnt = run_json(cli, "Combat Round", "--as", ex("viktor"), "--against", far, "--choices", str(answers),
+                     "--dice", "1,1,1,1,1,1,5")
+    assert burnt["results"]["mettle"] == [6, 1]
+    # Without the Aim he cannot reach: the rule is named.
+    answers.write_text("- Viktor\n- attack_foe\n- Far\n")
+    refused = cli("run", GAME, "Combat Round", "--as", ex("viktor"), "--against", far, "--choices", str(answers),
+                  "--dice", "1,1,1,1,1,1")
+    assert refused.code == 1 and "'Target In Reach' requires" in refused.stderr
