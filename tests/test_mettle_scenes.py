@@ -85,3 +85,44 @@ def test_downtime_vouchers(cli, tmp_path: Path) -> None:  # type: ignore[no-unty
     refused = cli("run", GAME, "Spend Downtime Voucher", "--as", ex("kirin"))
     assert refused.code == 1 and "E0706" in refused.stderr
     assert EXAMPLES.joinpath("kirin.yaml").read_bytes() == before
+
+
+def test_p03_viktor_parleys_with_the_clerk(cli) -> None:  # type: ignore[no-untyped-def]
+    """NATURE 5 + 1D (the wallet) = 6 dice [3,2,2,4,4,6] vs MOTIVE 4: Score 7, Edge 3, success."""
+    out = run(cli, "Parley", "--as", ex("viktor"), "--against", ex("clerk"), "--with", "leverage_dice=1",
+              "--dice", "3,2,2,4,4,6")
+    assert out["results"] == {"outcome": "success", "sticky_belief": 3}
+
+
+def test_know_and_use_pools(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Viktor: MOTIVE 3, CONCEPT 6. Know by MOTIVE rolls 3 dice; with a fitting CONCEPT, 6;
+    # as the Check line prints (A4 alternative), CONCEPT always.
+    assert run(cli, "Know", "--as", ex("viktor"), "--dice", "1,1,1")["results"]["outcome"] == "success"
+    assert run(cli, "Know", "--as", ex("viktor"), "--with", "concept_fits=true", "--dice", "1,1,1,4,4,4")[
+        "results"] == {"outcome": "success", "extra_answers": 3}
+    assert run(cli, "Know", "--as", ex("viktor"), "--option", "know_pool=concept_line", "--dice", "1,1,1,4,4,4")[
+        "results"]["extra_answers"] == 3
+    assert run(cli, "Use", "--as", ex("viktor"), "--with", "difficulty=4", "--with", "bonus_dice=1",
+               "--dice", "1,1,1,1")["results"] == {"outcome": "success", "edge": 0}
+
+
+def test_a20_a_surprise_attack_may_hit_automatically(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    surprised = tmp_path / "s.yaml"
+    surprised.write_text(EXAMPLES.joinpath("bandit.yaml").read_text() + "conditions: [Surprised]\n")
+    # Kirin [1,1,4]: Score 2 < 3 with Edge 1; by default a miss (the Twist declined)...
+    answers = tmp_path / "a.yaml"
+    answers.write_text("- accept_failure\n")
+    miss = run(cli, "Attack", "--as", ex("kirin"), "--against", str(surprised), "--with", "bonus=2",
+               "--dice", "1,1,4", "--choices", str(answers))
+    assert miss["results"]["hit"] is False
+    # ...under the later reading it lands: DM 3 + Edge 1 + Sneak Edge 2 - Soak 3 = 3.
+    hit = run(cli, "Attack", "--as", ex("kirin"), "--against", str(surprised), "--with", "bonus=2",
+              "--dice", "1,1,4", "--option", "surprise_attack=automatic")
+    assert hit["results"]["hit"] is True and hit["results"]["damage"] == 3
+
+
+def test_a13_splatter_readings() -> None:
+    rules = load(GAME)
+    assert rules.resolve("Splatter Stunt", edge=2).results["applies_to"] == "sight-reliant Checks of those aboard"
+    other = rules.resolve("Splatter Stunt", edge=2, options={"splatter": "defensive_cover"}).results
+    assert other["applies_to"] == "Attacks made on those aboard" and other["penalty"] == 2
