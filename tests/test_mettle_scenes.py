@@ -126,3 +126,19 @@ def test_a13_splatter_readings() -> None:
     assert rules.resolve("Splatter Stunt", edge=2).results["applies_to"] == "sight-reliant Checks of those aboard"
     other = rules.resolve("Splatter Stunt", edge=2, options={"splatter": "defensive_cover"}).results
     assert other["applies_to"] == "Attacks made on those aboard" and other["penalty"] == 2
+
+
+def test_moving_past_obstacles_stops_where_the_score_runs_out(cli) -> None:  # type: ignore[no-untyped-def]
+    # POISE 5 against 2 + 3 + 4 = 9: [1,2,3,6,6] Score 6 fails, but clears 2 and 3 (5 <= 6).
+    out = run(cli, "Move Past", "--as", ex("kirin"), "--with", "obstacles=2,3,4", "--dice", "1,2,3,6,6")
+    assert out["results"] == {"outcome": "failure", "passed": 2}
+    clear = run(cli, "Move Past", "--as", ex("kirin"), "--with", "obstacles=2,3,4", "--dice", "3,3,3,1,6")
+    assert clear["results"] == {"outcome": "success", "passed": 3}
+
+
+def test_plummet_adds_at_most_2_to_the_dm(cli) -> None:  # type: ignore[no-untyped-def]
+    # 9 m is +3, capped at +2: [1,2,4] hits, DM 3 + Edge 1 + 2 - Soak 3 = 3; the diver's own
+    # fall 5 + 3 - POISE 5 = 3.
+    out = run(cli, "Plummet", "--as", ex("kirin"), "--against", ex("bandit"), "--with", "metres=9",
+              "--dice", "1,2,4,5")
+    assert out["results"] == {"hit": True, "damage": 3, "own_damage": 3}
