@@ -400,3 +400,39 @@ def test_aim_and_burning_in_a_round(cli, tmp_path: Path) -> None:  # type: ignor
     refused = cli("run", GAME, "Combat Round", "--as", ex("viktor"), "--against", far, "--choices", str(answers),
                   "--dice", "1,1,1,1,1,1")
     assert refused.code == 1 and "'Target In Reach' requires" in refused.stderr
+
+
+def test_moving_into_reach_and_a_hold_that_lapses(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    foe = fighter(tmp_path, "Foe", Zone=0)
+    answers = tmp_path / "a.yaml"
+    # Round 1: Kirin (Zone 1) moves to Zone 0; the Foe passes. Round 2: Kirin grapples the Foe:
+    # [3,4,5] Score 3 vs POISE 3, Edge 2: FRAME 2 + 2 - FRAME 3 = +1 Difficulty; the Foe passes.
+    plan = "- Kirin\n- move_zone\n- to_lower_zone\n- Foe\n- pass\n- Kirin\n- grapple_foe\n- Foe\n- pass\n"
+    answers.write_text(plan)
+    two = run_json(cli, "Fight", "--as", ex("kirin"), "--against", foe, "--with", "rounds=2",
+                   "--choices", str(answers), "--dice", "3,4,5")
+    assert two["state"]["actor"]["conditions"] == ["Moved(-1)"]
+    assert two["state"]["target"]["conditions"] == ["Grappled(1) for 1 round"]
+    # Round 3: Kirin does not grapple again, and the hold lapses.
+    answers.write_text(plan + "- Foe\n- pass\n- Kirin\n- pass\n")
+    three = run_json(cli, "Fight", "--as", ex("kirin"), "--against", foe, "--with", "rounds=3",
+                     "--choices", str(answers), "--dice", "3,4,5")
+    assert three["state"]["target"]["conditions"] == []
+    # Without the Move, the grapple is out of reach.
+    answers.write_text("- Kirin\n- grapple_foe\n- Foe\n")
+    refused = cli("run", GAME, "Fight", "--as", ex("kirin"), "--against", foe, "--choices", str(answers),
+                  "--dice", "3,4,5")
+    assert refused.code == 1 and "'Target In Reach' requires" in refused.stderr
+
+
+def test_a_held_attack_kept_into_the_next_round(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    answers = tmp_path / "a.yaml"
+    # Round 1: Kirin waits, the Bandit goes on and passes. Round 2: Kirin keeps waiting, so only
+    # the Bandit opens; Kirin's held Attack interrupts him first ([1,2,4]: 3 + 1 - 3 = 1).
+    answers.write_text("- Kirin\n- wait_to_attack\n- Bandit\n- carry_on\n- pass\n"
+                       "- keep_waiting\n- Bandit\n- interrupt\n- Kirin\n- Bandit\n- pass\n")
+    out = run_json(cli, "Fight", "--as", ex("kirin"), "--against", ex("bandit"), "--with", "rounds=2",
+                   "--choices", str(answers), "--dice", "1,2,4")
+    assert out["results"]["mettle"] == [4, 2]
+    assert out["state"]["actor"]["conditions"] == []
+    assert [c["choice"] for c in out["choices"]][5:8] == ["fought.rejoin", "fought.opener", "fought.interruption"]
