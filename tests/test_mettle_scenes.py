@@ -142,3 +142,49 @@ def test_plummet_adds_at_most_2_to_the_dm(cli) -> None:  # type: ignore[no-untyp
     out = run(cli, "Plummet", "--as", ex("kirin"), "--against", ex("bandit"), "--with", "metres=9",
               "--dice", "1,2,4,5")
     assert out["results"] == {"hit": True, "damage": 3, "own_damage": 3}
+
+
+def test_ramming(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # POISE 5 + Handling 1 = 6 dice [1,1,4,4,5,6]: Score 2 against the target's Speed 2, Edge 4.
+    # To the target: FRAME 5 + Speed 3 + Edge 4 = 12; back: its FRAME 4 + Speed 2 = 6.
+    out = run(cli, "Ram", "--as", ex("kirin"), "--with", "speed=3", "--with", "handling=1", "--with",
+              "vehicle_frame=5", "--with", "target_speed=2", "--with", "target_frame=4", "--dice", "1,1,4,4,5,6")
+    assert out["results"] == {"outcome": "success", "target_damage": 12, "vehicle_damage": 6}
+    head_on = run(cli, "Ram", "--as", ex("kirin"), "--with", "speed=3", "--with", "handling=1", "--with",
+                  "vehicle_frame=5", "--with", "target_speed=2", "--with", "target_frame=4", "--with", "head_on=true",
+                  "--dice", "1,1,4,4,5,6")
+    assert head_on["results"]["target_damage"] == 14 and head_on["results"]["vehicle_damage"] == 9
+    slower = cli("run", GAME, "Ram", "--as", ex("kirin"), "--with", "speed=1", "--with", "target_speed=2",
+                 "--dice", "1")
+    assert slower.code == 1 and "'Rammer Not Slower' requires" in slower.stderr
+
+
+def test_self_aid_at_double_difficulty(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    hurt = tmp_path / "h.yaml"
+    hurt.write_text(EXAMPLES.joinpath("viktor.yaml").read_text() + "resources: {Harm: 7}\n")  # Mettle -1
+    # MOTIVE 3 less 1 die (Staggered at -1) = 2 dice against 2 x 1: [1,1] is Score 2.
+    out = run(cli, "Self Aid", "--as", str(hurt), "--dice", "1,1")
+    assert out["results"] == {"outcome": "success", "mettle": -1}
+    # A30's alternative keeps the MOTIVE pool: 3 dice.
+    floor = run(cli, "Self Aid", "--as", str(hurt), "--option", "stagger_penalty_floor=motive", "--dice", "1,1,4")
+    assert floor["results"] == {"outcome": "success", "mettle": 0}
+    fallen = tmp_path / "f.yaml"
+    fallen.write_text(EXAMPLES.joinpath("viktor.yaml").read_text() + "resources: {Harm: 10}\n")  # Mettle -4
+    refused = cli("run", GAME, "Self Aid", "--as", str(fallen), "--option", "self_aid_when_fallen=fallen_may_not",
+                  "--dice", "1")
+    assert refused.code == 1 and "E0613" in refused.stderr
+
+
+def test_heal_readings(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    patient = tmp_path / "p.yaml"
+    patient.write_text(EXAMPLES.joinpath("bandit.yaml").read_text() + "resources: {Harm: 3}\n")  # Mettle 0
+    # A3: at exactly 0 the Difficulty is 0, an automatic success (Viktor's MOTIVE 3: any dice).
+    assert run(cli, "Heal", "--as", ex("viktor"), "--against", str(patient), "--dice", "4,4,4")["results"][
+        "outcome"] == "success"
+    refused = cli("run", GAME, "Heal", "--as", ex("viktor"), "--against", str(patient), "--option",
+                  "heal_at_zero=zero_refused", "--dice", "4,4,4")
+    assert refused.code == 1 and "'Patient Below Zero' requires" in refused.stderr
+    # A2: the Check line's CONCEPT (Viktor's 6) rolls 6 dice.
+    six = run(cli, "Heal", "--as", ex("viktor"), "--against", str(patient), "--option", "heal_pool=concept_only",
+              "--dice", "4,4,4,4,4,4")
+    assert six["results"]["restored"] == 3  # 6 Edge, but only 3 Harm to take back
