@@ -436,3 +436,16 @@ def test_a_held_attack_kept_into_the_next_round(cli, tmp_path: Path) -> None:  #
     assert out["results"]["mettle"] == [4, 2]
     assert out["state"]["actor"]["conditions"] == []
     assert [c["choice"] for c in out["choices"]][5:8] == ["fought.rejoin", "fought.opener", "fought.interruption"]
+
+
+def test_strain_sets_a_minimum_difficulty(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Strained 5 (the highest source counts): the attacker's Check against POISE 3 needs 5.
+    strained = fighter(tmp_path, "Strained", conditions=["Strained(5, poison)", "Strained(2, thirst)"])
+    answers = tmp_path / "a.yaml"
+    answers.write_text("- accept_failure\n")
+    # [1,3,4]: Score 4 beats POISE 3 but not the Strain's 5.
+    out = run_json(cli, "Attack", "--as", strained, "--against", ex("bandit"), "--dice", "1,3,4",
+                   "--choices", str(answers))
+    assert out["results"]["hit"] is False
+    plain = run_json(cli, "Attack", "--as", ex("kirin"), "--against", ex("bandit"), "--dice", "1,3,4")
+    assert plain["results"]["hit"] is True
