@@ -139,3 +139,19 @@ def test_split_attack_divides_the_pool(cli) -> None:  # type: ignore[no-untyped-
     bad = cli("run", GAME, "Split Attack", "--as", viktor, "--against", bandits, "--with", "first_dice=5",
               "--dice", "1")
     assert bad.code == 1 and "E0613" in bad.stderr
+
+
+# The book's table (§4.7): Potence 1d6 + k, the soaking attribute, the less lethal asterisk.
+AGENTS = {"common_cold": (0, "POISE", False), "monitor_lizard_bite": (2, "POISE", False),
+          "curare_dart": (6, "FRAME", False), "rattler_venom": (2, "FRAME", False),
+          "cobra_venom": (4, "FRAME", False), "tranquilizer_dart": (0, "FRAME", True)}
+
+
+@pytest.mark.parametrize("agent", sorted(AGENTS))
+def test_the_books_agents_match_the_enumeration(rules, agent: str) -> None:  # type: ignore[no-untyped-def]
+    scout = rules.entity(str(EXAMPLES / "scout.yaml"))  # FRAME 3, POISE 2, Mettle 4
+    bonus, soak_with, less_lethal = AGENTS[agent]
+    odds = rules.odds("Affliction", as_=scout, agent=agent)
+    strain, fate = affliction_by_enumeration(bonus, 3 if soak_with == "FRAME" else 2, 4, less_lethal)
+    assert named(odds.results["strain"]) == dict(strain)
+    assert named(odds.results["fate"]) == dict(fate)
