@@ -449,3 +449,12 @@ def test_strain_sets_a_minimum_difficulty(cli, tmp_path: Path) -> None:  # type:
     assert out["results"]["hit"] is False
     plain = run_json(cli, "Attack", "--as", ex("kirin"), "--against", ex("bandit"), "--dice", "1,3,4")
     assert plain["results"]["hit"] is True
+
+
+def test_attacking_from_total_cover_leaves_partial_cover(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    hidden = fighter(tmp_path, "Hidden", conditions=["Covered(total)"])
+    out = run_json(cli, "Attack", "--as", hidden, "--against", ex("bandit"), "--dice", "1,1,1")
+    assert out["state"]["actor"]["conditions"] == ["Covered(partial)"]
+    # And nobody can target someone in Total Cover.
+    refused = cli("run", GAME, "Attack", "--as", ex("bandit"), "--against", hidden, "--dice", "1,1,1")
+    assert refused.code == 1 and "'Target Not In Total Cover' requires" in refused.stderr
