@@ -458,3 +458,14 @@ def test_attacking_from_total_cover_leaves_partial_cover(cli, tmp_path: Path) ->
     # And nobody can target someone in Total Cover.
     refused = cli("run", GAME, "Attack", "--as", ex("bandit"), "--against", hidden, "--dice", "1,1,1")
     assert refused.code == 1 and "'Target Not In Total Cover' requires" in refused.stderr
+
+
+def test_an_area_attack_in_a_round_passes_to_a_surviving_target(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    answers = tmp_path / "a.yaml"
+    # The Chief blasts Kirin's Zone (1): Kirin 2 + 5 - 3 = 4, and his own Bandit there too,
+    # 3 + 5 - 3 = 5; Viktor in Zone 0 is spared. Initiative goes to a surviving target (Kirin).
+    answers.write_text("- Chief\n- blast_zone\n- Kirin\n- Kirin\n- pass\n- Bandit\n- pass\n- Viktor\n- pass\n")
+    out = run_json(cli, "Combat Round", "--as", ex("heroes"), "--against", ex("bandits"),
+                   "--choices", str(answers), "--dice", "2,3")
+    assert out["results"]["mettle"] == [6, 0, 5, -2]
+    assert [c["choice"] for c in out["choices"]][:4] == ["opener", "chosen_act", "blast_at", "next_from_blast"]

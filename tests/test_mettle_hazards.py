@@ -115,9 +115,8 @@ def test_area_attack_rolls_per_target(cli) -> None:  # type: ignore[no-untyped-d
     import json
     chief = str(EXAMPLES / "bandit-chief.yaml")
     heroes = str(EXAMPLES / "heroes.yaml")
-    # The shared die is rolled first, then one per target: Viktor 6 + DM 5 - 2 = 9;
-    # Kirin 1 + 5 - 3 = 3.
-    out = cli("run", GAME, "Area Attack", "--as", chief, "--against", heroes, "--dice", "4,6,1", "--json")
+    # One die per target: Viktor 6 + DM 5 - 2 = 9; Kirin 1 + 5 - 3 = 3.
+    out = cli("run", GAME, "Area Attack", "--as", chief, "--against", heroes, "--dice", "6,1", "--json")
     assert out.code == 0, out.stderr
     assert json.loads(out.stdout)["results"]["damage"] == [9, 3]
     shared = cli("run", GAME, "Area Attack", "--as", chief, "--against", heroes, "--dice", "4",
