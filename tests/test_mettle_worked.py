@@ -205,3 +205,12 @@ def test_p08_a_roll_never_drops_below_zero(rules) -> None:  # type: ignore[no-un
 def test_p09_fractional_rolls(rules, divisor: int, expected: list[int]) -> None:  # type: ignore[no-untyped-def]
     assert [rules.resolve("Fractional Roll", divisor=divisor, dice=[f]).results["total"] for f in range(1, 7)] == \
         expected
+
+
+def test_a19_sight_penalties_do_not_add_up(rules) -> None:  # type: ignore[no-untyped-def]
+    # Darkness (+3) and 2 points of Splatter: the larger counts, or both.
+    assert rules.resolve("Visibility Difficulty", base=3, light="dark", splatter=2).results["difficulty"] == 6
+    assert rules.resolve("Visibility Difficulty", base=3, light="dim", splatter=2).results["difficulty"] == 5
+    summed = rules.resolve("Visibility Difficulty", base=3, light="dark", splatter=2,
+                           options={"difficulty_stacking": "sum_all"})
+    assert summed.results["difficulty"] == 8
