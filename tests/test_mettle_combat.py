@@ -469,3 +469,14 @@ def test_an_area_attack_in_a_round_passes_to_a_surviving_target(cli, tmp_path: P
                    "--choices", str(answers), "--dice", "2,3")
     assert out["results"]["mettle"] == [6, 0, 5, -2]
     assert [c["choice"] for c in out["choices"]][:4] == ["opener", "chosen_act", "blast_at", "next_from_blast"]
+
+
+def test_a_round_offers_only_the_foes_in_reach(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    foes = tmp_path / "foes.yaml"
+    foes.write_text(EXAMPLES.joinpath("bandits.yaml").read_text().replace("Hit: 1, DM: 5, Range: 0, Parry: 1, Zone: 1",
+                                                                          "Hit: 1, DM: 5, Range: 0, Parry: 1, Zone: 3"))
+    answers = tmp_path / "a.yaml"
+    answers.write_text("- Kirin\n- attack_foe\n- Chief\n")  # the Chief stands three Zones away
+    run = cli("run", GAME, "Combat Round", "--as", ex("kirin"), "--against", str(foes), "--choices", str(answers),
+              "--dice", "1,1,1")
+    assert run.code == 1 and "E0611 'Chief' is not offered" in run.stderr and "Bandit" in run.stderr
