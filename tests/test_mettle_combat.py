@@ -480,3 +480,20 @@ def test_a_round_offers_only_the_foes_in_reach(cli, tmp_path: Path) -> None:  # 
     run = cli("run", GAME, "Combat Round", "--as", ex("kirin"), "--against", str(foes), "--choices", str(answers),
               "--dice", "1,1,1")
     assert run.code == 1 and "E0611 'Chief' is not offered" in run.stderr and "Bandit" in run.stderr
+
+
+def test_the_round_among_four_as_a_whole(cli, snapshot) -> None:  # type: ignore[no-untyped-def]
+    """The whole outcome of the README's Round (results, every combatant's state, the answers
+    taken), kept as a snapshot: a change to any rule it touches shows here."""
+    out = run_json(cli, "Combat Round", "--as", ex("heroes"), "--against", ex("bandits"),
+                   "--choices", ex("round-choices"), "--dice", "1,2,3,4,5,6,3,3,1,5,6,2,2,6,1,4,5")
+    kept = {"results": out["results"], "choices": out["choices"],
+            "sides": [[(c["name"], c["resources"], c["conditions"]) for c in out["state"][side]]
+                      for side in ("actors", "targets")]}
+    assert kept == snapshot
+
+
+def test_a_refusal_reads_as_a_diagnostic(cli, tmp_path: Path, snapshot) -> None:  # type: ignore[no-untyped-def]
+    run = cli("run", GAME, "Attack", "--as", ex("kirin"), "--against", ex("viktor"), "--dice", "1,1,1")
+    assert run.code == 1
+    assert run.stderr.replace(str(EXAMPLES.parent.parent.parent) + "/", "") == snapshot
