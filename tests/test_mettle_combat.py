@@ -497,3 +497,26 @@ def test_a_refusal_reads_as_a_diagnostic(cli, tmp_path: Path, snapshot) -> None:
     run = cli("run", GAME, "Attack", "--as", ex("kirin"), "--against", ex("viktor"), "--dice", "1,1,1")
     assert run.code == 1
     assert run.stderr.replace(str(EXAMPLES.parent.parent.parent) + "/", "") == snapshot
+
+
+def test_twists_that_stay_with_the_weapon(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    answers = tmp_path / "a.yaml"
+    chief, kirin = ex("bandit-chief"), ex("kirin")
+    # [1,1,4,5,6] fails with 3 Edge; the reroll [1,1,1] still misses.
+    for twist, condition in [("jammed", "Weapon Jammed"), ("out_of_ammo", "Ammo Spent"), ("broken", "Broken Weapon")]:
+        answers.write_text(f"- {twist}\n")
+        out = run_json(cli, "Attack", "--as", chief, "--against", kirin, "--dice", "1,1,4,5,6,1,1,1",
+                       "--choices", str(answers))
+        assert out["state"]["actor"]["conditions"] == [condition]
+    jammed = fighter(tmp_path, "Jammed", conditions=["Weapon Jammed"])
+    refused = cli("run", GAME, "Attack", "--as", jammed, "--against", ex("bandit"), "--dice", "1,1,1")
+    assert refused.code == 1 and "'Attacker Has Weapon' requires" in refused.stderr
+    # Clearing it: Difficulty 1d6 = 2, MOTIVE 3 [1,1,4] Score 2: cleared.
+    cleared = run_json(cli, "Unjam", "--as", jammed, "--dice", "2,1,1,4")
+    assert cleared["results"] == {"difficulty": 2, "outcome": "success"} and cleared["state"]["actor"]["conditions"] == []
+    spent = fighter(tmp_path, "Spent", conditions=["Ammo Spent"])
+    assert run_json(cli, "Reload", "--as", spent)["results"] == {"loaded": True}
+    # A broken weapon halves (up) every later blow: 4 + 1 - 3 = 2 -> 1.
+    broken = fighter(tmp_path, "Broken", conditions=["Broken Weapon"])
+    assert run_json(cli, "Attack", "--as", broken, "--against", ex("bandit"), "--dice", "1,2,4")["results"][
+        "damage"] == 1
