@@ -188,3 +188,19 @@ def test_heal_readings(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-
     six = run(cli, "Heal", "--as", ex("viktor"), "--against", str(patient), "--option", "heal_pool=concept_only",
               "--dice", "4,4,4,4,4,4")
     assert six["results"]["restored"] == 3  # 6 Edge, but only 3 Harm to take back
+
+
+def test_a_journeys_encounters_match_an_enumeration() -> None:
+    from collections import Counter
+    from fractions import Fraction
+    from itertools import product
+
+    rules = load(GAME)
+    kirin = rules.entity(ex("kirin"))  # POISE 5
+    odds = rules.odds("Journey", as_=kirin, legs=[3, 6])
+    miss = {d: sum(Fraction(1, 6 ** 5) for faces in product(range(1, 7), repeat=5)
+                   if sum(f for f in faces if f <= 3) < d) for d in (3, 6)}
+    expected = Counter()
+    for a, b in product([False, True], repeat=2):
+        expected[int(a) + int(b)] += (miss[3] if a else 1 - miss[3]) * (miss[6] if b else 1 - miss[6])
+    assert {k: v for k, v in dict(odds.results["encounters"]).items() if v} == dict(expected)
