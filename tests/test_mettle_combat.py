@@ -520,3 +520,15 @@ def test_twists_that_stay_with_the_weapon(cli, tmp_path: Path) -> None:  # type:
     broken = fighter(tmp_path, "Broken", conditions=["Broken Weapon"])
     assert run_json(cli, "Attack", "--as", broken, "--against", ex("bandit"), "--dice", "1,2,4")["results"][
         "damage"] == 1
+
+
+def test_a28_strain_sources_add_up_under_the_option(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    strained = fighter(tmp_path, "Strained", conditions=['Strained(3, "hunger")', 'Strained(2, "thirst")'])
+    answers = tmp_path / "a.yaml"
+    answers.write_text("- accept_failure\n")
+    # [1,3,4]: Score 4 meets the highest Strain (3) and POISE 3, but not 3 + 2 = 5.
+    hit = run_json(cli, "Attack", "--as", strained, "--against", ex("bandit"), "--dice", "1,3,4")
+    assert hit["results"]["hit"] is True
+    summed = run_json(cli, "Attack", "--as", strained, "--against", ex("bandit"), "--dice", "1,3,4",
+                      "--option", "strain_stack=sum_sources", "--choices", str(answers))
+    assert summed["results"]["hit"] is False
