@@ -273,6 +273,9 @@ def _inline(use: ast.Statement, caller: Any, callee: Any, body: tuple[ast.Statem
             changes["args"] = _rename(statement.args, mapping)
         if statement.duration is not None:
             changes["duration"] = (_rename(statement.duration[0], mapping), statement.duration[1])
+        on = getattr(statement, "on", None)
+        if on is not None and fold(on) in mapping:  # `gain Harm 2 on victim`: the used procedure's name
+            changes["on"] = mapping[fold(on)].text
         lines.append(attrs.evolve(statement, **changes))
     if ends:
         lines.append(ast.StepLine(f"{prefix}.end", span=use.span))

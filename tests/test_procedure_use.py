@@ -216,3 +216,21 @@ def test_a_use_prints_back_as_written() -> None:
     parsed = parse_rules(Source("t.rules", text))
     assert str(parsed.blocks[0]) == text
     assert parse_rules(Source("t.rules", str(parsed.blocks[0]))) == parsed
+
+
+def test_on_names_an_input_of_the_used_procedure(tmp_path: Path) -> None:
+    """`gain Harm 2 on victim` inside a used procedure: `victim` is that procedure's input,
+    whether the caller passes a name of its own or an expression that picks the entity."""
+    (tmp_path / "g.rules").write_text(
+        "stats Might\n\nresource Harm (start = 0)\n\n"
+        "procedure Hurt (victim, n = 1)\n  gain Harm n on victim\n\n"
+        "procedure Both ()\n  let first = actors[1]\n  do Hurt(first, 2)\n  do Hurt(actors[0], 3) as again\n"
+        "  result harm = [resource(a, Harm) for a in actors]\n")
+    (tmp_path / "a.yaml").write_text("name: A\nstats: {Might: 1}\n")
+    (tmp_path / "b.yaml").write_text("name: B\nstats: {Might: 1}\n")
+    rules = interpreter.load(str(tmp_path))
+    sides = [rules.entity(str(tmp_path / "a.yaml")), rules.entity(str(tmp_path / "b.yaml"))]
+    run = rules.run("Both", as_=sides)
+    assert run.results["harm"] == (3, 2)
+    odds = rules.odds("Both", as_=sides)
+    assert dict(odds.results["harm"]) == {(3, 2): Fraction(1)}

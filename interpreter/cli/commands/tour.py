@@ -17,6 +17,7 @@ from interpreter.core.trace import RollEvent, Trace
 from interpreter.core.values import format_value
 from interpreter.markov.chains import FixedDriver
 from interpreter.rules import load
+from interpreter.rules.procedures import load_choices
 from interpreter.rules.yamlfile import read_yaml
 
 __all__ = ["register", "run"]
@@ -86,11 +87,41 @@ def _shown_odds(folder, game: str) -> None:  # type: ignore[no-untyped-def]
         roles = {k: item[k] for k in ("as", "against") if isinstance(item.get(k), str)}
         flags = " ".join(f"--{k} examples/{v}" for k, v in roles.items())
         print(f"\n   $ runebook odds {game} \"{item['entry']}\" {flags}")
-        entities = {("as_" if k == "as" else k): rules.entity(str(folder / "examples" / v)) for k, v in roles.items()}
-        odds = rules.odds(str(item["entry"]), **entities)
+        odds = rules.odds(str(item["entry"]), **_sides(rules, folder, roles))
         for name in item.get("results") or list(odds.results):
             for line in distribution_text(name, odds.results[name]).rstrip("\n").splitlines():
                 print(f"   {line}")
+
+
+def _sides(rules, folder, roles: dict[str, str]) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """``as_``/``against`` from example files; a file holding a YAML list gives the whole side."""
+    sides: dict[str, object] = {}
+    for key, value in roles.items():
+        found = rules.entities(str(folder / "examples" / value))
+        sides["as_" if key == "as" else key] = found[0] if len(found) == 1 else found
+    return sides
+
+
+def _shown_runs(folder, game: str) -> None:  # type: ignore[no-untyped-def]
+    """The runs a game's ``examples/tour.yaml`` asks for: a procedure with example files on
+    each side, its answers and its dice, e.g. ``runs: [{procedure: NAME, as: a.yaml, against:
+    b.yaml, choices: answers.yaml, dice: "1,2,3"}]``; it prints the command and the results."""
+    path = folder / "examples" / "tour.yaml"
+    if not path.is_file():
+        return
+    _source, _root, data = read_yaml(path)
+    rules = load(game)
+    for item in (data or {}).get("runs", []) if isinstance(data, dict) else []:
+        roles = {k: item[k] for k in ("as", "against") if isinstance(item.get(k), str)}
+        flags = " ".join(f"--{k} examples/{v}" for k, v in roles.items())
+        choices, dice = item.get("choices"), str(item.get("dice", ""))
+        extra = (f" --choices examples/{choices}" if choices else "") + (f" --dice {dice}" if dice else "")
+        print(f"\n   $ runebook run {game} \"{item['procedure']}\" {flags}{extra}")
+        driver = load_choices(folder / "examples" / choices) if choices else FixedDriver()
+        faces = [int(f) for f in dice.split(",")] if dice else None
+        result = rules.run(str(item["procedure"]), dice=faces, driver=driver, **_sides(rules, folder, roles))
+        for name, value in result.results.items():
+            print(f"   => {name}: {format_value(value)}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -111,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
         _content(folder.name, ruleset)
         try:
             _mechanics(folder.name, args.seed)
+            _shown_runs(folder, folder.name)
             _shown_odds(folder, folder.name)
         except RunebookError as error:
             failed = True
