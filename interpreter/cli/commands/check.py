@@ -1,17 +1,19 @@
-"""`runebook check [--game GAME] PATH... [--format text|json|github]`."""
+"""`runebook check [--game GAME] PATH... [--format text|json|github|sarif]`."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
+from dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_sarif, render_text
 from dsl.loader import _extends, _parse, check_paths, load_game
 from dsl.model import build_model
 from interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
@@ -24,10 +26,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                             description="Validate .rules files; exit 1 if any has errors.")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="a .rules file or a folder of them")
     parser.add_argument("--game", help="the game that content files extend (a built-in name or a folder)")
-    parser.add_argument("--format", choices=("text", "json", "github"), default="text",
+    parser.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
                         help="how to print diagnostics (default: text)")
     parser.set_defaults(handler=run)
 
+
+_PYPROJECT = Path(__file__).resolve().parents[3] / "pyproject.toml"
 
 _MECHANICS = re.compile(r"^(?:option|levels|table|function|check|example|procedure|condition|resource|derive)[ \t]",
                         re.MULTILINE)
@@ -79,6 +83,22 @@ def _reference_note(reference: Any) -> str:
             f"{targets}" + (f": {changes}" if changes else ""))
 
 
+def tool_version() -> str:
+    """The installed Runebook's version, or the source tree's when it is run in place."""
+    try:
+        return metadata.version("runebook")
+    except metadata.PackageNotFoundError:
+        match = re.search(r'^version = "([^"]+)"', _PYPROJECT.read_text(encoding="utf-8"), re.M) \
+            if _PYPROJECT.is_file() else None
+        return match.group(1) if match else "unknown"
+
+
+def errors_reference_uri() -> str:
+    """Where the error reference lives: ``RUNEBOOK_DOCS_URL`` if set, else this tree's docs/errors.md."""
+    base = os.environ.get("RUNEBOOK_DOCS_URL")
+    return f"{base.rstrip('/')}/errors.md" if base else (_PYPROJECT.parent / "docs" / "errors.md").as_uri()
+
+
 def run(args: argparse.Namespace) -> int:
     report = check_paths(args.paths, args.game)
     report.diagnostics.extend(_mechanics_problems(args.paths, report.diagnostics))
@@ -92,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
             "references": [r.to_dict() for r in report.references],
         }
         print(json.dumps(payload, indent=2, ensure_ascii=False))
+    elif args.format == "sarif":
+        print(render_sarif(report.diagnostics, version=tool_version(), help_uri=errors_reference_uri()))
     elif args.format == "github":
         for diagnostic in report.diagnostics:
             print(render_github(diagnostic))
