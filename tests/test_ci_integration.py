@@ -225,3 +225,15 @@ def test_the_example_workflow_uses_the_action_with_its_inputs() -> None:
     action = next(step for step in steps if step.get("uses", "").split("@")[0].endswith("/runebook"))
     assert set(action["with"]) <= set(ACTION["inputs"])
     assert (EXAMPLE / action["with"]["paths"]).is_dir()
+
+
+def test_the_example_repository_tests_pass_and_catch_a_changed_power(content_repo: Path, tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
+    passed = subprocess.run(command, cwd=content_repo, env=env, capture_output=True, text=True, timeout=300)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    path = content_repo / POWERS
+    path.write_text(path.read_text(encoding="utf-8").replace("[Grade + 4] damage", "[Grade + 5] damage"),
+                    encoding="utf-8")
+    failed = subprocess.run(command, cwd=content_repo, env=env, capture_output=True, text=True, timeout=300)
+    assert failed.returncode == 1 and "2 failed" in failed.stdout
