@@ -339,38 +339,34 @@ def _sarif_result(diagnostic: Diagnostic, rule_index: int) -> dict[str, object]:
     return result
 
 
-def render_sarif(diagnostics: Iterable[Diagnostic], *, version: str, help_uri: str) -> str:
+def render_sarif(diagnostics: Iterable[Diagnostic], *, version: str, help_uri: str | None) -> str:
     """A SARIF 2.1.0 log of one run, for code-scanning views.
 
     ``help_uri`` is the address of the error reference (``docs/errors.md``); each rule
-    links to its code's section there. Only the codes that occur are listed as rules.
+    links to its code's section there. Without one, the rules name the page in their help
+    text only. Only the codes that occur are listed as rules.
     """
     found = list(diagnostics)
     codes = sorted({d.code for d in found})
     index = {code: i for i, code in enumerate(codes)}
-    rules = [
-        {
-            "id": code,
-            "name": code,
-            "shortDescription": {"text": _template_text(MESSAGES[code])},
-            "helpUri": f"{help_uri}#{code.lower()}",
-            "help": {"text": f"See {help_uri}#{code.lower()} for an example and how to fix it."},
-        }
-        for code in codes
-    ]
+    rules: list[dict[str, object]] = []
+    for code in codes:
+        rule: dict[str, object] = {"id": code, "name": code,
+                                   "shortDescription": {"text": _template_text(MESSAGES[code])}}
+        if help_uri:
+            rule["helpUri"] = f"{help_uri}#{code.lower()}"
+        where = f"{help_uri}#{code.lower()}" if help_uri else f"{code} in docs/errors.md of the Runebook repository"
+        rule["help"] = {"text": f"See {where} for an example and how to fix it."}
+        rules.append(rule)
+    driver: dict[str, object] = {"name": "runebook", "version": version, "rules": rules}
+    if help_uri:
+        driver["informationUri"] = help_uri
     log = {
         "$schema": SARIF_SCHEMA,
         "version": SARIF_VERSION,
         "runs": [
             {
-                "tool": {
-                    "driver": {
-                        "name": "runebook",
-                        "version": version,
-                        "informationUri": help_uri,
-                        "rules": rules,
-                    }
-                },
+                "tool": {"driver": driver},
                 "columnKind": "unicodeCodePoints",
                 "results": [_sarif_result(d, index[d.code]) for d in found],
             }

@@ -120,3 +120,23 @@ def test_the_schema_rejects_a_broken_log(broken) -> None:  # type: ignore[no-unt
     broken(log)
     with pytest.raises(jsonschema.ValidationError):
         VALIDATOR.validate(log)
+
+
+def test_rules_link_to_the_reference_given_by_runebook_docs_url(cli, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("RUNEBOOK_DOCS_URL", "https://docs.example.org/runebook/")
+    monkeypatch.chdir(tmp_path)
+    Path("powers.rules").write_text(HOMEBREW, encoding="utf-8")
+    log = _sarif(cli, "powers.rules")["log"]
+    VALIDATOR.validate(log)
+    driver = log["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://docs.example.org/runebook/errors.md"
+    assert {r["helpUri"] for r in driver["rules"]} >= {"https://docs.example.org/runebook/errors.md#e0207"}
+
+
+def test_without_a_reference_the_rules_still_name_the_page() -> None:
+    source = Source("a.rules", "x\n")
+    log = json.loads(render_sarif([Diagnostic("E0207", "unknown name 'x'", source, Span(1, 1, 1, 2))],
+                                  version="1", help_uri=None))
+    VALIDATOR.validate(log)
+    (rule,) = log["runs"][0]["tool"]["driver"]["rules"]
+    assert "helpUri" not in rule and "E0207 in docs/errors.md" in rule["help"]["text"]

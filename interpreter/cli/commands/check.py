@@ -93,10 +93,14 @@ def tool_version() -> str:
         return match.group(1) if match else "unknown"
 
 
-def errors_reference_uri() -> str:
-    """Where the error reference lives: ``RUNEBOOK_DOCS_URL`` if set, else this tree's docs/errors.md."""
+def errors_reference_uri() -> str | None:
+    """Where the error reference lives: under ``RUNEBOOK_DOCS_URL`` if set, else this source
+    tree's docs/errors.md; None for an installed copy, which carries no docs."""
     base = os.environ.get("RUNEBOOK_DOCS_URL")
-    return f"{base.rstrip('/')}/errors.md" if base else (_PYPROJECT.parent / "docs" / "errors.md").as_uri()
+    if base:
+        return f"{base.rstrip('/')}/errors.md"
+    page = _PYPROJECT.parent / "docs" / "errors.md"
+    return page.as_uri() if page.is_file() else None
 
 
 def run(args: argparse.Namespace) -> int:
