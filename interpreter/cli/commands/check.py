@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_sarif, render_text
+from dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
 from dsl.loader import _extends, _parse, check_paths, load_game
 from dsl.model import build_model
 from interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from interpreter.cli.sarif import sarif_log
 
 __all__ = ["register", "run"]
 
@@ -30,8 +29,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="how to print diagnostics (default: text)")
     parser.set_defaults(handler=run)
 
-
-_PYPROJECT = Path(__file__).resolve().parents[3] / "pyproject.toml"
 
 _MECHANICS = re.compile(r"^(?:option|levels|table|function|check|example|procedure|condition|resource|derive)[ \t]",
                         re.MULTILINE)
@@ -83,26 +80,6 @@ def _reference_note(reference: Any) -> str:
             f"{targets}" + (f": {changes}" if changes else ""))
 
 
-def tool_version() -> str:
-    """The installed Runebook's version, or the source tree's when it is run in place."""
-    try:
-        return metadata.version("runebook")
-    except metadata.PackageNotFoundError:
-        match = re.search(r'^version = "([^"]+)"', _PYPROJECT.read_text(encoding="utf-8"), re.M) \
-            if _PYPROJECT.is_file() else None
-        return match.group(1) if match else "unknown"
-
-
-def errors_reference_uri() -> str | None:
-    """Where the error reference lives: under ``RUNEBOOK_DOCS_URL`` if set, else this source
-    tree's docs/errors.md; None for an installed copy, which carries no docs."""
-    base = os.environ.get("RUNEBOOK_DOCS_URL")
-    if base:
-        return f"{base.rstrip('/')}/errors.md"
-    page = _PYPROJECT.parent / "docs" / "errors.md"
-    return page.as_uri() if page.is_file() else None
-
-
 def run(args: argparse.Namespace) -> int:
     report = check_paths(args.paths, args.game)
     report.diagnostics.extend(_mechanics_problems(args.paths, report.diagnostics))
@@ -117,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(payload, indent=2, ensure_ascii=False))
     elif args.format == "sarif":
-        print(render_sarif(report.diagnostics, version=tool_version(), help_uri=errors_reference_uri()))
+        print(sarif_log(report.diagnostics))
     elif args.format == "github":
         for diagnostic in report.diagnostics:
             print(render_github(diagnostic))
