@@ -8,8 +8,11 @@ assert on it. Raising is done with :class:`RunebookError`, which carries all of 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from difflib import get_close_matches
+from pathlib import PurePath, PurePosixPath, PureWindowsPath
+from urllib.parse import quote
 
 import attrs
 
@@ -23,6 +26,7 @@ __all__ = [
     "did_you_mean",
     "render_github",
     "render_json",
+    "render_sarif",
     "render_text",
 ]
 
@@ -298,3 +302,79 @@ def render_github(diagnostic: Diagnostic) -> str:
             parts.append(f"endColumn={diagnostic.span.end_column}")
     message = diagnostic.message + (f" ({diagnostic.help})" if diagnostic.help else "")
     return f"::{diagnostic.severity} {','.join(parts)},title={diagnostic.code}::{_github_escape(message)}"
+
+
+#: The SARIF version written by :func:`render_sarif` and the schema it follows.
+SARIF_VERSION = "2.1.0"
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _artifact_uri(path: str) -> str:
+    """A SARIF artifact URI: relative paths stay relative (with ``/``), absolute ones become file URIs."""
+    if PurePosixPath(path).is_absolute() or PureWindowsPath(path).drive:
+        return PurePath(path).as_uri()
+    return quote(PureWindowsPath(path).as_posix() if "\\" in path else path, safe="/")
+
+
+def _template_text(template: str) -> str:
+    """A message template with its fields shown as ``<name>``: the rule's general description."""
+    return re.sub(r"\{(\w+)(?::[^}]*)?\}", r"<\1>", template)
+
+
+def _sarif_result(diagnostic: Diagnostic, rule_index: int) -> dict[str, object]:
+    text = diagnostic.message + (f" ({diagnostic.help})" if diagnostic.help else "")
+    result: dict[str, object] = {
+        "ruleId": diagnostic.code,
+        "ruleIndex": rule_index,
+        "level": diagnostic.severity if diagnostic.severity in ("error", "warning") else "note",
+        "message": {"text": text},
+    }
+    if diagnostic.source is not None:
+        physical: dict[str, object] = {"artifactLocation": {"uri": _artifact_uri(diagnostic.path)}}
+        span = diagnostic.span
+        if span is not None:
+            physical["region"] = {
+                "startLine": span.line,
+                "startColumn": span.column,
+                "endLine": span.end_line,
+                "endColumn": max(span.end_column, span.column + 1) if span.end_line == span.line
+                else span.end_column,
+            }
+        result["locations"] = [{"physicalLocation": physical}]
+    return result
+
+
+def render_sarif(diagnostics: Iterable[Diagnostic], *, version: str, help_uri: str | None) -> str:
+    """A SARIF 2.1.0 log of one run, for code-scanning views.
+
+    ``help_uri`` is the address of the error reference (``docs/errors.md``); each rule
+    links to its code's section there. Without one, the rules name the page in their help
+    text only. Only the codes that occur are listed as rules.
+    """
+    found = list(diagnostics)
+    codes = sorted({d.code for d in found})
+    index = {code: i for i, code in enumerate(codes)}
+    rules: list[dict[str, object]] = []
+    for code in codes:
+        rule: dict[str, object] = {"id": code, "name": code,
+                                   "shortDescription": {"text": _template_text(MESSAGES[code])}}
+        if help_uri:
+            rule["helpUri"] = f"{help_uri}#{code.lower()}"
+        where = f"{help_uri}#{code.lower()}" if help_uri else f"{code} in docs/errors.md of the Runebook repository"
+        rule["help"] = {"text": f"See {where} for an example and how to fix it."}
+        rules.append(rule)
+    driver: dict[str, object] = {"name": "runebook", "version": version, "rules": rules}
+    if help_uri:
+        driver["informationUri"] = help_uri
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": SARIF_VERSION,
+        "runs": [
+            {
+                "tool": {"driver": driver},
+                "columnKind": "unicodeCodePoints",
+                "results": [_sarif_result(d, index[d.code]) for d in found],
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False)

@@ -459,7 +459,7 @@ def _parse_slice(source: Source, first: int, last: int, start: int, end: int,
 
 #: Syntax errors inside a line's text (an operator, a bracket, emphasis): the line's other
 #: lines still read as written once its broken part is left out.
-_INSIDE_A_LINE = frozenset({"E0101", "E0102", "E0103", "E0104", "E0105", "E0109", "E0111"})
+_INSIDE_A_LINE = frozenset({"E0102", "E0103", "E0104", "E0105", "E0109", "E0111"})
 
 
 def _recover(source: Source, first: int, last: int, start: int, end: int,

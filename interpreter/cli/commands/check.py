@@ -1,4 +1,4 @@
-"""`runebook check [--game GAME] PATH... [--format text|json|github]`."""
+"""`runebook check [--game GAME] PATH... [--format text|json|github|sarif]`."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, 
 from dsl.loader import _extends, _parse, check_paths, load_game
 from dsl.model import build_model
 from interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from interpreter.cli.sarif import sarif_log
 
 __all__ = ["register", "run"]
 
@@ -24,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                             description="Validate .rules files; exit 1 if any has errors.")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="a .rules file or a folder of them")
     parser.add_argument("--game", help="the game that content files extend (a built-in name or a folder)")
-    parser.add_argument("--format", choices=("text", "json", "github"), default="text",
+    parser.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
                         help="how to print diagnostics (default: text)")
     parser.set_defaults(handler=run)
 
@@ -99,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
             "references": [r.to_dict() for r in report.references],
         }
         print(json.dumps(payload, indent=2, ensure_ascii=False))
+    elif args.format == "sarif":
+        print(sarif_log(report.diagnostics))
     elif args.format == "github":
         for diagnostic in report.diagnostics:
             print(render_github(diagnostic))
