@@ -23,7 +23,9 @@ pytest_lsp = pytest.importorskip("pytest_lsp")
 from lsprotocol import types as lsp  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
 
+from dsl.formatter import format_source  # noqa: E402
 from dsl.loader import check_paths  # noqa: E402
+from dsl.source import Source  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 MESTEZIA = REPO / "rulesets" / "mestezia"
@@ -387,3 +389,16 @@ async def test_the_server_survives_bad_documents_and_deleted_files(client: Langu
     assert hover is None or "Traceback" not in hover.contents.value
     assert not any("Traceback" in m.message for m in client.messages + client.log_messages)
 
+
+
+async def test_formatting_is_runebook_fmt_on_the_open_text(client: LanguageClient, homebrew: Path) -> None:
+    path = homebrew / "untidy.rules"
+    messy = "function  half(x)=floor( x/2 )   # rounds down\n\n\n\nfunction twice(x) = x*2\n"
+    path.write_text(messy, encoding="utf-8")
+    await _open(client, path, messy)
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        lsp.TextDocumentIdentifier(_uri(path)), lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert edits is not None and len(edits) == 1
+    assert edits[0].range.start == lsp.Position(0, 0)
+    assert edits[0].new_text == format_source(Source(str(path), messy)).text
+    assert edits[0].new_text == "function half(x) = floor(x / 2)  # rounds down\n\nfunction twice(x) = x * 2\n"

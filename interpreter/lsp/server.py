@@ -23,6 +23,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 import interpreter
 from dsl.diagnostics import Diagnostic
+from dsl.formatter import format_source
 from dsl.source import Source, Span
 from dsl.vocabulary import fold
 from interpreter.lsp import completion
@@ -542,6 +543,24 @@ def document_symbols(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbo
                                          range=whole, selection_range=name_range,
                                          detail=symbol.detail or symbol.kind))
     return result
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+@_safe(default=None)
+def formatting(params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+    """`runebook fmt` on the open text: one edit replacing the whole document, or none when
+    it is formatted already or does not read cleanly (then its diagnostics say why)."""
+    try:
+        document = server.workspace.get_text_document(params.text_document.uri)
+    except Exception:  # noqa: BLE001
+        return None
+    text = document.source
+    formatted = format_source(Source(to_fs_path(params.text_document.uri) or "<document>", text))
+    if formatted.refused is not None or not formatted.changed:
+        return []
+    lines = text.split("\n")
+    end = lsp.Position(len(lines) - 1, len(lines[-1].encode("utf-16-le")) // 2)
+    return [lsp.TextEdit(range=lsp.Range(lsp.Position(0, 0), end), new_text=formatted.text)]
 
 
 @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
