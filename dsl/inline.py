@@ -44,6 +44,11 @@ def _rename(node: Any, mapping: Mapping[str, ex.Expr]) -> Any:
         return node if new is None else attrs.evolve(new, span=node.span)
     if isinstance(node, tuple):
         return tuple(_rename(item, mapping) for item in node)
+    if isinstance(node, ex.Comprehension):
+        # `[v for a in xs]`: inside it, `a` is the comprehension's own, whatever the mapping says.
+        inner = {k: v for k, v in mapping.items() if k != fold(node.name)}
+        return attrs.evolve(node, value=_rename(node.value, inner), collection=_rename(node.collection, mapping),
+                            condition=_rename(node.condition, inner) if node.condition is not None else None)
     if isinstance(node, ex.Possessive):
         return attrs.evolve(node, owner=_rename(node.owner, mapping))
     if isinstance(node, ex.Call):

@@ -28,6 +28,7 @@ from dsl.inline import expand_procedures
 from dsl.loader import Ruleset
 from dsl.source import Source, Span
 from dsl.typecheck import check_types
+from dsl.types import LITERAL_WORDS
 from dsl.vocabulary import fold
 
 __all__ = [
@@ -455,7 +456,7 @@ class _Builder:
     def shadowed_rows(self, block: ast.TableDecl, source: Source) -> None:
         """A warning for a table whose rows give new levels and also a name declared elsewhere
         (a condition `High` turns the row `3+: High` of a table of grades into that condition)."""
-        names = [r.value for r in block.rows if isinstance(r.value, ex.Name)]
+        names = [r.value for r in block.rows if isinstance(r.value, ex.Name) and fold(r.value.text) not in LITERAL_WORDS]
         if not any(fold(n.text) not in self.defined for n in names):
             return  # every row names something declared: a table onto existing values
         for name in names:
@@ -469,8 +470,8 @@ class _Builder:
 
     def table(self, block: ast.TableDecl, source: Source) -> None:
         name = str(block.name)
-        implied = [str(r.value) for r in block.rows
-                   if isinstance(r.value, ex.Name) and fold(r.value.text) not in self.defined]
+        implied = [str(r.value) for r in block.rows if isinstance(r.value, ex.Name)
+                   and fold(r.value.text) not in self.defined and fold(r.value.text) not in LITERAL_WORDS]
         implied = list(dict.fromkeys(implied))
         for rank, level in enumerate(implied):
             self.define(level, LevelName(name, level, rank, tuple(implied)))
@@ -520,7 +521,7 @@ class _Builder:
     def known_outside(self) -> set[str]:
         """Names every declaration may read: the game's values, options, roles and stats."""
         known = set(self.values) | {fold(o.name) for o in self.options.values()}
-        return known | {"true", "false", "none"} | set(ROLES) | set(GROUPS_OF_ROLES) \
+        return known | set(LITERAL_WORDS) | set(ROLES) | set(GROUPS_OF_ROLES) \
             | set(self.ruleset.vocabulary.stats)
 
     def check_function(self, function: FunctionName) -> None:
@@ -528,7 +529,7 @@ class _Builder:
         anywhere: an unknown name would fail that run)."""
         params = [p.name for p in function.decl.params]
         known = set(self.values) | {fold(o.name) for o in self.options.values()} | {fold(n) for n in params}
-        known |= {"true", "false", "none"} | set(self.ruleset.vocabulary.stats)
+        known |= set(LITERAL_WORDS) | set(self.ruleset.vocabulary.stats)
         self.names_in(function.decl.body, known, function.source, params)
 
     def check_names(self, check: Check) -> None:
@@ -706,7 +707,7 @@ class _Builder:
         `holder`); an `implies` line names a declared condition that needs no values."""
         local = [p.name for p in condition.params] + ["holder"]
         known = set(self.values) | {fold(o.name) for o in self.options.values()}
-        known |= {fold(n) for n in local} | {"true", "false", "none"} | set(self.ruleset.vocabulary.stats)
+        known |= {fold(n) for n in local} | set(LITERAL_WORDS) | set(self.ruleset.vocabulary.stats)
         for param in condition.params:
             if param.default is not None:
                 self.names_in(param.default, known, condition.source, local)

@@ -209,7 +209,8 @@ class _Checker:
             if isinstance(block, ast.TableDecl):
                 name = str(block.name)
                 for row in block.rows:
-                    if isinstance(row.value, ex.Name) and fold(row.value.text) not in defined:
+                    if isinstance(row.value, ex.Name) and fold(row.value.text) not in defined \
+                            and fold(row.value.text) not in ty.LITERAL_WORDS:
                         claim(row.value.text, ty.level(name))
                         self.groups.setdefault(fold(name), name)
                 key = fold(name)

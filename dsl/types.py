@@ -82,6 +82,9 @@ ENTITY = Type("entity")
 CELL = Type("cell")
 CELLS = Type("cells")
 #: Kinds that need no detail, by name (the signature notation of dsl.builtins reads them).
+#: Words that are values in every game (never a level a table's row would define).
+LITERAL_WORDS = frozenset({"true", "false", "none"})
+
 SIMPLE = {t.kind: t for t in (ANY, NUMBER, RATING, BOOLEAN, TEXT, NONE, POOL, ENTITY, CELL, CELLS)}
 
 

@@ -3,6 +3,7 @@ immutable, and the one source of the diagnostics both `check` and `load` report.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -126,3 +127,15 @@ def test_an_example_with_a_value_that_is_not_one(tmp_path: Path) -> None:
     """)
     assert [d.code for d in model.errors] == ["E0008"]
     assert model.errors[0].span.line == 5
+
+
+def test_true_and_false_in_a_table_stay_true_and_false(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """A table whose rows are `true`/`false` used to make them levels of the table, which
+    turned every `false` of the game (a boolean input's default too) into a level."""
+    (tmp_path / "t.rules").write_text(
+        "table Soaks\n  1: true\n  2: false\n\n"
+        "check C (flag: boolean = false)\n  result r = 1 if flag else 0\n  result s = Soaks[2]\n", encoding="utf-8")
+    assert cli("check", str(tmp_path / "t.rules")).code == 0
+    run = cli("resolve", str(tmp_path), "C", "--json")
+    assert run.code == 0, run.stderr
+    assert json.loads(run.stdout)["results"] == {"r": 0, "s": False}

@@ -234,3 +234,15 @@ def test_on_names_an_input_of_the_used_procedure(tmp_path: Path) -> None:
     assert run.results["harm"] == (3, 2)
     odds = rules.odds("Both", as_=sides)
     assert dict(odds.results["harm"]) == {(3, 2): Fraction(1)}
+
+
+def test_a_comprehension_in_a_used_procedure_keeps_its_own_name(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """`[a * 10 for a in xs]` inside a used procedure whose input is also `a`: the loop's `a`
+    is the comprehension's (10 + 20 + 30), not the input (which gave 3 × 50 before)."""
+    (tmp_path / "p.rules").write_text(
+        "procedure Inner (a: number = 2, xs: list of number = [1, 2, 3])\n"
+        "  result total = sum([a * 10 for a in xs if a > 0]) + a\n\n"
+        "procedure Outer (n: number = 5)\n  do Inner(a = n) as inner\n  result got = inner.total\n", encoding="utf-8")
+    run = cli("run", str(tmp_path), "Outer", "--json")
+    assert run.code == 0, run.stderr
+    assert json.loads(run.stdout)["results"]["got"] == 65
