@@ -319,6 +319,9 @@ class _Builder:
         for _, named in list(self.values.values()):
             if isinstance(named, FunctionName):
                 self.check_function(named)
+        for declared in list(self.checks.values()) + list(self.procedures.values()):
+            self.check_inputs(declared)
+        self.check_derived()
         for check in self.checks.values():
             self.check_names(check)
             self.check_unused(check.decl, check.source)
@@ -523,6 +526,35 @@ class _Builder:
         known = set(self.values) | {fold(o.name) for o in self.options.values()}
         return known | set(LITERAL_WORDS) | set(ROLES) | set(GROUPS_OF_ROLES) \
             | set(self.ruleset.vocabulary.stats)
+
+    def check_inputs(self, check: Check) -> None:
+        """Each input named once (a second would silently never be read)."""
+        seen: set[str] = set()
+        for param in check.decl.params:
+            if fold(param.name) in seen:
+                what = "procedure" if isinstance(check, Procedure) else "check"
+                self.error("E0304", check.source, param.span, what="input", name=param.name, owner=what,
+                           help="give each input a name of its own")
+            seen.add(fold(param.name))
+
+    def check_derived(self) -> None:
+        """A derived value that reads itself, directly or through others, has no value (E0416)."""
+        reads = {key: {fold(n.text) for n in expression_names(expr) if isinstance(n, ex.Name)} & set(self.derived)
+                 for key, (_, expr, _) in self.derived.items()}
+        reported: set[str] = set()
+        for start in self.derived:
+            stack, seen = [start], set()
+            while stack:
+                key = stack.pop()
+                for following in reads.get(key, ()):
+                    if following == start and start not in reported:
+                        name, expr, source = self.derived[start]
+                        reported.add(start)
+                        self.error("E0416", source, expr.span, name=name,
+                                   help="compute it from stats and other values that do not read it")
+                    elif following not in seen:
+                        seen.add(following)
+                        stack.append(following)
 
     def check_function(self, function: FunctionName) -> None:
         """A function's body reads its parameters and the game's names (a call runs it later,

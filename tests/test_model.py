@@ -139,3 +139,16 @@ def test_true_and_false_in_a_table_stay_true_and_false(tmp_path: Path, cli) -> N
     run = cli("resolve", str(tmp_path), "C", "--json")
     assert run.code == 0, run.stderr
     assert json.loads(run.stdout)["results"] == {"r": 0, "s": False}
+
+
+def test_check_sees_a_repeated_input_and_a_value_that_reads_itself(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """Both used to pass `check` and then fail (or silently misread) on the first run."""
+    (tmp_path / "d.rules").write_text(
+        "stats Might\n\nderive Power = Force + 1\n\nderive Force = Power * 2\n\nderive Safe = Might + 1\n\n"
+        "check Roll (bonus: number = 0, bonus: number = 1)\n  result r = bonus + Might\n", encoding="utf-8")
+    run = cli("check", str(tmp_path / "d.rules"))
+    assert run.code == 1
+    assert "d.rules:9:32: E0304 input 'bonus' is declared twice in one check" in run.stderr
+    assert "d.rules:3:16: E0416 'Power' depends on itself" in run.stderr
+    assert "d.rules:5:16: E0416 'Force' depends on itself" in run.stderr
+    assert "'Safe'" not in run.stderr
