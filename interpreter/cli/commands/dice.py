@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from dsl.diagnostics import render_text
 from dsl.loader import builtin_games
@@ -11,7 +12,9 @@ from dsl.vocabulary import fold
 from interpreter import api
 from interpreter.cli.commands import EXIT_USAGE
 from interpreter.cli.commands.resolve import add_check_inputs, faces, run_check_odds
+from interpreter.cli.charts import comparison_json, comparison_text, distributions_csv, svg_chart
 from interpreter.cli.render import distribution_json, distribution_text, roll_json, roll_text
+from interpreter.core.distribution import Distribution
 from interpreter.core.evaluate import compile_expression
 from interpreter.core.limits import DEFAULT_LIMITS
 from interpreter.core.notation import DEFAULT_DIALECT, DIALECTS
@@ -37,11 +40,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     odds = sub.add_parser(
         "odds", help="exact probabilities of a dice expression or of a game's check",
-        description="Print the exact distribution of an expression such as '4d6kh3', or of every "
-                    "result of a check: runebook odds GAME CHECK --with NAME=VALUE ...",
+        description="Print the exact distribution of an expression such as '4d6kh3', of several side "
+                    "by side ('1d20' '2d10'), or of every result of a check: "
+                    "runebook odds GAME CHECK --with NAME=VALUE ...",
     )
-    odds.add_argument("expr", metavar="EXPR | GAME CHECK", nargs="+",
-                      help="an expression, or a game and one of its checks")
+    odds.add_argument("expr", metavar="EXPR... | GAME CHECK", nargs="+",
+                      help="one expression or several to compare, or a game (or folder) and one of its checks")
     add_check_inputs(odds)
     odds.add_argument("--answer", dest="answers", action="append", metavar="NAME=VALUE",
                       help="for a procedure: the answer to a choice point (otherwise its first option)")
@@ -49,7 +53,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="for a check or procedure: the odds of an expression over its results, e.g. "
                       "--of 'outcome == victory and degree >= major'; give it again for a joint distribution")
     _notation_options(odds)
-    odds.add_argument("--json", action="store_true", help="machine-readable output")
+    odds.add_argument("--format", choices=("text", "json", "csv"), default=None,
+                      help="text (default), json, or csv (a row per outcome, for a spreadsheet)")
+    odds.add_argument("--json", action="store_true", help="the same as --format json")
+    odds.add_argument("--chart", nargs=2, metavar=("svg", "FILE"),
+                      help="also write a bar chart of the distribution(s), e.g. --chart svg odds.svg")
     odds.set_defaults(handler=run_odds)
 
 
@@ -85,13 +93,51 @@ def run_roll(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_odds(args: argparse.Namespace) -> int:
-    if len(args.expr) == 2:
-        return run_check_odds(args, *args.expr)
-    if len(args.expr) > 2 or args.inputs or args.options or args.of:
-        print("runebook: error: odds takes an expression, or a game and a check (with --with/--option)",
-              file=sys.stderr)
+def _is_game(name: str) -> bool:
+    return fold(name) in builtin_games() or Path(name).is_dir()
+
+
+def _unicode() -> bool:
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        "█▏▓▒░".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def _chart(args: argparse.Namespace, expressions: list[str], dists: list[Distribution]) -> int | None:
+    """Write ``--chart svg FILE``; a usage error's exit code when it cannot be written."""
+    if not args.chart:
+        return None
+    kind, path = args.chart
+    if kind.casefold() != "svg":
+        print(f"runebook: error: --chart makes svg charts, not {kind!r}: --chart svg FILE", file=sys.stderr)
         return EXIT_USAGE
+    try:
+        Path(path).write_text(svg_chart(expressions, dists), encoding="utf-8")
+    except OSError as error:
+        print(f"runebook: error: cannot write '{path}': {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+    return None
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    if args.json:
+        args.format = "json"
+    if len(args.expr) == 2 and _is_game(args.expr[0]):
+        if args.format == "csv" or args.chart:
+            print("runebook: error: --format csv and --chart are for expressions; a check's odds are text or "
+                  "--format json", file=sys.stderr)
+            return EXIT_USAGE
+        args.json = args.format == "json"
+        return run_check_odds(args, *args.expr)
+    if args.inputs or args.options or args.of or args.answers:
+        print("runebook: error: --with, --option, --of and --answer are for a game's check: "
+              "runebook odds GAME CHECK ...", file=sys.stderr)
+        return EXIT_USAGE
+    if len(args.expr) > 1:
+        return _compare(args)
     args.expr = args.expr[0]
     if fold(args.expr) in builtin_games():
         print(f"runebook: error: '{args.expr}' is a game; name one of its checks or procedures: "
@@ -99,14 +145,31 @@ def run_odds(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     dist = api.odds(args.expr, dialect=args.dialect, max_dice=args.max_dice)
     _warn(args.expr, args)
-    if args.json:
+    failed = _chart(args, [args.expr], [dist])
+    if failed is not None:
+        return failed
+    if args.format == "json":
         sys.stdout.write(distribution_json(args.expr, dist))
+    elif args.format == "csv":
+        sys.stdout.write(distributions_csv([args.expr], [dist]))
     else:
-        encoding = getattr(sys.stdout, "encoding", None) or "ascii"
-        try:
-            "█▏".encode(encoding)
-            unicode = True
-        except (UnicodeEncodeError, LookupError):
-            unicode = False
-        sys.stdout.write(distribution_text(args.expr, dist, unicode=unicode))
+        sys.stdout.write(distribution_text(args.expr, dist, unicode=_unicode()))
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    """Several expressions side by side (`runebook odds 1d20 2d10`)."""
+    expressions = list(args.expr)
+    dists = [api.odds(e, dialect=args.dialect, max_dice=args.max_dice) for e in expressions]
+    for expression in expressions:
+        _warn(expression, args)
+    failed = _chart(args, expressions, dists)
+    if failed is not None:
+        return failed
+    if args.format == "json":
+        sys.stdout.write(comparison_json(expressions, dists))
+    elif args.format == "csv":
+        sys.stdout.write(distributions_csv(expressions, dists))
+    else:
+        sys.stdout.write(comparison_text(expressions, dists, unicode=_unicode()))
     return 0
