@@ -69,14 +69,25 @@ def _short(text: str, width: int = 72) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def trace_text(trace: Trace) -> list[str]:
-    """One line per event; dice marked as in :data:`LEGEND`, then the legend."""
+#: What ``--trace brief`` keeps besides the dice: choices, uses of procedures, changes of state.
+BRIEF = frozenset({"choice", "use", "state"})
+#: The levels of ``--trace``.
+TRACE_LEVELS = ("full", "brief", "none")
+
+
+def trace_text(trace: Trace, level: str = "full") -> list[str]:
+    """One line per event; dice marked as in :data:`LEGEND`, then the legend. ``brief`` keeps
+    the dice rolled, the choices and the changes of state; ``none`` nothing."""
+    if level == "none":
+        return []
     lines = []
     used: set[str] = set()
     # A name looked up again with the same value, or a name that is its own value (a level,
     # an option's choice), adds nothing for a reader; the JSON trace keeps every event.
     known: set[tuple[str, str]] = set()
     events = list(trace)
+    if level == "brief":
+        events = [e for e in events if isinstance(e, RollEvent) or (isinstance(e, StepEvent) and e.kind in BRIEF)]
     for index, event in enumerate(events):
         following = events[index + 1] if index + 1 < len(events) else None
         if (isinstance(event, StepEvent) and event.kind == "op" and isinstance(following, StepEvent)
@@ -109,9 +120,9 @@ def trace_text(trace: Trace) -> list[str]:
     return lines
 
 
-def roll_text(result: Any) -> str:
+def roll_text(result: Any, level: str = "full") -> str:
     lines = [result.expression]
-    lines.extend(trace_text(result.trace))
+    lines.extend(trace_text(result.trace, level))
     lines.append(f"total: {format_value(result.total)}")
     return "\n".join(lines) + "\n"
 

@@ -93,6 +93,22 @@ class ScriptedDriver(Driver):
         return answer
 
 
+class NamedDriver(Driver):
+    """Answers by the choice's name (``--answer stance=bold``): a choice the answers name gets
+    that answer every time it comes; any other is asked of ``otherwise``."""
+
+    def __init__(self, answers: Mapping[str, str], otherwise: Driver) -> None:
+        self.answers = {fold(k): str(v) for k, v in answers.items()}
+        self.otherwise = otherwise
+
+    def choose(self, point: ChoicePoint) -> str:
+        given = self.answers.get(fold(point.name.rpartition(".")[2])) or self.answers.get(fold(point.name))
+        return given if given is not None else self.otherwise.choose(point)
+
+    def finish(self) -> None:
+        self.otherwise.finish()
+
+
 class PromptDriver(Driver):
     """Asks at the terminal; accepts an option's name or its number."""
 

@@ -11,7 +11,7 @@ from dsl.loader import builtin_games
 from dsl.vocabulary import fold
 from interpreter import api
 from interpreter.cli.commands import EXIT_USAGE
-from interpreter.cli.commands.resolve import add_check_inputs, faces, run_check_odds
+from interpreter.cli.commands.resolve import add_check_inputs, add_trace_options, faces, run_check_odds
 from interpreter.cli.charts import comparison_json, comparison_text, distributions_csv, svg_chart
 from interpreter.cli.render import distribution_json, distribution_text, roll_json, roll_text
 from interpreter.core.distribution import Distribution
@@ -35,6 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     source.add_argument("--dice", type=faces, metavar="F,F,...",
                         help="faces you rolled, e.g. 8,6,1 (negative faces: --dice=-1,0,1)")
     _notation_options(roll)
+    add_trace_options(roll)
     roll.add_argument("--json", action="store_true", help="machine-readable output")
     roll.set_defaults(handler=run_roll)
 
@@ -89,7 +90,7 @@ def _warn(expr: str, args: argparse.Namespace) -> None:
 def run_roll(args: argparse.Namespace) -> int:
     result = api.roll(args.expr, seed=args.seed, dice=args.dice, dialect=args.dialect, max_dice=args.max_dice)
     _warn(args.expr, args)
-    sys.stdout.write(roll_json(result) if args.json else roll_text(result))
+    sys.stdout.write(roll_json(result) if args.json else roll_text(result, args.trace))
     return 0
 
 

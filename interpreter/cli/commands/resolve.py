@@ -8,13 +8,13 @@ import sys
 from typing import Any
 
 from dsl.diagnostics import Diagnostic, RunebookError
-from interpreter.cli.render import distribution_text, trace_text
+from interpreter.cli.render import TRACE_LEVELS, distribution_text, trace_text
 from interpreter.core.values import format_value
 from interpreter.rules import load
 from interpreter.rules.odds_of import odds_of
-from interpreter.rules.procedures import PromptDriver, ScriptedDriver, load_choices
+from interpreter.rules.procedures import NamedDriver, PromptDriver, ScriptedDriver, load_choices
 
-__all__ = ["add_check_inputs", "faces", "register", "run_check_odds", "run_resolve"]
+__all__ = ["add_check_inputs", "add_trace_options", "faces", "register", "run_check_odds", "run_resolve"]
 
 
 def faces(text: str) -> list[int]:
@@ -69,10 +69,20 @@ def _roles(rules: Any, args: argparse.Namespace) -> dict[str, Any]:
     return roles
 
 
+def add_trace_options(parser: argparse.ArgumentParser) -> None:
+    """``--trace full|brief|none`` and ``--quiet`` (the same as ``--trace none``)."""
+    parser.add_argument("--trace", choices=TRACE_LEVELS, default="full",
+                        help="how much of what happened to print: every step (full, the default), the dice, "
+                        "choices and tests (brief), or only the results (none)")
+    parser.add_argument("--quiet", "-q", action="store_const", dest="trace", const="none",
+                        help="print only the results (--trace none)")
+
+
 def _add_dice_and_output(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
     source.add_argument("--dice", type=faces, metavar="F,F,...", help="faces you rolled, in the order used")
+    add_trace_options(parser)
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -100,6 +110,8 @@ def register_run(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("name", metavar="NAME", help="a procedure or a check")
     add_check_inputs(parser)
     parser.add_argument("--choices", metavar="FILE.yaml", help="answers to the choice points, in order")
+    parser.add_argument("--answer", dest="answers", action="append", metavar="NAME=VALUE",
+                        help="the answer to a choice point by its name, each time it comes (as odds takes it)")
     _add_dice_and_output(parser)
     parser.set_defaults(handler=run_procedure)
 
@@ -112,6 +124,8 @@ def run_procedure(args: argparse.Namespace) -> int:
         driver = PromptDriver()
     else:
         driver = ScriptedDriver([])
+    if args.answers:
+        driver = NamedDriver(_pairs(args.answers, "--answer"), driver)
     result = rules.run(args.name, options=_pairs(args.options, "--option"), seed=args.seed, dice=args.dice,
                        driver=driver, **_roles(rules, args), **_pairs(args.inputs, "--with"))
     return _show(args, result, f"{rules.name}: {result.name}")
@@ -135,7 +149,7 @@ def _show(args: argparse.Namespace, result: Any, title: str) -> int:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
         return 0
     print(title)
-    for line in trace_text(result.trace):
+    for line in trace_text(result.trace, getattr(args, "trace", "full")):
         print(line)
     for name, value in result.results.items():
         print(f"{name}: {format_value(value)}")

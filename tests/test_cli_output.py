@@ -1,0 +1,59 @@
+"""How much `roll`, `resolve` and `run` print (`--trace full|brief|none`, `--quiet`), and
+`run --answer` answering a choice by its name as `odds --answer` does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+GAME = """\
+procedure Stand (bonus: number = 1)
+  choose stance: bold | careful
+  roll d = 1d6
+  if stance == bold
+    result total = sum(d) + bonus + 2
+  else
+    result total = sum(d) + bonus
+"""
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    (tmp_path / "g.rules").write_text(GAME, encoding="utf-8")
+    return tmp_path
+
+
+def test_run_answers_a_choice_by_its_name(game: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    careful = cli("run", str(game), "Stand", "--answer", "stance=careful", "--dice", "4", "--json")
+    assert careful.code == 0, careful.stderr
+    assert json.loads(careful.stdout)["results"]["total"] == 5
+    bold = cli("run", str(game), "Stand", "--answer", "stance=bold", "--dice", "4", "--json")
+    assert json.loads(bold.stdout)["results"]["total"] == 7
+    unanswered = cli("run", str(game), "Stand", "--dice", "4")
+    assert unanswered.code == 1 and "E0610" in unanswered.stderr
+
+
+def test_trace_levels(game: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    base = ("run", str(game), "Stand", "--answer", "stance=bold", "--dice", "4")
+    full = cli(*base).stdout.splitlines()
+    brief = cli(*base, "--trace", "brief").stdout.splitlines()
+    quiet = cli(*base, "--quiet").stdout.splitlines()
+    assert full[-1] == brief[-1] == quiet[-1] == "total: 7"
+    assert "  >> choose stance: bold" in full and "  >> choose stance: bold" in brief
+    assert any(line.startswith("  d: 4") or "1d6" in line for line in brief)
+    assert len(quiet) < len(brief) < len(full)
+    assert quiet == [f"{game.name}: Stand", "total: 7"]
+    assert cli(*base, "--trace", "none").stdout == cli(*base, "-q").stdout
+
+
+def test_roll_and_resolve_take_the_same_flags(cli) -> None:  # type: ignore[no-untyped-def]
+    rolled = cli("roll", "4d6kh3", "--dice", "6,2,5,1", "--quiet")
+    assert rolled.code == 0 and rolled.stdout == "4d6kh3\ntotal: 13\n"
+    resolved = cli("resolve", "mestezia", "skill check", "--with", "threshold=11", "--with", "modifier=3",
+                   "--dice", "8,6,1", "--trace", "none")
+    assert resolved.code == 0, resolved.stderr
+    assert resolved.stdout.splitlines()[1:] == [line for line in cli(
+        "resolve", "mestezia", "skill check", "--with", "threshold=11", "--with", "modifier=3", "--dice",
+        "8,6,1").stdout.splitlines() if not line.startswith("  ")][1:]
