@@ -17,7 +17,7 @@ levels, true/false, text); a record returned by a check lasts only within its se
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -111,8 +111,10 @@ def _plain(value: Any) -> bool:
 
 
 def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], options: Mapping[str, Level],
-                   roles: Mapping[str, Any], answers: Mapping[str, str] | None = None) -> ProcedureOdds:
-    """Explore a procedure's states and solve its chain exactly."""
+                   roles: Mapping[str, Any], answers: Mapping[str, str] | None = None,
+                   progress: Callable[[int], None] | None = None) -> ProcedureOdds:
+    """Explore a procedure's states and solve its chain exactly; ``progress`` is told the
+    number of states explored as each one is (a command line shows it for long runs)."""
     decl, source = procedure.decl, procedure.source
     statements = decl.statements
     result_names = list(dict.fromkeys(s.name for s in statements if isinstance(s, ast.ResultLine)))
@@ -192,6 +194,8 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
             most = rules.limits.max_states
             raise RunebookError([Diagnostic.make("E0408", source, decl.name.span, size=f"more than {most} states",
                                                  limit=f"{most} states")])
+        if progress is not None:
+            progress(len(transitions))
         dist = segment(state)
         edges: dict[Any, Fraction] = {}
         for outcome, p in dist.items():

@@ -900,9 +900,11 @@ class Rules:
         return RunResult(procedure.name, results, state, ctx.trace, tuple(choices))
 
     def odds(self, check: str, *, options: Mapping[str, str] | None = None, as_: Any = None,
-             against: Any = None, answers: Mapping[str, str] | None = None, **inputs: Any) -> Any:
+             against: Any = None, answers: Mapping[str, str] | None = None,
+             progress: Callable[[int], None] | None = None, **inputs: Any) -> Any:
         """The exact distribution of every named result of a check — or of a procedure,
-        solved as a Markov chain (:mod:`interpreter.markov.chains`; ``answers`` fixes its choices)."""
+        solved as a Markov chain (:mod:`interpreter.markov.chains`; ``answers`` fixes its
+        choices; ``progress`` hears the number of states explored so far)."""
         procedure = self.procedure(check)
         if procedure is None and fold(check) not in self.checks:
             used = self._user_of(check)
@@ -912,7 +914,7 @@ class Rules:
         if procedure is not None:
             bound = self.bind_inputs(procedure, inputs, _first(as_))
             roles = role_map(as_, against)
-            return procedure_odds(self, procedure, bound, self.option_values(options), roles, answers)
+            return procedure_odds(self, procedure, bound, self.option_values(options), roles, answers, progress)
         spec = self.check(check)
         bound = self.bind_inputs(spec, inputs, _first(as_))
         roles = role_map(as_, against)

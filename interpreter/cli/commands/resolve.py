@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from dsl.diagnostics import Diagnostic, RunebookError
+from interpreter.cli.progress import Progress
 from interpreter.cli.render import TRACE_LEVELS, distribution_text, trace_text
 from interpreter.core.values import format_value
 from interpreter.rules import load
@@ -160,8 +161,13 @@ def _show(args: argparse.Namespace, result: Any, title: str) -> int:
 
 def run_check_odds(args: argparse.Namespace, game: str, check: str) -> int:
     rules = load(game)
-    odds = rules.odds(check, options=_pairs(args.options, "--option"), **_roles(rules, args),
-                      answers=_pairs(getattr(args, "answers", None), "--answer"), **_pairs(args.inputs, "--with"))
+    progress = Progress(sys.stderr, f"odds of {check}")
+    try:
+        odds = rules.odds(check, options=_pairs(args.options, "--option"), **_roles(rules, args),
+                          answers=_pairs(getattr(args, "answers", None), "--answer"), progress=progress,
+                          **_pairs(args.inputs, "--with"))
+    finally:
+        progress.close()
     if getattr(args, "of", None):
         found = odds_of(rules, odds, args.of, rules.option_values(_pairs(args.options, "--option")))
         if args.json:

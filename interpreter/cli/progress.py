@@ -1,0 +1,45 @@
+"""A progress line on stderr for a computation that takes a while (exact odds of a procedure).
+
+Shown only on a terminal, only after the first second, at most five times a second, and
+erased when the computation ends: a pipe, a log or a quick answer sees nothing of it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+__all__ = ["Progress"]
+
+
+class Progress:
+    """Called with the number of states explored; ``close()`` when done."""
+
+    def __init__(self, stream: TextIO, label: str, *, clock: Callable[[], float] = time.monotonic,
+                 after: float = 1.0, every: float = 0.2) -> None:
+        self.stream, self.label, self.clock = stream, label, clock
+        self.after, self.every = after, every
+        self.start = clock()
+        self.last = self.start
+        self.width = 0
+        isatty = getattr(stream, "isatty", None)
+        self.active = bool(isatty and isatty())
+
+    def __call__(self, states: int) -> None:
+        if not self.active:
+            return
+        now = self.clock()
+        if now - self.start < self.after or (self.width and now - self.last < self.every):
+            return
+        self.last = now
+        line = f"{self.label}: {states:,} states explored, {now - self.start:.1f} s"
+        self.stream.write("\r" + line.ljust(self.width))
+        self.stream.flush()
+        self.width = max(self.width, len(line))
+
+    def close(self) -> None:
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0
