@@ -30,6 +30,7 @@ COMMANDS = (
     "interpreter.cli.commands.dice",
     "interpreter.cli.commands.parse",
     "interpreter.cli.commands.tour",
+    "interpreter.cli.commands.completion",
     "interpreter.cli.commands.lsp",
 )
 
