@@ -81,3 +81,21 @@ def test_a_forgotten_blank_line_between_entries(tmp_path: Path, cli) -> None:  #
     assert "power.rules:10:1: E0216 'Frost Nip [Attack]' looks like the start of another entry" in run.stderr
     assert "help: leave a blank line before it: a blank line ends an entry" in run.stderr
     assert "unknown name 'Attack'" not in run.stderr
+
+
+def test_character_files_are_checked_against_their_game(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    repo = Path(__file__).resolve().parent.parent
+    itzel = repo / "rulesets" / "mestezia" / "examples" / "itzel.yaml"
+    assert cli("check", "--game", "mestezia", str(itzel)).code == 0
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: mestezia\nname: Bad\nstats:\n  Aimm: 2\n  Strength: two\n", encoding="utf-8")
+    before = bad.read_bytes()
+    run = cli("check", str(bad))
+    assert run.code == 1
+    assert "bad.yaml:4:3: E0701 unknown stat 'Aimm'" in run.stderr and "did you mean 'Aim'?" in run.stderr
+    assert "bad.yaml:5:13: E0702 'Strength' expects a number or a rating" in run.stderr
+    assert bad.read_bytes() == before
+    lost = tmp_path / "lost.yaml"
+    lost.write_text("name: Nobody\n", encoding="utf-8")
+    run = cli("check", str(lost))
+    assert run.code == 1 and "lost.yaml:1:1: E0007" in run.stderr and "--game GAME" in run.stderr

@@ -12,8 +12,9 @@ from typing import Any
 import attrs
 
 from dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
-from dsl.loader import _extends, _parse, check_paths, load_game
+from dsl.loader import CheckReport, _extends, _parse, check_paths, load_game
 from dsl.model import build_model
+from interpreter.cli.characters import CHARACTER_FILES, character_problems
 from interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 from interpreter.cli.sarif import sarif_log
 
@@ -88,8 +89,12 @@ def _reference_note(reference: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    report = check_paths(args.paths, args.game)
-    report.diagnostics.extend(_mechanics_problems(args.paths, report.diagnostics))
+    characters = [p for p in args.paths if p.casefold().endswith(CHARACTER_FILES)]
+    rules_paths = [p for p in args.paths if p not in characters]
+    report = check_paths(rules_paths, args.game) if rules_paths else CheckReport()
+    report.diagnostics.extend(_mechanics_problems(rules_paths, report.diagnostics))
+    report.diagnostics.extend(character_problems(characters, args.game))
+    report.files += len(characters)
     errors = [d for d in report.diagnostics if d.severity == "error"]
     if args.format == "json":
         payload = {
