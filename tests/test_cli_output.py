@@ -57,3 +57,14 @@ def test_roll_and_resolve_take_the_same_flags(cli) -> None:  # type: ignore[no-u
     assert resolved.stdout.splitlines()[1:] == [line for line in cli(
         "resolve", "mestezia", "skill check", "--with", "threshold=11", "--with", "modifier=3", "--dice",
         "8,6,1").stdout.splitlines() if not line.startswith("  ")][1:]
+
+
+def test_a_bad_value_is_blamed_on_its_flag_first(cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("resolve", "mestezia", "skill check", "--with", "threshold=eleven", "--dice", "1,2,3")
+    assert run.code == 1
+    first = run.stderr.splitlines()[0]
+    assert first == "--with:1:11: E0405 '>=' cannot apply to text ('eleven')"
+    assert " 1 | threshold=eleven\n   |           ^^^^^^\n" in run.stderr
+    assert "help: the rule that uses it: " in run.stderr and "mechanics.rules:19:23" in run.stderr
+    odds = cli("odds", "mestezia", "skill check", "--with", "threshold=eleven")
+    assert odds.code == 1 and odds.stderr.startswith("--with:1:11: E0405")

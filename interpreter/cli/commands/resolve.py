@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from dsl.diagnostics import Diagnostic, RunebookError
+from dsl.source import Source, Span
 from interpreter.cli.progress import Progress
 from interpreter.cli.render import TRACE_LEVELS, distribution_text, trace_text
 from interpreter.core.values import format_value
@@ -49,6 +54,39 @@ def add_check_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--against", dest="target", metavar="CHAR.yaml", action="append",
                         help="the character or obstacle acted upon ('target' in the check); give it again "
                         "for several ('targets')")
+
+
+def _blame_flags(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """A run that fails on a value the user gave (`--with threshold=eleven`) says so first:
+    the diagnostic's place is the rule that could not use it, its help names the flag."""
+
+    @functools.wraps(run)
+    def wrapped(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except RunebookError as error:
+            given = []
+            for flag, values in (("--with", getattr(args, "inputs", None)), ("--option", getattr(args, "options", None)),
+                                 ("--answer", getattr(args, "answers", None))):
+                for item in values or []:
+                    name, _, value = item.partition("=")
+                    if value.strip():
+                        given.append((flag, f"{name.strip()}={value.strip()}", value.strip()))
+            blamed = []
+            for diagnostic in error.diagnostics:
+                culprit = next(((flag, text, value) for flag, text, value in given
+                                if f"'{value}'" in diagnostic.message), None)
+                if culprit is not None and diagnostic.source is not None and diagnostic.source.name != culprit[0]:
+                    flag, text, value = culprit
+                    start = len(text) - len(value) + 1
+                    used = f"the rule that uses it: {diagnostic.location()}"
+                    diagnostic = attrs.evolve(diagnostic, source=Source(flag, text),
+                                              span=Span(1, start, 1, start + len(value)),
+                                              help=f"{used}; {diagnostic.help}" if diagnostic.help else used)
+                blamed.append(diagnostic)
+            raise RunebookError(blamed) from None
+
+    return wrapped
 
 
 def _roles(rules: Any, args: argparse.Namespace) -> dict[str, Any]:
@@ -117,6 +155,7 @@ def register_run(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run_procedure)
 
 
+@_blame_flags
 def run_procedure(args: argparse.Namespace) -> int:
     rules = _load(args)
     if args.choices:
@@ -136,6 +175,7 @@ def _load(args: argparse.Namespace) -> Any:
     return load(args.game)
 
 
+@_blame_flags
 def run_resolve(args: argparse.Namespace) -> int:
     rules = _load(args)
     result = rules.resolve(args.check, options=_pairs(args.options, "--option"), seed=args.seed,
@@ -160,6 +200,10 @@ def _show(args: argparse.Namespace, result: Any, title: str) -> int:
 
 
 def run_check_odds(args: argparse.Namespace, game: str, check: str) -> int:
+    return _blame_flags(lambda a: _check_odds(a, game, check))(args)
+
+
+def _check_odds(args: argparse.Namespace, game: str, check: str) -> int:
     rules = load(game)
     progress = Progress(sys.stderr, f"odds of {check}")
     try:
