@@ -68,3 +68,19 @@ def test_a_bad_value_is_blamed_on_its_flag_first(cli) -> None:  # type: ignore[n
     assert "help: the rule that uses it: " in run.stderr and "mechanics.rules:19:23" in run.stderr
     odds = cli("odds", "mestezia", "skill check", "--with", "threshold=eleven")
     assert odds.code == 1 and odds.stderr.startswith("--with:1:11: E0405")
+
+
+def test_run_and_odds_take_the_same_choices_file(game: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    named = game / "careful.yaml"
+    named.write_text("stance: careful\n", encoding="utf-8")
+    ran = cli("run", str(game), "Stand", "--choices", str(named), "--dice", "4", "--json")
+    assert ran.code == 0, ran.stderr
+    assert json.loads(ran.stdout)["results"]["total"] == 5
+    odds = json.loads(cli("odds", str(game), "Stand", "--choices", str(named), "--json").stdout)
+    assert odds["results"]["total"] == {str(n + 1): "1/6" for n in range(1, 7)}
+    ordered = game / "ordered.yaml"
+    ordered.write_text("- careful\n", encoding="utf-8")
+    assert json.loads(cli("run", str(game), "Stand", "--choices", str(ordered), "--dice", "4", "--json")
+                      .stdout)["results"]["total"] == 5
+    refused = cli("odds", str(game), "Stand", "--choices", str(ordered))
+    assert refused.code == 1 and "E0702" in refused.stderr and "answer each choice by its name" in refused.stderr

@@ -46,6 +46,7 @@ __all__ = [
     "RunResult",
     "ScriptedDriver",
     "load_choices",
+    "named_answers",
 ]
 
 
@@ -166,16 +167,34 @@ def choice_value(statement: ast.Statement, rank: int) -> Any:
     return int(option) if option.isdigit() else Level(group, option, rank, statement.choices)
 
 
-def load_choices(path: str | Path) -> ScriptedDriver:
-    """A choices file: a YAML list of answers in order (``- bold``), or a mapping
-    ``choices: [...]``. Read with ``yaml.safe_load``."""
+def load_choices(path: str | Path, otherwise: Driver | None = None) -> Driver:
+    """A choices file: a YAML list of answers in order (``- bold``), a mapping ``choices:
+    [...]``, or answers by the choice's name (``stance: bold``; a choice it does not name
+    is asked of ``otherwise``). Read with ``yaml.safe_load``."""
     source, _root, data = read_yaml(path)
     if isinstance(data, dict) and "choices" in data:
         data = data["choices"]
+    if isinstance(data, dict) and data and all(isinstance(k, str) and isinstance(v, (str, int, float, bool))
+                                              for k, v in data.items()):
+        return NamedDriver({k: str(v) for k, v in data.items()}, otherwise or ScriptedDriver([], source))
     if not isinstance(data, list) or not all(isinstance(a, (str, int, float, bool)) for a in data):
         raise RunebookError([Diagnostic.make("E0702", source, Span.point(1, 1), name="choices",
-                                             expected="a list of answers such as '- bold'", found="something else")])
+                                             expected="a list of answers such as '- bold', or answers by name "
+                                             "such as 'stance: bold'", found="something else")])
     return ScriptedDriver([str(a) for a in data], source)
+
+
+def named_answers(path: str | Path) -> dict[str, str]:
+    """The answers by name of a choices file (what exact odds can use: a choice is answered
+    the same way wherever the dice lead); a list of answers in order is E0702 here."""
+    driver = load_choices(path)
+    if not isinstance(driver, NamedDriver):
+        source = getattr(driver, "source", None)
+        raise RunebookError([Diagnostic.make(
+            "E0702", source, Span.point(1, 1), name="choices", expected="answers by name such as 'stance: bold'",
+            found="a list in order", help="exact odds follow every way the dice go, where choices come in other "
+            "orders: answer each choice by its name")])
+    return dict(driver.answers)
 
 
 @attrs.frozen

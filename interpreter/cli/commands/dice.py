@@ -50,6 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_check_inputs(odds)
     odds.add_argument("--answer", dest="answers", action="append", metavar="NAME=VALUE",
                       help="for a procedure: the answer to a choice point (otherwise its first option)")
+    odds.add_argument("--choices", metavar="FILE.yaml",
+                      help="for a procedure: answers by the choices' names (stance: bold), as run takes them")
     odds.add_argument("--of", dest="of", action="append", metavar="EXPR",
                       help="for a check or procedure: the odds of an expression over its results, e.g. "
                       "--of 'outcome == victory and degree >= major'; give it again for a joint distribution")
@@ -133,8 +135,8 @@ def run_odds(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         args.json = args.format == "json"
         return run_check_odds(args, *args.expr)
-    if args.inputs or args.options or args.of or args.answers:
-        print("runebook: error: --with, --option, --of and --answer are for a game's check: "
+    if args.inputs or args.options or args.of or args.answers or args.choices:
+        print("runebook: error: --with, --option, --of, --answer and --choices are for a game's check: "
               "runebook odds GAME CHECK ...", file=sys.stderr)
         return EXIT_USAGE
     if len(args.expr) > 1:

@@ -18,7 +18,7 @@ from interpreter.cli.render import TRACE_LEVELS, distribution_text, trace_text
 from interpreter.core.values import format_value
 from interpreter.rules import load
 from interpreter.rules.odds_of import odds_of
-from interpreter.rules.procedures import NamedDriver, PromptDriver, ScriptedDriver, load_choices
+from interpreter.rules.procedures import NamedDriver, PromptDriver, ScriptedDriver, load_choices, named_answers
 
 __all__ = ["add_check_inputs", "add_trace_options", "faces", "register", "run_check_odds", "run_resolve"]
 
@@ -158,12 +158,8 @@ def register_run(sub: argparse._SubParsersAction) -> None:
 @_blame_flags
 def run_procedure(args: argparse.Namespace) -> int:
     rules = _load(args)
-    if args.choices:
-        driver: Any = load_choices(args.choices)
-    elif sys.stdin is not None and sys.stdin.isatty():
-        driver = PromptDriver()
-    else:
-        driver = ScriptedDriver([])
+    fallback: Any = PromptDriver() if sys.stdin is not None and sys.stdin.isatty() else ScriptedDriver([])
+    driver: Any = load_choices(args.choices, fallback) if args.choices else fallback
     if args.answers:
         driver = NamedDriver(_pairs(args.answers, "--answer"), driver)
     result = rules.run(args.name, options=_pairs(args.options, "--option"), seed=args.seed, dice=args.dice,
@@ -207,8 +203,10 @@ def _check_odds(args: argparse.Namespace, game: str, check: str) -> int:
     rules = load(game)
     progress = Progress(sys.stderr, f"odds of {check}")
     try:
+        answers = named_answers(args.choices) if getattr(args, "choices", None) else {}
+        answers.update(_pairs(getattr(args, "answers", None), "--answer"))
         odds = rules.odds(check, options=_pairs(args.options, "--option"), **_roles(rules, args),
-                          answers=_pairs(getattr(args, "answers", None), "--answer"), progress=progress,
+                          answers=answers, progress=progress,
                           **_pairs(args.inputs, "--with"))
     finally:
         progress.close()
