@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 from xml.sax.saxutils import escape
@@ -18,7 +18,8 @@ from xml.sax.saxutils import escape
 from interpreter.core.distribution import Distribution
 from interpreter.core.values import Bound, format_value, outcome_sort_key
 
-__all__ = ["comparison_json", "comparison_text", "distributions_csv", "svg_chart"]
+__all__ = ["comparison_json", "comparison_text", "distributions_csv", "svg_chart", "sweep_csv", "sweep_svg",
+           "sweep_text"]
 
 #: How each expression's bar is drawn in text, in order (then again).
 _MARKS = ("█", "▓", "▒", "░")
@@ -173,5 +174,134 @@ def svg_chart(expressions: Sequence[str], dists: Sequence[Distribution], *, titl
         parts.append(f'<text x="{x0 + n * bar / 2:.1f}" y="{base + 14}" text-anchor="middle">'
                      f'{escape(format_value(outcome))}</text>')
     parts.append(f'<line x1="{left}" y1="{base}" x2="{width - right}" y2="{base}" stroke="#333"/>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+# ---------------------------------------------------------------- sweeps
+
+
+def _columns(sweep: Any, result: str | None) -> list[str]:
+    """The columns of one result (the first, unless named) of a sweep's rows."""
+    rows = sweep.rows()
+    varied = {n for n, _ in sweep.axes}
+    names = [c for c in rows[0] if c not in varied]
+    chosen = result if result is not None else next(iter(next(iter(sweep.points.values()))))
+    return [c for c in names if c == f"{chosen} mean" or c.startswith(f"{chosen}=")]
+
+
+def _cell(value: Any, column: str) -> str:
+    if column.endswith(" mean"):
+        return f"{float(value):.3f}"
+    return _percent(value)
+
+
+def sweep_text(sweep: Any, result: str | None = None) -> str:
+    """A table: one row per point, the varied inputs then the chosen result's columns."""
+    columns = _columns(sweep, result)
+    varied = [n for n, _ in sweep.axes]
+    header = varied + columns
+    rows = [[format_value(row[n]) for n in varied] + [_cell(row[c], c) for c in columns] for row in sweep.rows()]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    lines = [f"{sweep.name}: " + ", ".join(f"{n} {format_value(v[0])}..{format_value(v[-1])}" for n, v in sweep.axes)]
+    lines.append("  ".join(h.rjust(w) for h, w in zip(header, widths)))
+    lines.extend("  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in rows)
+    return "\n".join(lines) + "\n"
+
+
+def sweep_csv(sweep: Any) -> str:
+    """Every column of every point, exact (fractions), for a spreadsheet."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    rows = sweep.rows()
+    writer.writerow(list(rows[0]))
+    for row in rows:
+        writer.writerow([format_value(v) for v in row.values()])
+    return out.getvalue()
+
+
+def sweep_svg(sweep: Any, result: str | None = None) -> str:
+    """One varied input: a line per column of the chosen result. Two or more: a heat map of
+    its first column over the first two inputs (the others at their first value)."""
+    columns = _columns(sweep, result)
+    rows = sweep.rows()
+    (first, xs), *rest = sweep.axes
+    if not rest:
+        return _line_chart(sweep.name, first, xs, columns, rows)
+    second, ys = rest[0]
+    others = {n: v[0] for n, v in rest[1:]}
+    column = columns[0]
+    grid = {(row[first], row[second]): row[column] for row in rows
+            if all(row[n] == v for n, v in others.items())}
+    return _heat_map(f"{sweep.name}: {column}", first, xs, second, ys, grid, column)
+
+
+def _scale(values: list[float]) -> tuple[float, float]:
+    low, high = min(values), max(values)
+    return (low, high) if high > low else (low - 1, high + 1)
+
+
+def _line_chart(title: str, axis: str, xs: Sequence[Any], columns: list[str], rows: list[dict[str, Any]]) -> str:
+    left, top, width, height = 64, 40 + 16 * len(columns), 480, 240
+    total_w, total_h = left + width + 24, top + height + 48
+    values = [float(row[c]) for row in rows for c in columns]
+    low, high = _scale(values) if any(c.endswith(" mean") for c in columns) else (0.0, 1.0)
+    step = width / max(len(xs) - 1, 1)
+
+    def y_of(v: float) -> float:
+        return top + height - (v - low) / (high - low) * height
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w}" height="{total_h}" font-family="sans-serif" '
+             f'font-size="11">', f'<rect width="{total_w}" height="{total_h}" fill="white"/>',
+             f'<text x="{left}" y="20" font-size="14">{escape(title)} by {escape(axis)}</text>']
+    for i, column in enumerate(columns):
+        colour = _COLOURS[i % len(_COLOURS)]
+        parts.append(f'<rect x="{left}" y="{28 + 16 * i}" width="10" height="10" fill="{colour}"/>')
+        parts.append(f'<text x="{left + 16}" y="{37 + 16 * i}">{escape(column)}</text>')
+        points = " ".join(f"{left + j * step:.1f},{y_of(float(row[column])):.1f}" for j, row in enumerate(rows))
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>')
+    for j, x in enumerate(xs):
+        if len(xs) <= 25 or j % max(1, len(xs) // 20) == 0:
+            parts.append(f'<text x="{left + j * step:.1f}" y="{top + height + 16}" text-anchor="middle">'
+                         f'{escape(format_value(x))}</text>')
+    for k in range(5):
+        v = low + (high - low) * k / 4
+        label = f"{v:.2f}" if high - low < 10 else f"{v:.0f}"
+        if low == 0.0 and high == 1.0:
+            label = f"{v * 100:.0f}%"
+        parts.append(f'<text x="{left - 6}" y="{y_of(v) + 4:.1f}" text-anchor="end">{label}</text>')
+        parts.append(f'<line x1="{left}" y1="{y_of(v):.1f}" x2="{left + width}" y2="{y_of(v):.1f}" stroke="#eee"/>')
+    parts.append(f'<text x="{left + width / 2}" y="{top + height + 36}" text-anchor="middle">{escape(axis)}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def _heat_map(title: str, x_axis: str, xs: Sequence[Any], y_axis: str, ys: Sequence[Any],
+              grid: Mapping[tuple[Any, Any], Any], column: str) -> str:
+    cell, left, top = 28, 72, 48
+    total_w, total_h = left + cell * len(xs) + 24, top + cell * len(ys) + 48
+    values = [float(v) for v in grid.values()]
+    low, high = _scale(values) if column.endswith(" mean") else (0.0, 1.0)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w}" height="{total_h}" font-family="sans-serif" '
+             f'font-size="10">', f'<rect width="{total_w}" height="{total_h}" fill="white"/>',
+             f'<text x="{left}" y="20" font-size="14">{escape(title)}</text>']
+    for j, y in enumerate(ys):
+        parts.append(f'<text x="{left - 6}" y="{top + j * cell + cell / 2 + 4}" text-anchor="end">'
+                     f'{escape(format_value(y))}</text>')
+        for i, x in enumerate(xs):
+            value = grid.get((x, y))
+            if value is None:
+                continue
+            share = (float(value) - low) / (high - low)
+            shade = int(255 - share * 200)
+            shown = _cell(value, column)
+            parts.append(f'<rect x="{left + i * cell}" y="{top + j * cell}" width="{cell - 1}" height="{cell - 1}" '
+                         f'fill="rgb({shade},{shade},255)"><title>{escape(x_axis)} {escape(format_value(x))}, '
+                         f'{escape(y_axis)} {escape(format_value(y))}: {shown}</title></rect>')
+    for i, x in enumerate(xs):
+        parts.append(f'<text x="{left + i * cell + cell / 2}" y="{top + cell * len(ys) + 14}" text-anchor="middle">'
+                     f'{escape(format_value(x))}</text>')
+    parts.append(f'<text x="{left + cell * len(xs) / 2}" y="{top + cell * len(ys) + 32}" text-anchor="middle">'
+                 f'{escape(x_axis)} (rows: {escape(y_axis)})</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-__all__ = ["Progress"]
+__all__ = ["Progress", "SweepProgress"]
 
 
 class Progress:
@@ -43,3 +43,19 @@ class Progress:
             self.stream.write("\r" + " " * self.width + "\r")
             self.stream.flush()
             self.width = 0
+
+
+class SweepProgress(Progress):
+    """Told (points done, points in all) as a sweep's points finish."""
+
+    def __call__(self, done: int, total: int = 0) -> None:  # type: ignore[override]
+        if not self.active:
+            return
+        now = self.clock()
+        if now - self.start < self.after or (self.width and now - self.last < self.every):
+            return
+        self.last = now
+        line = f"{self.label}: {done:,} of {total:,} points, {now - self.start:.1f} s"
+        self.stream.write("\r" + line.ljust(self.width))
+        self.stream.flush()
+        self.width = max(self.width, len(line))

@@ -11,7 +11,7 @@ from dsl.loader import builtin_games
 from dsl.vocabulary import fold
 from interpreter import api
 from interpreter.cli.commands import EXIT_USAGE
-from interpreter.cli.commands.resolve import add_check_inputs, add_trace_options, faces, run_check_odds
+from interpreter.cli.commands.resolve import add_check_inputs, add_trace_options, faces, run_check_odds, run_sweep
 from interpreter.cli.charts import comparison_json, comparison_text, distributions_csv, svg_chart
 from interpreter.cli.render import distribution_json, distribution_text, roll_json, roll_text
 from interpreter.core.distribution import Distribution
@@ -59,6 +59,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     odds.add_argument("--format", choices=("text", "json", "csv"), default=None,
                       help="text (default), json, or csv (a row per outcome, for a spreadsheet)")
     odds.add_argument("--json", action="store_true", help="the same as --format json")
+    odds.add_argument("--vary", action="append", metavar="NAME=LOW..HIGH",
+                      help="for a game's check or procedure: odds at every value of an input (5..25, 5..25..5 or "
+                      "A,B,C); give it again for a grid")
+    odds.add_argument("--result", metavar="NAME", help="with --vary: the result the table and chart show "
+                      "(default: the first)")
+    odds.add_argument("--workers", type=_positive, metavar="N", help="with --vary: processes to use "
+                      "(default: every core)")
     odds.add_argument("--chart", nargs=2, metavar=("svg", "FILE"),
                       help="also write a bar chart of the distribution(s), e.g. --chart svg odds.svg")
     odds.set_defaults(handler=run_odds)
@@ -128,6 +135,12 @@ def _chart(args: argparse.Namespace, expressions: list[str], dists: list[Distrib
 def run_odds(args: argparse.Namespace) -> int:
     if args.json:
         args.format = "json"
+    if len(args.expr) == 2 and _is_game(args.expr[0]) and args.vary:
+        return run_sweep(args, *args.expr)
+    if args.vary:
+        print("runebook: error: --vary is for a game's check or procedure: runebook odds GAME NAME --vary "
+              "NAME=LOW..HIGH", file=sys.stderr)
+        return EXIT_USAGE
     if len(args.expr) == 2 and _is_game(args.expr[0]):
         if args.format == "csv" or args.chart:
             print("runebook: error: --format csv and --chart are for expressions; a check's odds are text or "

@@ -7,20 +7,25 @@ import functools
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import attrs
 
-from dsl.diagnostics import Diagnostic, RunebookError
+from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.source import Source, Span
-from interpreter.cli.progress import Progress
+from interpreter.cli.charts import sweep_csv, sweep_svg, sweep_text
+from interpreter.cli.commands import EXIT_USAGE
+from interpreter.cli.progress import Progress, SweepProgress
 from interpreter.cli.render import TRACE_LEVELS, distribution_text, trace_text
 from interpreter.core.values import format_value
 from interpreter.rules import load
 from interpreter.rules.odds_of import odds_of
+from interpreter.rules.sweep import parse_vary, sweep
 from interpreter.rules.procedures import NamedDriver, PromptDriver, ScriptedDriver, load_choices, named_answers
 
-__all__ = ["add_check_inputs", "add_trace_options", "faces", "register", "run_check_odds", "run_resolve"]
+__all__ = ["add_check_inputs", "add_trace_options", "faces", "register", "run_check_odds", "run_resolve",
+           "run_sweep"]
 
 
 def faces(text: str) -> list[int]:
@@ -224,4 +229,39 @@ def _check_odds(args: argparse.Namespace, game: str, check: str) -> int:
     for name, dist in odds.results.items():
         sys.stdout.write(distribution_text(f"{odds.check}: {name}", dist))
         print()
+    return 0
+
+
+def run_sweep(args: argparse.Namespace, game: str, name: str) -> int:
+    """`odds GAME NAME --vary NAME=LOW..HIGH ...`: a grid of exact results."""
+    return _blame_flags(lambda a: _sweep(a, game, name))(args)
+
+
+def _sweep(args: argparse.Namespace, game: str, name: str) -> int:
+    rules = load(game)
+    axes = [parse_vary(v) for v in args.vary]
+    answers = named_answers(args.choices) if getattr(args, "choices", None) else {}
+    answers.update(_pairs(getattr(args, "answers", None), "--answer"))
+    progress = SweepProgress(sys.stderr, f"sweep of {name}")
+    try:
+        found = sweep(game, name, axes, inputs=_pairs(args.inputs, "--with"), options=_pairs(args.options, "--option"),
+                      answers=answers, workers=args.workers, progress=progress, **_roles(rules, args))
+    finally:
+        progress.close()
+    if args.result is not None and args.result not in found.outcomes():
+        raise RunebookError([Diagnostic.make("E0008", None, None, what="--result", value=args.result,
+                                             help=did_you_mean(args.result, list(found.outcomes()))
+                                             or f"results: {', '.join(found.outcomes())}")])
+    if args.chart:
+        kind, path = args.chart
+        if kind.casefold() != "svg":
+            print(f"runebook: error: --chart makes svg charts, not {kind!r}: --chart svg FILE", file=sys.stderr)
+            return EXIT_USAGE
+        Path(path).write_text(sweep_svg(found, args.result), encoding="utf-8")
+    if args.format == "json":
+        print(json.dumps(found.to_dict(), indent=2, ensure_ascii=False))
+    elif args.format == "csv":
+        sys.stdout.write(sweep_csv(found))
+    else:
+        sys.stdout.write(sweep_text(found, args.result))
     return 0

@@ -1,0 +1,145 @@
+"""Sweeps: the exact odds of one check or procedure at every point of a grid of inputs.
+
+A designer balancing content asks how a power or a contest behaves across a range of stats:
+``sweep(GAME, "Strike", vary={"skill": range(0, 6), "armour": [2, 3]}, inputs={...})``
+computes each point exactly (the same ``Rules.odds`` a single computation runs, so every
+figure equals its single computation) and spreads the points over worker processes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+import attrs
+
+from dsl.diagnostics import Diagnostic, RunebookError
+from interpreter.core.distribution import Distribution
+from interpreter.core.values import format_value
+from interpreter.rules.model import load
+
+__all__ = ["Sweep", "parse_vary", "sweep"]
+
+#: Points of one sweep at most (each is a full exact computation).
+MAX_POINTS = 10_000
+
+
+@attrs.frozen
+class Sweep:
+    """A grid of exact results: ``axes`` name the varied inputs and their values, ``points``
+    hold, for each combination of values (in the order of ``axes``), each result's
+    distribution."""
+
+    name: str
+    axes: tuple[tuple[str, tuple[Any, ...]], ...]
+    points: dict[tuple[Any, ...], dict[str, Distribution]]
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per point: the varied values, then per result its mean (numbers) or the
+        chance of each outcome (`result=outcome`), as exact fractions."""
+        outcomes = self.outcomes()
+        rows = []
+        for key, results in self.points.items():
+            row: dict[str, Any] = dict(zip((n for n, _ in self.axes), key))
+            for result, dist in results.items():
+                mean = dist.mean()
+                if mean is not None:
+                    row[f"{result} mean"] = mean
+                else:
+                    for outcome in outcomes[result]:
+                        row[f"{result}={outcome}"] = sum((p for k, p in dist.items() if format_value(k) == outcome),
+                                                         Fraction(0))
+            rows.append(row)
+        return rows
+
+    def outcomes(self) -> dict[str, list[str]]:
+        """Every outcome each result takes somewhere in the grid, in the order first seen."""
+        found: dict[str, dict[str, None]] = {}
+        for results in self.points.values():
+            for result, dist in results.items():
+                for outcome in dist:
+                    found.setdefault(result, {}).setdefault(format_value(outcome), None)
+        return {k: list(v) for k, v in found.items()}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "axes": [{"input": n, "values": [format_value(v) for v in values]} for n, values in self.axes],
+            "points": [{**{k: format_value(v) for k, v in row.items()}} for row in self.rows()],
+        }
+
+
+def parse_vary(text: str) -> tuple[str, tuple[Any, ...]]:
+    """``skill=5..25`` (whole numbers, both ends in), ``skill=5..25..5`` (a step) or
+    ``skill=5M,10,15W`` (values as `--with` takes them)."""
+    name, sep, values = text.partition("=")
+    name, values = name.strip(), values.strip()
+    if not sep or not name or not values:
+        raise RunebookError([Diagnostic.make("E0008", None, None, what="--vary value", value=text,
+                                             help="write --vary NAME=LOW..HIGH, NAME=LOW..HIGH..STEP or NAME=A,B,C")])
+    if ".." in values:
+        parts = values.split("..")
+        try:
+            low, high, *rest = (int(p) for p in parts)
+            step = rest[0] if rest else 1
+        except ValueError:
+            raise RunebookError([Diagnostic.make("E0008", None, None, what="--vary range", value=values,
+                                                 help="whole numbers, as in 5..25 or 5..25..5")]) from None
+        if step <= 0 or len(rest) > 1:
+            raise RunebookError([Diagnostic.make("E0008", None, None, what="--vary step", value=values,
+                                                 help="a step of at least 1, as in 5..25..5")])
+        span = range(low, high + 1, step) if low <= high else range(low, high - 1, -step)
+        if len(span) > MAX_POINTS:
+            raise RunebookError([Diagnostic.make("E0901", None, None, what=f"a range of {len(span):,} values",
+                                                 limit=f"{MAX_POINTS:,}")])
+        return name, tuple(span)
+    return name, tuple(v.strip() for v in values.split(",") if v.strip())
+
+
+def _point(job: tuple[str, str, dict[str, Any], dict[str, Any]]) -> dict[str, tuple[dict[Any, Fraction], Fraction]]:
+    """One point, in a worker: the game is loaded once per process (``load`` is cached)."""
+    game, name, inputs, settings = job
+    odds = load(game).odds(name, **settings, **inputs)
+    return {result: (dict(dist.items()), dist.residual) for result, dist in odds.results.items()}
+
+
+def sweep(game: str, name: str, vary: Mapping[str, Iterable[Any]] | Sequence[tuple[str, Iterable[Any]]], *,
+          inputs: Mapping[str, Any] | None = None, options: Mapping[str, str] | None = None,
+          answers: Mapping[str, str] | None = None, as_: Any = None, against: Any = None,
+          workers: int | None = None, progress: Callable[[int, int], None] | None = None) -> Sweep:
+    """Exact odds of ``name`` at every combination of the ``vary`` values (other inputs fixed
+    by ``inputs``), on ``workers`` processes (default: every core; 1 runs here)."""
+    axes = tuple((n, tuple(v)) for n, v in (vary.items() if isinstance(vary, Mapping) else vary))
+    keys = list(product(*(values for _, values in axes)))
+    if not axes or not keys:
+        raise RunebookError([Diagnostic.make("E0008", None, None, what="sweep", value=name,
+                                             help="give at least one input to vary, with at least one value")])
+    if len(keys) > MAX_POINTS:
+        raise RunebookError([Diagnostic.make("E0901", None, None, what=f"a sweep of {len(keys):,} points",
+                                             limit=f"{MAX_POINTS:,}")])
+    settings = {"options": dict(options or {}), "answers": dict(answers or {}), "as_": as_, "against": against}
+    fixed = dict(inputs or {})
+    jobs = [(game, name, {**fixed, **dict(zip((n for n, _ in axes), key))}, settings) for key in keys]
+    load(game).odds(name, **settings, **jobs[0][2])  # the first point here: a mistake shows once, at once
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    results: list[dict[str, tuple[dict[Any, Fraction], Fraction]]] = []
+    if count <= 1 or len(jobs) == 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for done, job in enumerate(jobs, 1):
+            results.append(_point(job))
+            if progress is not None:
+                progress(done, len(jobs))
+    else:
+        # Forked workers inherit the loaded game; each point is independent of the others.
+        with ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("fork")) as pool:
+            for done, found in enumerate(pool.map(_point, jobs, chunksize=max(1, len(jobs) // (count * 4))), 1):
+                results.append(found)
+                if progress is not None:
+                    progress(done, len(jobs))
+    points = {key: {result: Distribution(dist, residual) for result, (dist, residual) in found.items()}
+              for key, found in zip(keys, results)}
+    return Sweep(name, axes, points)
