@@ -101,10 +101,17 @@ def parse_vary(text: str) -> tuple[str, tuple[Any, ...]]:
     return name, tuple(v.strip() for v in values.split(",") if v.strip())
 
 
+#: The rules of the sweep in progress, loaded once before the workers start (they inherit them).
+_LOADED: dict[str, Any] = {}
+
+
 def _point(job: tuple[str, str, dict[str, Any], dict[str, Any]]) -> dict[str, tuple[dict[Any, Fraction], Fraction]]:
-    """One point, in a worker: the game is loaded once per process (``load`` is cached)."""
+    """One point, here or in a worker."""
     game, name, inputs, settings = job
-    odds = load(game).odds(name, **settings, **inputs)
+    rules = _LOADED.get(game)
+    if rules is None:
+        rules = _LOADED[game] = load(game)
+    odds = rules.odds(name, **settings, **inputs)
     return {result: (dict(dist.items()), dist.residual) for result, dist in odds.results.items()}
 
 
@@ -125,18 +132,24 @@ def sweep(game: str, name: str, vary: Mapping[str, Iterable[Any]] | Sequence[tup
     settings = {"options": dict(options or {}), "answers": dict(answers or {}), "as_": as_, "against": against}
     fixed = dict(inputs or {})
     jobs = [(game, name, {**fixed, **dict(zip((n for n, _ in axes), key))}, settings) for key in keys]
-    load(game).odds(name, **settings, **jobs[0][2])  # the first point here: a mistake shows once, at once
+    _LOADED.clear()
+    _LOADED[game] = load(game)
+    # The first point here: a mistake in the inputs shows once, at once, before any worker starts.
+    results: list[dict[str, tuple[dict[Any, Fraction], Fraction]]] = [_point(jobs[0])]
+    if progress is not None:
+        progress(1, len(jobs))
+    rest = jobs[1:]
     count = workers if workers is not None else (os.cpu_count() or 1)
-    results: list[dict[str, tuple[dict[Any, Fraction], Fraction]]] = []
-    if count <= 1 or len(jobs) == 1 or "fork" not in multiprocessing.get_all_start_methods():
-        for done, job in enumerate(jobs, 1):
-            results.append(_point(job))
+    if count <= 1 or len(rest) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        found_each: Iterable[dict[str, tuple[dict[Any, Fraction], Fraction]]] = map(_point, rest)
+        for done, found in enumerate(found_each, 2):
+            results.append(found)
             if progress is not None:
                 progress(done, len(jobs))
     else:
         # Forked workers inherit the loaded game; each point is independent of the others.
         with ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("fork")) as pool:
-            for done, found in enumerate(pool.map(_point, jobs, chunksize=max(1, len(jobs) // (count * 4))), 1):
+            for done, found in enumerate(pool.map(_point, rest, chunksize=max(1, len(rest) // (count * 4))), 2):
                 results.append(found)
                 if progress is not None:
                     progress(done, len(jobs))
