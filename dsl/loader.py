@@ -195,9 +195,23 @@ def _references(vocab: Vocabulary, known: list[CheckedEntry], owners: list[Check
 
 
 @lru_cache(maxsize=16)
-def _load_folder(folder: Path) -> Ruleset:
+def _load_folder(folder: Path, fingerprint: tuple[tuple[str, int, int], ...]) -> Ruleset:
+    """A folder's ruleset, cached by what its files are now (``fingerprint``): a file an
+    author saves again is read again, one left alone is not."""
     with gc_paused():
         return _load_folder_now(folder)
+
+
+def _fingerprint(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    """Each .rules file of a folder with its modification time and size."""
+    found = []
+    for path in _rules_files(folder):
+        try:
+            status = path.stat()
+        except OSError:
+            continue
+        found.append((str(path), status.st_mtime_ns, status.st_size))
+    return tuple(found)
 
 
 def _load_folder_now(folder: Path) -> Ruleset:
@@ -226,7 +240,8 @@ def load_game(name: str) -> Ruleset | Diagnostic:
     folder = resolve_game(name)
     if folder is None:
         return unknown_game(name)
-    return _load_folder(folder.resolve())
+    folder = folder.resolve()
+    return _load_folder(folder, _fingerprint(folder))
 
 
 @attrs.define

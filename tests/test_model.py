@@ -4,6 +4,7 @@ immutable, and the one source of the diagnostics both `check` and `load` report.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -12,9 +13,10 @@ from pathlib import Path
 import attrs
 import pytest
 
+from dsl.diagnostics import RunebookError
 from dsl.loader import load_game
 from dsl.model import Check, LevelName, Model, OptionName, TableName, build_model
-from interpreter.rules import Rules
+from interpreter.rules import Rules, load
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = ("mezzo", "mestezia", "d10-pool", "mettle", "questworlds")
@@ -152,3 +154,19 @@ def test_check_sees_a_repeated_input_and_a_value_that_reads_itself(tmp_path: Pat
     assert "d.rules:3:16: E0416 'Power' depends on itself" in run.stderr
     assert "d.rules:5:16: E0416 'Force' depends on itself" in run.stderr
     assert "'Safe'" not in run.stderr
+
+
+def test_a_game_edited_on_disk_is_read_again(tmp_path: Path) -> None:
+    """`load()` used to keep the first reading of a folder for the whole process: an author's
+    edit (damage 4 → 24) and a new mistake went unseen until a restart."""
+    path = tmp_path / "g.rules"
+    path.write_text("check Hit (n: number = 0)\n  result damage = 4 + n\n", encoding="utf-8")
+    assert load(str(tmp_path)).resolve("Hit", dice=[]).results["damage"] == 4
+    path.write_text("check Hit (n: number = 0)\n  result damage = 24 + n\n", encoding="utf-8")
+    stamp = path.stat().st_mtime_ns + 1_000_000_000
+    os.utime(path, ns=(stamp, stamp))  # a new time even where the clock is coarse
+    assert load(str(tmp_path)).resolve("Hit", dice=[]).results["damage"] == 24
+    path.write_text("check Hit (n: number = 0)\n  result damage = 24 + nn\n", encoding="utf-8")
+    os.utime(path, ns=(stamp + 10**9, stamp + 10**9))
+    with pytest.raises(RunebookError):
+        load(str(tmp_path))
