@@ -38,6 +38,9 @@ MESSAGES: dict[str, str] = {
     "E0007": "this content file does not say which game it extends",
     "E0008": "invalid {what} '{value}'",
     "E0010": "{count} more errors in this file are not shown",
+    "E0011": "'{path}' is {kind}, not a regular file; only regular files are read",
+    "E0012": "'{path}' is a symlink to a file outside '{root}'; it is not followed",
+    "E0013": "YAML {what} (the limit is {limit})",
     # E01xx: syntax
     "E0101": "unexpected character {found}; expected {expected}",
     "E0102": "unexpected {found}; expected {expected}",
