@@ -28,6 +28,7 @@ from lark.lark import PostLex
 from dsl import ast
 from dsl.builder import RulesBuilder, make_builder
 from dsl.diagnostics import Diagnostic, DiagnosticSink
+from dsl.grammar_cache import cached_parser
 from dsl.lalr import FastDriver
 from dsl.expr_ast import Expr
 from dsl.source import Source, Span
@@ -84,23 +85,20 @@ def rules_parser() -> Lark:
 
     It returns AST nodes directly; use :func:`parse_rules` / :func:`parse_expression`.
     """
-    return Lark.open(
-        str(GRAMMAR_FILE),
-        parser="lalr",
-        lexer="contextual",
-        start=["start", "expr"],
-        maybe_placeholders=True,
-        postlex=LinePostLexer(),
-        transformer=make_builder(_BUILDER),
-        cache=_table_cache(),
-    )
+    options = {"postlex": LinePostLexer(), "transformer": make_builder(_BUILDER)}
+
+    def build() -> Lark:
+        return Lark.open(str(GRAMMAR_FILE), parser="lalr", lexer="contextual", start=["start", "expr"],
+                         maybe_placeholders=True, **options)
+
+    return cached_parser(_table_cache() or None, GRAMMAR_DIR.glob("*.lark"), build, options)
 
 
 def _table_cache() -> str | bool:
-    """Where Lark keeps the grammar's analysed tables between runs: building them is most of
-    a short command's start-up. The file lives in the user's own cache folder (Lark checks
-    it against the grammar's hash and rebuilds a stale one); no cache when that folder cannot
-    be made. ``RUNEBOOK_NO_CACHE=1`` turns it off."""
+    """Where the grammar's analysed tables are kept between runs: building them is most of
+    a short command's start-up. The file lives in the user's own cache folder
+    (dsl.grammar_cache checks it before reading and rebuilds a stale or damaged one); no
+    cache when that folder cannot be made. ``RUNEBOOK_NO_CACHE=1`` turns it off."""
     if os.environ.get("RUNEBOOK_NO_CACHE"):
         return False
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
