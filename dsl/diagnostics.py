@@ -60,6 +60,7 @@ MESSAGES: dict[str, str] = {
     "E0116": "'{word}' needs an indented body",
     "E0117": "'{word}' without an '{opener}' before it",
     "E0118": "only 'case' lines and one 'else' go in a 'match'",
+    "E0119": "a number of {count} digits (the limit is {limit})",
     # E02xx: content against the vocabulary
     "E0201": "unknown entry type '{name}'",
     "E0202": "{kind} '{entry}' is missing required label '{label}'",
@@ -149,6 +150,10 @@ MESSAGES: dict[str, str] = {
     "E0707": "no {role} takes part: give one with {flag}",
     # E09xx: limits
     "E0901": "limit exceeded: {what} (the limit is {limit})",
+    "E0902": "too many function calls: {what} (limit {name} = {limit})",
+    "E0903": "number too large: {what} (limit {name} = {limit})",
+    "E0904": "too much work: {what} (limit {name} = {limit})",
+    "E0905": "distribution too large: {what} (limit {name} = {limit})",
 }
 
 SEVERITIES = ("error", "warning")

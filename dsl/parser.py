@@ -45,6 +45,8 @@ class Limits:
     max_nesting = 64
     max_terms = 2000
     max_line_length = 10_000
+    #: Digits of one number written in the text (longer ones are E0119, before anything converts them).
+    max_digits = 1000
 
 
 class LinePostLexer(PostLex):
@@ -378,7 +380,24 @@ def _too_many_terms(block: str) -> tuple[int, int, int] | None:
 # ---------------------------------------------------------------- blocks
 
 
+_LONG_NUMBER = re.compile("[0-9]{%d,}" % (Limits.max_digits + 1))
+
+
+def _long_number(text: str) -> tuple[int, int, int] | None:
+    """(line, column, digits) of the first number written with more than ``max_digits`` digits."""
+    found = _LONG_NUMBER.search(text)
+    if found is None:
+        return None
+    line = text.count("\n", 0, found.start()) + 1
+    return line, found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1, len(found.group())
+
+
 def _prechecks(text: str, offset: int, sink: DiagnosticSink) -> bool:
+    long = _long_number(text)
+    if long:
+        sink.error("E0119", Span.point(long[0] + offset, long[1], long[2]), count=f"{long[2]:,}",
+                   limit=f"{Limits.max_digits:,}")
+        return False
     nested = _nesting_problem(text)
     if nested:
         sink.error("E0107", Span.point(nested[0] + offset, nested[1]), limit=Limits.max_nesting)
@@ -476,6 +495,10 @@ def parse_expression(text: str, source: Source | None = None) -> Expr:
     if "\n" in text.strip():
         sink.error("E0102", Span.point(1, len(text.split("\n")[0]) + 1), found="end of line",
                    expected="one expression on one line")
+        sink.raise_if_any()
+    long = _long_number(text)
+    if long:
+        sink.error("E0119", Span.point(long[0], long[1], long[2]), count=f"{long[2]:,}", limit=f"{Limits.max_digits:,}")
         sink.raise_if_any()
     nested = _nesting_problem(text)
     if nested:

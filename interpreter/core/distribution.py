@@ -454,6 +454,10 @@ def pool_outcomes(spec: PoolSpec, readers: tuple[Reader, ...],
                   limits: Limits = DEFAULT_LIMITS) -> tuple[dict[tuple[Any, ...], int], int]:
     """Integer weights of the joint reading values of a pool, and their common denominator."""
     try:
+        for _, die in spec.groups:
+            # Every face is visited at least once: a die alone may not outgrow a distribution.
+            if len(die.faces) > limits.max_support:
+                raise _TooBig(f"a die of {len(die.faces):,} faces, more than max_support = {limits.max_support:,}")
         if spec.keep is None:
             return _unkept(spec, readers, limits)
         if any(die.explode and not die.compound for _, die in spec.groups):
@@ -572,9 +576,13 @@ def _chain(element_of: Callable[[Any], Any], weights: dict[Any, int], total: int
         for k, w in _convolve(power, stop, combine).items():
             result[k] = result.get(k, Fraction(0)) + Fraction(w, scale * total)
         following = _convolve(power, go, combine)
+        if not following:
+            return result  # no face left that explodes (rerolled away): the chain has ended
         if _proportional(power, following):
             # E^(j+1) = lambda E^j from here on: the rest is a geometric series.
             ratio = Fraction(sum(following.values()), sum(power.values()) * total)
+            if ratio >= 1:
+                raise _TooBig("a die that explodes on every face never stops")
             factor = 1 / (1 - ratio)
             for k, w in _convolve(following, stop, combine).items():
                 result[k] = result.get(k, Fraction(0)) + Fraction(w, scale * total * total) * factor
@@ -840,15 +848,25 @@ def _kept_one_group(group: tuple[int, dict[Any, int], int], ordered: list[Any], 
                     element: Callable[[Any], tuple[Any, ...]], aggs: list[str], limits: Limits) -> dict[Any, int]:
     """``_kept`` for one kind of die: the state is (dice left, accumulators)."""
     n, weights, _total = group
-    combs = [[math.comb(r, c) for c in range(r + 1)] for r in range(n + 1)]
+    work = (n + 1) * (n + 2) // 2
+    if work > limits.max_work:
+        raise _TooBig(f"more than {limits.max_work:,} steps")
+    # Pascal's triangle by additions: math.comb row by row is quadratic in big multiplications.
+    combs = [[1]]
+    for r in range(1, n + 1):
+        prev = combs[-1]
+        combs.append([1, *(prev[c - 1] + prev[c] for c in range(1, r)), 1])
     final: dict[Any, int] = {}
     states: dict[tuple[int, tuple[Any, ...]], int] = {(n, identity): 1}
-    work = 0
     for i, face in enumerate(ordered):
         fw = weights.get(face)
         if not fw:
             continue
         rest = after[i]
+        # Charged before the face is walked: each state tries up to n + 1 counts.
+        work += len(states) * (n + 1)
+        if work > limits.max_work:
+            raise _TooBig(f"more than {limits.max_work:,} steps")
         powers = [fw**c for c in range(n + 1)]
         contrib = element(face)
         repeated = [tuple(_times(x, agg, k) for x, agg in zip(contrib, aggs)) for k in range(kept_count + 1)]
@@ -869,9 +887,6 @@ def _kept_one_group(group: tuple[int, dict[Any, int], int], ordered: list[Any], 
                 key = (r - c, new_acc)
                 new[key] = get(key, 0) + w
         states = new
-        work += len(states) * (n + 1)
-        if work > limits.max_work:
-            raise _TooBig(f"more than {limits.max_work:,} steps")
         if len(states) > limits.max_support:
             raise _TooBig(f"more than {limits.max_support:,} states")
     return final

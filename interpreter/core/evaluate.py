@@ -64,7 +64,7 @@ from interpreter.core.dice import (
     number_reader,
     roll_pool,
 )
-from interpreter.core.limits import DEFAULT_LIMITS, Limits
+from interpreter.core.limits import DEFAULT_LIMITS, Limits, check_digits, limit_error
 from interpreter.core.trace import RollEvent, StepEvent, Trace
 from interpreter.core.values import (
     Level,
@@ -221,7 +221,7 @@ def _names_of(container: Any) -> list[str]:
 class Context:
     """What one evaluation (or one world of an odds computation) runs against."""
 
-    __slots__ = ("active", "counter", "depth", "limits", "oracle", "realized", "run", "trace", "world")
+    __slots__ = ("active", "calls", "counter", "depth", "limits", "oracle", "realized", "run", "trace", "world")
 
     def __init__(self, *, oracle: DiceOracle | None = None, world: Any = None,
                  limits: Limits = DEFAULT_LIMITS, trace: Trace | None = None, run: Any = None) -> None:
@@ -233,6 +233,8 @@ class Context:
         #: per-run state lives here, never on a loaded ruleset that threads may share.
         self.run = run
         self.counter = [0]
+        #: Calls of rules-defined functions so far (``Limits.max_calls``).
+        self.calls = 0
         self.depth = 0
         self.realized: dict[int, tuple[PoolSource, PoolView]] = {}
         self.active: set[str] = set()
@@ -369,7 +371,7 @@ def binop(op: str, a: Any, b: Any, ctx: Context, site: Any, right_site: Any = No
     if type(a) is int and type(b) is int:
         fast = _FAST_INT.get(op)
         if fast is not None:
-            return fast(a, b)
+            return fast(a, b) if op != "*" else check_digits(a * b, ctx.limits if ctx else DEFAULT_LIMITS, site)
     if type(a) is PoolView or type(b) is PoolView:
         a_view, b_view = type(a) is PoolView, type(b) is PoolView
         if a_view and a.per_die and not b_view:
@@ -390,7 +392,7 @@ def binop(op: str, a: Any, b: Any, ctx: Context, site: Any, right_site: Any = No
     a = _check_number(op, a, site)
     b = _operand(op, b, right_site)
     try:
-        return normalize(ARITH[op](a, b))
+        return check_digits(normalize(ARITH[op](a, b)), ctx.limits if ctx else DEFAULT_LIMITS, site)
     except ZeroDivisionError:
         raise _error("E0404", right_site) from None
 
@@ -1291,6 +1293,8 @@ class Compiler:
                         b = number(b, ctx)
                 if fast is not None and type(a) is int and type(b) is int:
                     value = fast(a, b)
+                    if op == "*":
+                        check_digits(value, ctx.limits, left_site)
                 else:
                     value = binop(op, a, b, ctx, left_site, right_site)
                 if ctx.trace is not None:
@@ -1646,6 +1650,9 @@ def call_function_value(func: Function, values: list[Any], ctx: Context, site: A
     compiled = compile_body(func.body, func.source, ctx.limits)
     # MapEnv(dict(zip(params, values))), with the parameters' index folded once per function.
     env = MapEnv.indexed(dict(zip(func.params, values)), dict(_params_index(func.params)), as_env(func.env))
+    ctx.calls += 1
+    if ctx.calls > ctx.limits.max_calls:
+        raise limit_error("max_calls", ctx.limits, site, f"more than {ctx.limits.max_calls:,} calls in one evaluation")
     ctx.depth += 1
     try:
         if ctx.depth > ctx.limits.max_depth:

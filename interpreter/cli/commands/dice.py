@@ -52,7 +52,7 @@ def _warn(expr: str) -> None:
 
 
 def run_roll(args: argparse.Namespace) -> int:
-    result = api.roll(args.expr, seed=args.seed, dice=args.dice)
+    result = api.roll(args.expr, seed=args.seed, dice=args.dice, limits=args.limits)
     _warn(args.expr)
     sys.stdout.write(roll_json(result) if args.json else roll_text(result))
     return 0
@@ -70,7 +70,7 @@ def run_odds(args: argparse.Namespace) -> int:
         print(f"runebook: error: '{args.expr}' is a game; name one of its checks or procedures: "
               f"runebook odds {args.expr} CHECK --with NAME=VALUE", file=sys.stderr)
         return EXIT_USAGE
-    dist = api.odds(args.expr)
+    dist = api.odds(args.expr, limits=args.limits)
     _warn(args.expr)
     if args.json:
         sys.stdout.write(distribution_json(args.expr, dist))

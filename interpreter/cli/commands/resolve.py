@@ -9,6 +9,7 @@ from typing import Any
 
 from dsl.diagnostics import Diagnostic, RunebookError
 from interpreter.cli.render import distribution_text, trace_text
+from interpreter.core.limits import DEFAULT_LIMITS
 from interpreter.core.values import format_value
 from interpreter.rules import load
 from interpreter.rules.procedures import PromptDriver, ScriptedDriver, load_choices
@@ -117,7 +118,7 @@ def run_procedure(args: argparse.Namespace) -> int:
 
 
 def _load(args: argparse.Namespace) -> Any:
-    return load(args.game)
+    return load(args.game, getattr(args, "limits", DEFAULT_LIMITS))
 
 
 def run_resolve(args: argparse.Namespace) -> int:
@@ -142,7 +143,7 @@ def _show(args: argparse.Namespace, result: Any, title: str) -> int:
 
 
 def run_check_odds(args: argparse.Namespace, game: str, check: str) -> int:
-    rules = load(game)
+    rules = load(game, getattr(args, "limits", DEFAULT_LIMITS))
     odds = rules.odds(check, options=_pairs(args.options, "--option"), **_roles(rules, args),
                       answers=_pairs(getattr(args, "answers", None), "--answer"), **_pairs(args.inputs, "--with"))
     if args.json:
