@@ -140,6 +140,8 @@ MESSAGES: dict[str, str] = {
     "E0626": "'match' does not cover {missing} of '{group}' and has no 'else'",
     "E0627": "nothing to choose from at choice '{name}'",
     "E0628": "'{name}' is set but nothing reads it",
+    "E0629": "using procedures here expands them to more than {limit} lines in all",
+    "E0630": "procedures are used inside each other more than {limit} deep",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",
     "E0702": "'{name}' expects {expected}, got {found}",

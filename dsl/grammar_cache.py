@@ -30,7 +30,7 @@ from lark.lexer import TerminalDef
 
 from dsl.files import FileRefused, read_limited
 
-__all__ = ["cache_key", "cached_parser"]
+__all__ = ["cache_file", "cache_key", "cached_parser"]
 
 MAGIC = b"runebook-grammar-cache 1\n"
 MAX_BYTES = 16 * 1024 * 1024
@@ -54,6 +54,12 @@ def cache_key(grammar_files: Iterable[Path]) -> str:
 
 class _Unsuitable(Exception):
     """The tables hold something JSON cannot carry back exactly: go without a cache."""
+
+
+def cache_file(base: str, key: str) -> str:
+    """The file for tables of ``key``: one per grammar, so that checkouts with different
+    grammars sharing one cache folder do not overwrite each other's file at every run."""
+    return f"{base}-{key[:16]}.json"
 
 
 def _plain(value: Any) -> Any:
@@ -133,6 +139,7 @@ def cached_parser(path: str | None, grammar_files: Iterable[Path], build: Callab
     if not path:
         return build()
     key = cache_key(grammar_files)
+    path = cache_file(path, key)
     loaded = _load(path, key, options)
     if loaded is not None:
         return loaded

@@ -112,7 +112,7 @@ def _table_cache() -> str | bool:
     if not os.access(folder, os.W_OK):
         return False
     version = "%d.%d" % sys.version_info[:2]
-    return os.path.join(folder, f"grammar-lark{lark_version}-py{version}.cache")
+    return os.path.join(folder, f"tables-lark{lark_version}-py{version}")
 
 
 @lru_cache(maxsize=1)
