@@ -182,13 +182,13 @@ class _Session:
     def spend(self, amount: int) -> None:
         self.work += amount
         if self.work > self.limits.max_work:
-            raise _too_big(self.site, f"more than {self.limits.max_work:,} steps")
+            raise _too_big(self.site, f"more than max_work = {self.limits.max_work:,} steps")
 
 
 def _too_big(site: tuple[Source | None, Span | None], why: str) -> RunebookError:
     source, span = site
     return RunebookError([Diagnostic.make("E0415", source, span, what="this expression", why=why,
-                                          help="use fewer dice, or raise the limit")])
+                                          help="use fewer dice, or raise the limit with --limit NAME=N")])
 
 
 class World:
@@ -465,7 +465,7 @@ def pool_outcomes(spec: PoolSpec, readers: tuple[Reader, ...],
         return _kept(spec, readers, limits)
     except _TooBig as error:
         raise RunebookError([Diagnostic.make("E0415", None, None, what=spec.text or "a pool",
-                                             why=str(error), help="use fewer dice, or raise the limit")]) from None
+                                             why=str(error), help="use fewer dice, or raise the limit with --limit NAME=N")]) from None
 
 
 # --- monoid of reading accumulators
@@ -673,7 +673,7 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
         for _ in range(n):
             work += len(states) * len(per_die)
             if work > limits.max_work:
-                raise _TooBig(f"more than {limits.max_work:,} steps")
+                raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
             states = _convolve(states, per_die, add)
             if fix is not None:
                 lumped: dict[Any, int] = {}
@@ -682,7 +682,7 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
                     lumped[k] = lumped.get(k, 0) + w
                 states = lumped
             if len(states) > limits.max_support:
-                raise _TooBig(f"more than {limits.max_support:,} states")
+                raise _TooBig(f"more than max_support = {limits.max_support:,} states")
             denominator *= total
     if scalar:
         states = {(k,): w for k, w in states.items()}
@@ -837,9 +837,9 @@ def _kept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[
         states = new
         work += len(states) * (n_total + 1)
         if work > limits.max_work:
-            raise _TooBig(f"more than {limits.max_work:,} steps")
+            raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
         if len(states) > limits.max_support:
-            raise _TooBig(f"more than {limits.max_support:,} states")
+            raise _TooBig(f"more than max_support = {limits.max_support:,} states")
     return final, denominator
 
 
@@ -850,7 +850,7 @@ def _kept_one_group(group: tuple[int, dict[Any, int], int], ordered: list[Any], 
     n, weights, _total = group
     work = (n + 1) * (n + 2) // 2
     if work > limits.max_work:
-        raise _TooBig(f"more than {limits.max_work:,} steps")
+        raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
     # Pascal's triangle by additions: math.comb row by row is quadratic in big multiplications.
     combs = [[1]]
     for r in range(1, n + 1):
@@ -866,7 +866,7 @@ def _kept_one_group(group: tuple[int, dict[Any, int], int], ordered: list[Any], 
         # Charged before the face is walked: each state tries up to n + 1 counts.
         work += len(states) * (n + 1)
         if work > limits.max_work:
-            raise _TooBig(f"more than {limits.max_work:,} steps")
+            raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
         powers = [fw**c for c in range(n + 1)]
         contrib = element(face)
         repeated = [tuple(_times(x, agg, k) for x, agg in zip(contrib, aggs)) for k in range(kept_count + 1)]
@@ -888,7 +888,7 @@ def _kept_one_group(group: tuple[int, dict[Any, int], int], ordered: list[Any], 
                 new[key] = get(key, 0) + w
         states = new
         if len(states) > limits.max_support:
-            raise _TooBig(f"more than {limits.max_support:,} states")
+            raise _TooBig(f"more than max_support = {limits.max_support:,} states")
     return final
 
 
@@ -914,10 +914,10 @@ def _kept_exploding(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits)
         per_die, total = _to_integers(chain)
         for _ in range(n):
             if len(states) * len(per_die) > limits.max_work:
-                raise _TooBig(f"more than {limits.max_work:,} steps")
+                raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
             states = _convolve(states, per_die, merge)
             if len(states) > limits.max_support:
-                raise _TooBig(f"more than {limits.max_support:,} states")
+                raise _TooBig(f"more than max_support = {limits.max_support:,} states")
             denominator *= total
     identity = tuple(_IDENTITY[agg] for _, agg in readers)
     combine = _combiner(readers)

@@ -40,6 +40,9 @@ class Limits:
     #: States of a procedure's chain (places at a ``step`` line with the values and the
     #: entities' state there) that exact odds may explore before giving up.
     max_states: int = 5_000
+    #: Runs of a procedure's segments that exact odds may make (one per state and outcome of
+    #: its dice): 5,000 to 20,000 a second.
+    max_worlds: int = 50_000
     #: Calls of functions defined in rules during one evaluation (``fib(25)`` makes 250,000).
     max_calls: int = 20_000
     #: Digits of a number a computation makes (a product, a quotient's parts).
@@ -49,7 +52,7 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 #: The diagnostic code that names each limit when it is exceeded.
-LIMIT_CODES = {"max_calls": "E0902", "max_digits": "E0903", "max_work": "E0904", "max_support": "E0905"}
+LIMIT_CODES = {"max_worlds": "E0904", "max_calls": "E0902", "max_digits": "E0903", "max_work": "E0904", "max_support": "E0905"}
 
 
 def limit_error(name: str, limits: Limits, site: Any, what: str) -> RunebookError:
