@@ -91,9 +91,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERRORS
     except RecursionError:
         # Input nested past what Python's stack holds, somewhere no limit caught first.
+        if os.environ.get("RUNEBOOK_DEBUG"):
+            raise
         print("runebook: error: E0904 too much work: input nested too deeply to evaluate", file=sys.stderr)
         return EXIT_ERRORS
     except MemoryError:
+        if os.environ.get("RUNEBOOK_DEBUG"):
+            raise
         print("runebook: error: E0904 too much work: out of memory", file=sys.stderr)
         return EXIT_ERRORS
     except KeyboardInterrupt:
