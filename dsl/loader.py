@@ -9,6 +9,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -151,16 +153,37 @@ def unknown_game(name: str, span: Span | None = None, source: Source | None = No
                            help=did_you_mean(name, names) or f"built-in games: {', '.join(names)}")
 
 
+#: Recent parses by (name, text): `check` reads a folder's files for the content checks and
+#: again, as a game, for the mechanics; the second read of an unchanged file reuses the first.
+#: Bounded by the text it holds, so a run over many large files keeps only the latest.
+_PARSED: OrderedDict[tuple[str, str], tuple[Source, ast.RulesFile, list[Diagnostic]]] = OrderedDict()
+_PARSED_CHARS = 8 * 1024 * 1024
+_PARSED_LOCK = threading.Lock()
+
+
 def _parse(path: Path, sink: DiagnosticSink, root: Path | None = None) -> tuple[Source, ast.RulesFile] | None:
     file_sink = DiagnosticSink()
     source = read_source(path, file_sink, root=root)
-    if source is not None:
+    if source is None:
+        sink.extend(file_sink.items)
+        return None
+    key = (source.name, source.text)
+    with _PARSED_LOCK:
+        hit = _PARSED.get(key)
+        if hit is not None:
+            _PARSED.move_to_end(key)
+    if hit is None:
         file_sink.source = source
         rules = parse_rules(source, file_sink)
-    sink.extend(file_sink.items)
-    if source is None:
-        return None
-    return source, rules
+        hit = (source, rules, list(file_sink.items))
+        with _PARSED_LOCK:
+            _PARSED[key] = hit
+            held = sum(len(text) for _, text in _PARSED)
+            while held > _PARSED_CHARS and len(_PARSED) > 1:
+                (_, text), _ = _PARSED.popitem(last=False)
+                held -= len(text)
+    sink.extend(hit[2])
+    return hit[0], hit[1]
 
 
 def _extends(rules: ast.RulesFile) -> ast.ExtendsDecl | None:
