@@ -49,3 +49,12 @@ def test_the_fuzzer_sees_a_crash(target: str, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setitem(TARGETS, target, (TARGETS[target][0], broken))
     _, _, error = run_one(target, "1d6")
     assert isinstance(error, ZeroDivisionError)
+
+
+#: Inputs the long run found, kept as regressions.
+FOUND = [("dice", "floor([6, 100, true])"), ("dice", "clamp([1, 2], 3)"), ("dice", "abs([1, 2])")]
+
+
+@pytest.mark.parametrize(("target", "text"), FOUND)
+def test_inputs_found_by_the_long_run(target: str, text: str) -> None:
+    _probe(target, text)

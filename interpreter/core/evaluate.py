@@ -515,6 +515,13 @@ def _numbers(name: str, ctx: Context, args: list[Any], site: Any) -> list[Any]:
     return values
 
 
+def _exactly(name: str, count: int, values: list[Any], site: Any) -> list[Any]:
+    """``values`` when there are ``count`` of them (a list argument spreads into several)."""
+    if len(values) != count:
+        raise _error("E0406", site, name=name, expected=count, got=len(values))
+    return values
+
+
 def _spread(args: list[Any]) -> list[Any]:
     """Arguments with the items of any list among them, so ``max(xs)`` and ``max(a, b)`` agree."""
     if not any(type(a) is tuple for a in args):
@@ -568,27 +575,27 @@ _b_max = _extreme("max", max, _max2)
 
 
 def _b_floor(ctx: Context, args: list[Any], site: Any) -> Any:
-    (x,) = _numbers("floor", ctx, args, site)
+    (x,) = _exactly("floor", 1, _numbers("floor", ctx, args, site), site)
     return math.floor(x)
 
 
 def _b_ceil(ctx: Context, args: list[Any], site: Any) -> Any:
-    (x,) = _numbers("ceil", ctx, args, site)
+    (x,) = _exactly("ceil", 1, _numbers("ceil", ctx, args, site), site)
     return math.ceil(x)
 
 
 def _b_round(ctx: Context, args: list[Any], site: Any) -> Any:
-    (x,) = _numbers("round", ctx, args, site)
+    (x,) = _exactly("round", 1, _numbers("round", ctx, args, site), site)
     return _round_half_away(x)
 
 
 def _b_abs(ctx: Context, args: list[Any], site: Any) -> Any:
-    (x,) = _numbers("abs", ctx, args, site)
+    (x,) = _exactly("abs", 1, _numbers("abs", ctx, args, site), site)
     return abs(x)
 
 
 def _b_clamp(ctx: Context, args: list[Any], site: Any) -> Any:
-    x, low, high = _numbers("clamp", ctx, args, site)
+    x, low, high = _exactly("clamp", 3, _numbers("clamp", ctx, args, site), site)
     return _min2(_max2(x, low), high)
 
 
