@@ -42,6 +42,9 @@ MESSAGES: dict[str, str] = {
     "E0007": "this content file does not say which game it extends",
     "E0008": "invalid {what} '{value}'",
     "E0010": "{count} more errors in this file are not shown",
+    "E0011": "'{path}' is {kind}, not a regular file; only regular files are read",
+    "E0012": "'{path}' is a symlink to a file outside '{root}'; it is not followed",
+    "E0013": "YAML {what} (the limit is {limit})",
     "E0020": "this folder's files extend two games: '{first}' ({first_file}) and '{second}'",
     # E01xx: syntax
     "E0101": "unexpected character {found}; expected {expected}",
@@ -61,8 +64,9 @@ MESSAGES: dict[str, str] = {
     "E0114": "sub-property '{label}' has no named item ('- **Name**') above it",
     "E0116": "'{word}' needs an indented body",
     "E0117": "'{word}' without an '{opener}' before it",
-    "E0119": "a tab in indentation",
     "E0118": "only 'case' lines and one 'else' go in a 'match'",
+    "E0119": "a number of {count} digits (the limit is {limit})",
+    "E0120": "a tab in indentation",
     # E02xx: content against the vocabulary
     "E0201": "unknown entry type '{name}'",
     "E0202": "{kind} '{entry}' is missing required label '{label}'",
@@ -145,6 +149,8 @@ MESSAGES: dict[str, str] = {
     "E0626": "'match' does not cover {missing} of '{group}' and has no 'else'",
     "E0627": "nothing to choose from at choice '{name}'",
     "E0628": "'{name}' is set but nothing reads it",
+    "E0629": "using procedures here expands them to more than {limit} lines in all",
+    "E0630": "procedures are used inside each other more than {limit} deep",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",
     "E0702": "'{name}' expects {expected}, got {found}",
@@ -155,6 +161,10 @@ MESSAGES: dict[str, str] = {
     "E0707": "no {role} takes part: give one with {flag}",
     # E09xx: limits
     "E0901": "limit exceeded: {what} (the limit is {limit})",
+    "E0902": "too many function calls: {what} (limit {name} = {limit})",
+    "E0903": "number too large: {what} (limit {name} = {limit})",
+    "E0904": "too much work: {what} (limit {name} = {limit})",
+    "E0905": "distribution too large: {what} (limit {name} = {limit})",
 }
 
 SEVERITIES = ("error", "warning")

@@ -16,7 +16,7 @@ file it came from, so a diagnostic points at the used procedure's own line and n
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from typing import Any
 
 import attrs
@@ -34,6 +34,11 @@ __all__ = ["expand_procedures"]
 _NAMED = (ast.Binding, ast.StepLine, ast.GotoLine, ast.LabelLine, ast.TestLine)
 
 _NONE = ex.Name(("none",))
+
+#: Lines that expanding every ``do`` of a ruleset may produce together.
+MAX_EXPANDED_LINES = 20_000
+#: Procedures using each other in a chain (``do`` inside ``do``...).
+MAX_USE_DEPTH = 32
 
 
 def _rename(node: Any, mapping: Mapping[str, ex.Expr]) -> Any:
@@ -120,13 +125,22 @@ class _Relabel:
         return attrs.evolve(statement, **changes) if changes else statement
 
 
-def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink) -> dict[str, Any]:
+def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink, *,
+                      max_lines: int = MAX_EXPANDED_LINES) -> dict[str, Any]:
     """Every procedure with its ``do`` lines expanded (see the module's docstring). Unknown
     procedures (E0620), uses of itself (E0621), unknown results (E0622) and wrong arguments
-    (E0406, E0604, E0602, E0304) are diagnostics at the line."""
-    done: dict[str, tuple[ast.Statement, ...]] = {}
+    (E0406, E0604, E0602, E0304) are diagnostics at the line.
 
-    def expand(key: str, stack: tuple[str, ...]) -> tuple[ast.Statement, ...]:
+    Uses are followed on an explicit stack (a chain of a thousand procedures is no deeper
+    for Python than one), and the lines all expansions produce together are bounded by
+    ``max_lines`` (E0629), so loading stays proportional to the ruleset's size.
+    """
+    done: dict[str, tuple[ast.Statement, ...]] = {}
+    produced = [0]
+    over = [False]
+
+    def expand(key: str, stack: tuple[str, ...]) -> Generator[tuple[str, tuple[str, ...]], Any,
+                                                              tuple[ast.Statement, ...]]:
         if key in done:
             return done[key]
         procedure = procedures[key]
@@ -152,6 +166,10 @@ def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink) -> di
                     help=did_you_mean(statement.name, [p.name for p in procedures.values()])
                     or f"procedures: {', '.join(p.name for p in procedures.values())}"))
                 continue
+            if len(stack) >= MAX_USE_DEPTH:
+                sink.items.append(Diagnostic.make("E0630", source, statement.span, limit=MAX_USE_DEPTH,
+                                                  help="flatten the chain: fewer procedures each using the next"))
+                continue
             if callee_key in stack:
                 chain = [procedures[k].name for k in stack[stack.index(callee_key):]] + [callee.name]
                 sink.items.append(Diagnostic.make(
@@ -169,7 +187,7 @@ def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink) -> di
             while fold(prefix) in prefixes:
                 prefix, count = f"{label or callee.name} {count}", count + 1
             prefixes.add(fold(prefix))
-            body = expand(callee_key, stack)
+            body = yield (callee_key, stack)
             bodies[index] = (callee, body, prefix)
             if label is not None:
                 results = {fold(s.name): s.name for s in body if isinstance(s, ast.ResultLine)}
@@ -181,13 +199,36 @@ def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink) -> di
                 out.append(relabel.statement(statement))
             elif index in bodies:
                 callee, body, prefix = bodies[index]
+                if over[0]:
+                    continue
                 out.extend(_inline(relabel.statement(statement), procedure, callee, body, prefix, sink))
+                produced[0] += len(body)
+                if produced[0] > max_lines:
+                    over[0] = True
+                    sink.items.append(Diagnostic.make(
+                        "E0629", source, statement.span, limit=f"{max_lines:,}",
+                        help="uses of procedures are copied in place: share less through 'do', or use a check"))
         done[key] = tuple(out)
         return done[key]
 
+    def run(key: str) -> tuple[ast.Statement, ...]:
+        frames = [expand(key, ())]
+        value: Any = None
+        while True:
+            try:
+                callee_key, stack = frames[-1].send(value)
+            except StopIteration as finished:
+                frames.pop()
+                if not frames:
+                    return finished.value  # type: ignore[no-any-return]
+                value = finished.value
+                continue
+            frames.append(expand(callee_key, stack))
+            value = None
+
     expanded: dict[str, Any] = {}
     for key, procedure in procedures.items():
-        statements = expand(key, ())
+        statements = run(key)
         if statements is procedure.decl.statements:
             expanded[key] = procedure
         else:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -20,6 +22,7 @@ from dsl import ast
 from dsl.amendments import check_patches, patches
 from dsl.checker import CheckedEntry, check_entries
 from dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
+from dsl.files import FileRefused, read_limited
 from dsl.parser import parse_rules, split_blocks
 from dsl.references import check_references
 from dsl.source import Source, Span, decode_source, gc_paused
@@ -33,6 +36,7 @@ __all__ = [
     "check_paths",
     "load_game",
     "read_source",
+    "read_text",
     "resolve_game",
 ]
 
@@ -42,6 +46,8 @@ class FileLimits:
 
     max_bytes: int = 4 * 1024 * 1024
     max_diagnostics: int = 200
+    #: Read files that symlinks point to outside the folder being checked (``--follow-symlinks``).
+    follow_symlinks: bool = False
     #: Files with more lines than this are checked on all cores (when the system can fork).
     parallel_lines: int = 20_000
 
@@ -68,19 +74,20 @@ class Ruleset:
         return next((e for e in self.entries if fold(e.entry.name) == key), None)
 
 
-def read_source(path: Path, sink: DiagnosticSink) -> Source | None:
-    """Read and decode one file; problems become diagnostics, never exceptions."""
+def read_source(path: Path, sink: DiagnosticSink, *, root: Path | None = None,
+                follow_symlinks: bool = False) -> Source | None:
+    """Read and decode one file; problems become diagnostics, never exceptions.
+
+    Only a regular file is read, at most ``LIMITS.max_bytes`` of it (dsl.files); a path
+    resolving outside ``root`` (default: the folder holding it) is refused unless
+    ``follow_symlinks``.
+    """
     shown = str(path)
     try:
-        size = path.stat().st_size
-        if size > LIMITS.max_bytes:
-            sink.items.append(Diagnostic.make("E0004", Source(shown, ""), None, size=f"{size:,}",
-                                              limit=f"{LIMITS.max_bytes:,}",
-                                              help="split the content into several files"))
-            return None
-        data = path.read_bytes()
-    except OSError as error:
-        sink.items.append(Diagnostic.make("E0001", None, None, path=shown, reason=error.strerror or str(error)))
+        data = read_limited(path, LIMITS.max_bytes, root=path.parent if root is None else root,
+                            follow_symlinks=follow_symlinks or LIMITS.follow_symlinks)
+    except FileRefused as refused:
+        sink.items.append(_refusal(refused, shown))
         return None
     if b"\x00" in data:
         sink.items.append(Diagnostic.make("E0003", Source(shown, ""), None,
@@ -97,8 +104,25 @@ def read_source(path: Path, sink: DiagnosticSink) -> Source | None:
     return source
 
 
+def _refusal(refused: FileRefused, shown: str) -> Diagnostic:
+    fields = dict(refused.fields)
+    if refused.code == "E0001":
+        return Diagnostic.make("E0001", None, None, **fields)
+    helps = {"E0004": "split the content into several files",
+             "E0011": "replace it with a text file",
+             "E0012": "copy the file into the folder, or pass --follow-symlinks if you trust it"}
+    return Diagnostic.make(refused.code, Source(shown, ""), None, help=helps[refused.code], **fields)
+
+
+def read_text(path: Path, root: Path | None = None) -> str | None:
+    """The text of a file read as :func:`read_source` reads it, or None if it cannot be."""
+    source = read_source(path, DiagnosticSink(), root=root)
+    return None if source is None else source.text
+
+
 def _rules_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*.rules") if p.is_file())
+    # Anything named *.rules but a folder: a FIFO or device among them is reported, not skipped.
+    return sorted(p for p in folder.rglob("*.rules") if not p.is_dir())
 
 
 def builtin_games() -> dict[str, Path]:
@@ -129,16 +153,37 @@ def unknown_game(name: str, span: Span | None = None, source: Source | None = No
                            help=did_you_mean(name, names) or f"built-in games: {', '.join(names)}")
 
 
-def _parse(path: Path, sink: DiagnosticSink) -> tuple[Source, ast.RulesFile] | None:
+#: Recent parses by (name, text): `check` reads a folder's files for the content checks and
+#: again, as a game, for the mechanics; the second read of an unchanged file reuses the first.
+#: Bounded by the text it holds, so a run over many large files keeps only the latest.
+_PARSED: OrderedDict[tuple[str, str], tuple[Source, ast.RulesFile, list[Diagnostic]]] = OrderedDict()
+_PARSED_CHARS = 8 * 1024 * 1024
+_PARSED_LOCK = threading.Lock()
+
+
+def _parse(path: Path, sink: DiagnosticSink, root: Path | None = None) -> tuple[Source, ast.RulesFile] | None:
     file_sink = DiagnosticSink()
-    source = read_source(path, file_sink)
-    if source is not None:
+    source = read_source(path, file_sink, root=root)
+    if source is None:
+        sink.extend(file_sink.items)
+        return None
+    key = (source.name, source.text)
+    with _PARSED_LOCK:
+        hit = _PARSED.get(key)
+        if hit is not None:
+            _PARSED.move_to_end(key)
+    if hit is None:
         file_sink.source = source
         rules = parse_rules(source, file_sink)
-    sink.extend(file_sink.items)
-    if source is None:
-        return None
-    return source, rules
+        hit = (source, rules, list(file_sink.items))
+        with _PARSED_LOCK:
+            _PARSED[key] = hit
+            held = sum(len(text) for _, text in _PARSED)
+            while held > _PARSED_CHARS and len(_PARSED) > 1:
+                (_, text), _ = _PARSED.popitem(last=False)
+                held -= len(text)
+    sink.extend(hit[2])
+    return hit[0], hit[1]
 
 
 def _extends(rules: ast.RulesFile) -> ast.ExtendsDecl | None:
@@ -216,7 +261,7 @@ def _fingerprint(folder: Path) -> tuple[tuple[str, int, int], ...]:
 
 def _load_folder_now(folder: Path) -> Ruleset:
     sink = DiagnosticSink()
-    parsed = [p for p in (_parse(path, sink) for path in _rules_files(folder)) if p is not None]
+    parsed = [p for p in (_parse(path, sink, folder) for path in _rules_files(folder)) if p is not None]
     # A homebrew file kept in a subfolder of a game (`GAME/homebrew/x.rules` extending it)
     # is not part of the game.
     parsed = [p for p in parsed if not (_extends(p[1]) and Path(p[0].name).parent.resolve() != folder.resolve())]
@@ -262,12 +307,13 @@ class CheckReport:
         return any(d.code in IO_CODES and d.span is None for d in self.diagnostics)
 
 
-def _collect(paths: Iterable[str], report: CheckReport) -> list[Path]:
+def _collect(paths: Iterable[str], report: CheckReport, roots: dict[Path, Path]) -> list[Path]:
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
             files = _rules_files(path)
+            roots.update((file, path) for file in files)
             if not files:
                 report.diagnostics.append(Diagnostic.make("E0005", None, None, path=raw))
             found.extend(files)
@@ -280,10 +326,19 @@ def _collect(paths: Iterable[str], report: CheckReport) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def check_paths(paths: Sequence[str], game: str | None = None) -> CheckReport:
-    """Check files and folders: each folder is a ruleset, each `extends` file a homebrew."""
-    with gc_paused():
-        return _check_paths(paths, game)
+def check_paths(paths: Sequence[str], game: str | None = None, *, follow_symlinks: bool = False) -> CheckReport:
+    """Check files and folders: each folder is a ruleset, each `extends` file a homebrew.
+
+    Symlinks that resolve outside the folder being checked are reported, not read, unless
+    ``follow_symlinks``.
+    """
+    saved = LIMITS.follow_symlinks
+    LIMITS.follow_symlinks = follow_symlinks
+    try:
+        with gc_paused():
+            return _check_paths(paths, game)
+    finally:
+        LIMITS.follow_symlinks = saved
 
 
 _EXTENDS = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n)*extends[ \t]+([^\n#]+)")
@@ -358,7 +413,8 @@ def _check_large(source: Source, base: Ruleset, report: CheckReport) -> bool:
 
 def _check_paths(paths: Sequence[str], game: str | None) -> CheckReport:
     report = CheckReport()
-    files = _collect(paths, report)
+    roots: dict[Path, Path] = {}
+    files = _collect(paths, report, roots)
     base: Ruleset | None = None
     if game is not None:
         loaded = load_game(game)
@@ -369,10 +425,10 @@ def _check_paths(paths: Sequence[str], game: str | None) -> CheckReport:
     by_folder: dict[Path, list[tuple[Source, ast.RulesFile]]] = {}
     for path in files:
         sink = DiagnosticSink()
-        if _large_homebrew(path, base, report):
+        if _large_homebrew(path, base, report, roots.get(path)):
             report.files += 1
             continue
-        parsed = _parse(path, sink)
+        parsed = _parse(path, sink, roots.get(path))
         report.diagnostics.extend(sink.items)
         report.files += 1
         if parsed is None:
@@ -404,7 +460,7 @@ def _check_paths(paths: Sequence[str], game: str | None) -> CheckReport:
         for other in sorted(p for p in folder.glob("*.rules") if p.is_file()):
             if str(other) in names or any(Path(n).resolve() == other.resolve() for n in names):
                 continue
-            parsed = _parse(other, sibling_sink)
+            parsed = _parse(other, sibling_sink, folder)
             if parsed is not None and not _extends(parsed[1]):
                 siblings.append(parsed)
         sink = DiagnosticSink()
@@ -468,7 +524,7 @@ def _cap(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return kept
 
 
-def _large_homebrew(path: Path, base: Ruleset | None, report: CheckReport) -> bool:
+def _large_homebrew(path: Path, base: Ruleset | None, report: CheckReport, root: Path | None = None) -> bool:
     """Take the parallel path for a big file that extends a game; True if it was checked."""
     try:
         if path.stat().st_size < LIMITS.parallel_lines * 20:
@@ -476,7 +532,7 @@ def _large_homebrew(path: Path, base: Ruleset | None, report: CheckReport) -> bo
     except OSError:
         return False
     sink = DiagnosticSink()
-    source = read_source(path, sink)
+    source = read_source(path, sink, root=root)
     if source is None or source.text.count("\n") < LIMITS.parallel_lines:
         return False
     if base is None:

@@ -12,7 +12,6 @@ diagnostic is made from.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import sys
@@ -31,6 +30,7 @@ from lark.lark import PostLex
 from dsl import ast
 from dsl.builder import RulesBuilder, make_builder
 from dsl.diagnostics import Diagnostic, DiagnosticSink
+from dsl.grammar_cache import cached_parser
 from dsl.lalr import FastDriver
 from dsl.expr_ast import Expr
 from dsl.source import Source, Span
@@ -49,6 +49,8 @@ class Limits:
     max_line_length = 10_000
     #: Syntax errors looked for in one block after its first (each costs a parse of the block).
     max_recoveries = 8
+    #: Digits of one number written in the text (longer ones are E0119, before anything converts them).
+    max_digits = 1000
 
 
 class LinePostLexer(PostLex):
@@ -89,23 +91,20 @@ def rules_parser() -> Lark:
 
     It returns AST nodes directly; use :func:`parse_rules` / :func:`parse_expression`.
     """
-    return Lark.open(
-        str(GRAMMAR_FILE),
-        parser="lalr",
-        lexer="contextual",
-        start=["start", "expr"],
-        maybe_placeholders=True,
-        postlex=LinePostLexer(),
-        transformer=make_builder(_BUILDER),
-        cache=_table_cache(),
-    )
+    options = {"postlex": LinePostLexer(), "transformer": make_builder(_BUILDER)}
+
+    def build() -> Lark:
+        return Lark.open(str(GRAMMAR_FILE), parser="lalr", lexer="contextual", start=["start", "expr"],
+                         maybe_placeholders=True, **options)
+
+    return cached_parser(_table_cache() or None, GRAMMAR_DIR.glob("*.lark"), build, options)
 
 
 def _table_cache() -> str | bool:
-    """Where Lark keeps the grammar's analysed tables between runs: building them is most of
-    a short command's start-up. The file lives in the user's own cache folder (Lark checks
-    it against the grammar's hash and rebuilds a stale one); no cache when that folder cannot
-    be made. ``RUNEBOOK_NO_CACHE=1`` turns it off."""
+    """Where the grammar's analysed tables are kept between runs: building them is most of
+    a short command's start-up. The file lives in the user's own cache folder
+    (dsl.grammar_cache checks it before reading and rebuilds a stale or damaged one); no
+    cache when that folder cannot be made. ``RUNEBOOK_NO_CACHE=1`` turns it off."""
     if os.environ.get("RUNEBOOK_NO_CACHE"):
         return False
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -117,11 +116,7 @@ def _table_cache() -> str | bool:
     if not os.access(folder, os.W_OK):
         return False
     version = "%d.%d" % sys.version_info[:2]
-    # Lark's own check hashes rules.lark only, not the files it imports: name the file after
-    # every grammar file, so that an edited expr.lark (or another checkout's) never loads
-    # stale tables.
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(GRAMMAR_DIR.glob("*.lark")))).hexdigest()[:16]
-    return os.path.join(folder, f"grammar-lark{lark_version}-py{version}-{digest}.cache")
+    return os.path.join(folder, f"tables-lark{lark_version}-py{version}")
 
 
 @lru_cache(maxsize=1)
@@ -395,7 +390,24 @@ def _too_many_terms(block: str) -> tuple[int, int, int] | None:
 # ---------------------------------------------------------------- blocks
 
 
+_LONG_NUMBER = re.compile("[0-9]{%d,}" % (Limits.max_digits + 1))
+
+
+def _long_number(text: str) -> tuple[int, int, int] | None:
+    """(line, column, digits) of the first number written with more than ``max_digits`` digits."""
+    found = _LONG_NUMBER.search(text)
+    if found is None:
+        return None
+    line = text.count("\n", 0, found.start()) + 1
+    return line, found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1, len(found.group())
+
+
 def _prechecks(text: str, offset: int, sink: DiagnosticSink) -> bool:
+    long = _long_number(text)
+    if long:
+        sink.error("E0119", Span.point(long[0] + offset, long[1], long[2]), count=f"{long[2]:,}",
+                   limit=f"{Limits.max_digits:,}")
+        return False
     nested = _nesting_problem(text)
     if nested:
         sink.error("E0107", Span.point(nested[0] + offset, nested[1]), limit=Limits.max_nesting)
@@ -428,7 +440,7 @@ def split_blocks(text: str, sink: DiagnosticSink) -> list[tuple[int, int, int, i
         indent = line[:len(line) - len(line.lstrip(" \t"))]
         if "\t" in indent:
             # How wide a tab is, is anyone's guess: nesting would depend on the editor.
-            sink.error("E0119", Span.point(number, indent.index("\t") + 1),
+            sink.error("E0120", Span.point(number, indent.index("\t") + 1),
                        help="indent with spaces, two for each level")
         if not blocks or (pending_blank and not indented):
             if indented:
@@ -548,6 +560,10 @@ def parse_expression(text: str, source: Source | None = None) -> Expr:
     if "\n" in text.strip():
         sink.error("E0102", Span.point(1, len(text.split("\n")[0]) + 1), found="end of line",
                    expected="one expression on one line")
+        sink.raise_if_any()
+    long = _long_number(text)
+    if long:
+        sink.error("E0119", Span.point(long[0], long[1], long[2]), count=f"{long[2]:,}", limit=f"{Limits.max_digits:,}")
         sink.raise_if_any()
     nested = _nesting_problem(text)
     if nested:

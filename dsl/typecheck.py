@@ -45,6 +45,8 @@ from dsl.flow import ITEMS, lower
 from dsl.diagnostics import Diagnostic, did_you_mean
 from dsl.source import Source, Span
 from dsl.types import ANY, Type
+
+_MAX_NESTED_DECLARATIONS = 100
 from dsl.vocabulary import Vocabulary
 from dsl.vocabulary import fold as _fold_now
 
@@ -233,7 +235,9 @@ class _Checker:
         key = id(block)
         if key in self._memo:
             return self._memo[key]
-        if key in self._busy:
+        if key in self._busy or len(self._busy) > _MAX_NESTED_DECLARATIONS:
+            # Recursion, or declarations using each other deeper than any real ruleset:
+            # the type is not followed further (the rules layer bounds such chains).
             return ANY
         self._busy.add(key)
         outer = (self.source, self.found, self._quiet)

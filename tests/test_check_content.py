@@ -50,8 +50,8 @@ def test_tabs_in_indentation(tmp_path: Path, cli) -> None:  # type: ignore[no-un
     path.write_text("procedure P (n: number = 1)\n\tlet a = n\n  \tresult r = a\n", encoding="utf-8")
     run = cli("check", str(path))
     assert run.code == 1
-    assert "p.rules:2:1: E0119 a tab in indentation" in run.stderr
-    assert "p.rules:3:3: E0119 a tab in indentation" in run.stderr
+    assert "p.rules:2:1: E0120 a tab in indentation" in run.stderr
+    assert "p.rules:3:3: E0120 a tab in indentation" in run.stderr
     assert "help: indent with spaces, two for each level" in run.stderr
 
 

@@ -61,6 +61,8 @@ class Example:
     files: dict[str, Any] = attrs.Factory(dict)
     exit: int = 1
     reserved: str | None = None
+    #: Symbolic links to make, name → target (relative to the link's folder).
+    links: dict[str, str] = attrs.Factory(dict)
 
     def file_bytes(self, name: str) -> bytes:
         spec = self.files[name]
@@ -70,12 +72,14 @@ class Example:
             return spec.encode("utf-8")
         text = spec.get("text", "")
         data = text if isinstance(text, bytes) else text.encode("utf-8")
-        return data * int(spec.get("repeat", 1))
+        return (spec.get("head", "").encode("utf-8") + data * int(spec.get("repeat", 1))
+                + spec.get("tail", "").encode("utf-8"))
 
     def shown_files(self) -> list[tuple[str, str]]:
         """The files as the page shows them (a repeated text once, with a note; control
         characters and undecodable bytes as ``\\xNN``)."""
         shown = [(name, _visible(text)) for name, text in self._texts()]
+        shown += [(name, f"(a symbolic link to {target})\n") for name, target in self.links.items()]
         return shown
 
     def _texts(self) -> list[tuple[str, str]]:
@@ -85,8 +89,8 @@ class Example:
                 text = spec.get("text", "")
                 text = text.decode("utf-8", "backslashreplace") if isinstance(text, bytes) else text
                 if int(spec.get("repeat", 1)) > 1:
-                    text += f"… (the text above, {int(spec['repeat']):,} times in all)\n"
-                shown.append((name, text))
+                    text += f"… (the line above, {int(spec['repeat']):,} times in all)\n"
+                shown.append((name, spec.get("head", "") + text + spec.get("tail", "")))
             elif isinstance(spec, bytes):
                 shown.append((name, spec.decode("utf-8", "backslashreplace")))
             else:
@@ -150,6 +154,10 @@ def run_example(example: Example, folder: Path) -> Outcome:
         target = folder / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(example.file_bytes(name))
+    for name, pointed in example.links.items():
+        link = folder / name
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(pointed)
     if "rulesets/" in example.run and not (folder / "rulesets").exists():
         (folder / "rulesets").symlink_to(REPO / "rulesets", target_is_directory=True)
     args = shlex.split(example.run)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dsl.diagnostics import RunebookError, render_text
 from interpreter import __version__
 from interpreter.cli.commands import EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
+from interpreter.core.limits import DEFAULT_LIMITS, Limits, parse_limit
 
 __all__ = ["EXIT_ERRORS", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "main"]
 
@@ -51,7 +52,27 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         importlib.import_module(name).register(sub)
+    for command in sub.choices.values():
+        command.add_argument("--limit", dest="limits", action="append", type=_limit, default=[],
+                             metavar="NAME=VALUE", help="raise or lower a limit, e.g. max_work=20000000 "
+                             "(limits are listed in docs/threat-model.md)")
     return parser
+
+
+def _limit(text: str) -> str:
+    try:
+        parse_limit(text, DEFAULT_LIMITS)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    """The limits the command runs with: the defaults with each ``--limit`` applied."""
+    limits = DEFAULT_LIMITS
+    for text in getattr(args, "limits", None) or []:
+        limits = parse_limit(text, limits)
+    return limits
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -62,6 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "handler", None):
             parser.print_help(sys.stderr)
             return EXIT_USAGE
+        args.limits = _limits(args)
         return int(args.handler(args))
     except SystemExit as exit_:
         return int(exit_.code) if isinstance(exit_.code, int) else EXIT_USAGE
@@ -71,6 +93,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         # A file that cannot be read or a game that does not exist is a usage problem.
         if all(d.code in USAGE_CODES and d.span is None for d in error.diagnostics):
             return EXIT_USAGE
+        return EXIT_ERRORS
+    except RecursionError:
+        # Input nested past what Python's stack holds, somewhere no limit caught first.
+        if os.environ.get("RUNEBOOK_DEBUG"):
+            raise
+        print("runebook: error: E0904 too much work: input nested too deeply to evaluate", file=sys.stderr)
+        return EXIT_ERRORS
+    except MemoryError:
+        if os.environ.get("RUNEBOOK_DEBUG"):
+            raise
+        print("runebook: error: E0904 too much work: out of memory", file=sys.stderr)
         return EXIT_ERRORS
     except KeyboardInterrupt:
         print("runebook: interrupted", file=sys.stderr)

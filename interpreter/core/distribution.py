@@ -182,13 +182,13 @@ class _Session:
     def spend(self, amount: int) -> None:
         self.work += amount
         if self.work > self.limits.max_work:
-            raise _too_big(self.site, f"more than {self.limits.max_work:,} steps")
+            raise _too_big(self.site, f"more than max_work = {self.limits.max_work:,} steps")
 
 
 def _too_big(site: tuple[Source | None, Span | None], why: str) -> RunebookError:
     source, span = site
     return RunebookError([Diagnostic.make("E0415", source, span, what="this expression", why=why,
-                                          help="use fewer dice, or raise the limit")])
+                                          help="use fewer dice, or raise the limit with --limit NAME=N")])
 
 
 class World:
@@ -454,6 +454,10 @@ def pool_outcomes(spec: PoolSpec, readers: tuple[Reader, ...],
                   limits: Limits = DEFAULT_LIMITS) -> tuple[dict[tuple[Any, ...], int], int]:
     """Integer weights of the joint reading values of a pool, and their common denominator."""
     try:
+        for _, die in spec.groups:
+            # Every face is visited at least once: a die alone may not outgrow a distribution.
+            if len(die.faces) > limits.max_support:
+                raise _TooBig(f"a die of {len(die.faces):,} faces, more than max_support = {limits.max_support:,}")
         if spec.unique:
             return _unique(spec, readers, limits)
         if spec.keep is None:
@@ -463,7 +467,7 @@ def pool_outcomes(spec: PoolSpec, readers: tuple[Reader, ...],
         return _kept(spec, readers, limits)
     except _TooBig as error:
         raise RunebookError([Diagnostic.make("E0415", None, None, what=spec.text or "a pool",
-                                             why=str(error), help="use fewer dice, or raise the limit")]) from None
+                                             why=str(error), help="use fewer dice, or raise the limit with --limit NAME=N")]) from None
 
 
 # --- monoid of reading accumulators
@@ -580,9 +584,13 @@ def _chain(element_of: Callable[[Any], Any], weights: dict[Any, int], total: int
         for k, w in _convolve(power, stop, combine).items():
             result[k] = result.get(k, Fraction(0)) + Fraction(w, scale * total)
         following = _convolve(power, go, combine)
+        if not following:
+            return result  # no face left that explodes (rerolled away): the chain has ended
         if _proportional(power, following):
             # E^(j+1) = lambda E^j from here on: the rest is a geometric series.
             ratio = Fraction(sum(following.values()), sum(power.values()) * total)
+            if ratio >= 1:
+                raise _TooBig("a die that explodes on every face never stops")
             factor = 1 / (1 - ratio)
             for k, w in _convolve(following, stop, combine).items():
                 result[k] = result.get(k, Fraction(0)) + Fraction(w, scale * total * total) * factor
@@ -701,7 +709,7 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
         for _ in range(n):
             work += len(states) * len(per_die)
             if work > limits.max_work:
-                raise _TooBig(f"more than {limits.max_work:,} steps")
+                raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
             states = _convolve(states, per_die, add)
             if fix is not None:
                 lumped: dict[Any, int] = {}
@@ -710,7 +718,7 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
                     lumped[k] = lumped.get(k, 0) + w
                 states = lumped
             if len(states) > limits.max_support:
-                raise _TooBig(f"more than {limits.max_support:,} states")
+                raise _TooBig(f"more than max_support = {limits.max_support:,} states")
             denominator *= total
     if scalar:
         states = {(k,): w for k, w in states.items()}
@@ -891,9 +899,9 @@ def _kept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[
         states = new
         work += len(states) * (n_total + 1)
         if work > limits.max_work:
-            raise _TooBig(f"more than {limits.max_work:,} steps")
+            raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
         if len(states) > limits.max_support:
-            raise _TooBig(f"more than {limits.max_support:,} states")
+            raise _TooBig(f"more than max_support = {limits.max_support:,} states")
     return final, denominator
 
 
@@ -902,15 +910,25 @@ def _kept_one_group(group: tuple[int, dict[Any, int], int], ordered: list[Any], 
                     element: Callable[[Any], tuple[Any, ...]], aggs: list[str], limits: Limits) -> dict[Any, int]:
     """``_kept`` for one kind of die: the state is (dice left, accumulators)."""
     n, weights, _total = group
-    combs = [[math.comb(r, c) for c in range(r + 1)] for r in range(n + 1)]
+    work = (n + 1) * (n + 2) // 2
+    if work > limits.max_work:
+        raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
+    # Pascal's triangle by additions: math.comb row by row is quadratic in big multiplications.
+    combs = [[1]]
+    for r in range(1, n + 1):
+        prev = combs[-1]
+        combs.append([1, *(prev[c - 1] + prev[c] for c in range(1, r)), 1])
     final: dict[Any, int] = {}
     states: dict[tuple[int, tuple[Any, ...]], int] = {(n, identity): 1}
-    work = 0
     for i, face in enumerate(ordered):
         fw = weights.get(face)
         if not fw:
             continue
         rest = after[i]
+        # Charged before the face is walked: each state tries up to n + 1 counts.
+        work += len(states) * (n + 1)
+        if work > limits.max_work:
+            raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
         powers = [fw**c for c in range(n + 1)]
         contrib = element(face)
         repeated = [tuple(_times(x, agg, k) for x, agg in zip(contrib, aggs)) for k in range(kept_count + 1)]
@@ -931,11 +949,8 @@ def _kept_one_group(group: tuple[int, dict[Any, int], int], ordered: list[Any], 
                 key = (r - c, new_acc)
                 new[key] = get(key, 0) + w
         states = new
-        work += len(states) * (n + 1)
-        if work > limits.max_work:
-            raise _TooBig(f"more than {limits.max_work:,} steps")
         if len(states) > limits.max_support:
-            raise _TooBig(f"more than {limits.max_support:,} states")
+            raise _TooBig(f"more than max_support = {limits.max_support:,} states")
     return final
 
 
@@ -961,10 +976,10 @@ def _kept_exploding(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits)
         per_die, total = _to_integers(chain)
         for _ in range(n):
             if len(states) * len(per_die) > limits.max_work:
-                raise _TooBig(f"more than {limits.max_work:,} steps")
+                raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
             states = _convolve(states, per_die, merge)
             if len(states) > limits.max_support:
-                raise _TooBig(f"more than {limits.max_support:,} states")
+                raise _TooBig(f"more than max_support = {limits.max_support:,} states")
             denominator *= total
     identity = tuple(_IDENTITY[agg] for _, agg in readers)
     combine = _combiner(readers)

@@ -67,7 +67,7 @@ from interpreter.core.dice import (
     number_reader,
     roll_pool,
 )
-from interpreter.core.limits import DEFAULT_LIMITS, Limits
+from interpreter.core.limits import DEFAULT_LIMITS, Limits, check_digits, limit_error
 from interpreter.core.notation import DEFAULT_DIALECT, build_term, check_dialect, foreign_hint, roll20_compare
 from interpreter.core.trace import RollEvent, StepEvent, Trace
 from interpreter.core.values import (
@@ -248,7 +248,7 @@ def _names_of(container: Any) -> list[str]:
 class Context:
     """What one evaluation (or one world of an odds computation) runs against."""
 
-    __slots__ = ("active", "counter", "depth", "limits", "oracle", "realized", "run", "trace", "world")
+    __slots__ = ("active", "calls", "counter", "depth", "limits", "oracle", "realized", "run", "trace", "world")
 
     def __init__(self, *, oracle: DiceOracle | None = None, world: Any = None,
                  limits: Limits = DEFAULT_LIMITS, trace: Trace | None = None, run: Any = None) -> None:
@@ -260,6 +260,8 @@ class Context:
         #: per-run state lives here, never on a loaded ruleset that threads may share.
         self.run = run
         self.counter = [0]
+        #: Calls of rules-defined functions so far (``Limits.max_calls``).
+        self.calls = 0
         self.depth = 0
         self.realized: dict[int, tuple[PoolSource, PoolView]] = {}
         self.active: set[str] = set()
@@ -398,7 +400,7 @@ def binop(op: str, a: Any, b: Any, ctx: Context, site: Any, right_site: Any = No
     if type(a) is int and type(b) is int:
         fast = _FAST_INT.get(op)
         if fast is not None:
-            return fast(a, b)
+            return fast(a, b) if op != "*" else check_digits(a * b, ctx.limits if ctx else DEFAULT_LIMITS, site)
     if type(a) is PoolView or type(b) is PoolView:
         a_view, b_view = type(a) is PoolView, type(b) is PoolView
         if a_view and a.per_die and not b_view:
@@ -421,7 +423,7 @@ def binop(op: str, a: Any, b: Any, ctx: Context, site: Any, right_site: Any = No
     if op == "**":
         _check_power(a, b, right_site)
     try:
-        return normalize(ARITH[op](a, b))
+        return check_digits(normalize(ARITH[op](a, b)), ctx.limits if ctx else DEFAULT_LIMITS, site)
     except ZeroDivisionError:
         raise _error("E0404", right_site) from None
 
@@ -558,6 +560,13 @@ def _numbers(name: str, ctx: Context, args: list[Any], site: Any) -> list[Any]:
     return values
 
 
+def _exactly(name: str, count: int, values: list[Any], site: Any) -> list[Any]:
+    """``values`` when there are ``count`` of them (a list argument spreads into several)."""
+    if len(values) != count:
+        raise _error("E0406", site, name=name, expected=count, got=len(values))
+    return values
+
+
 def _spread(args: list[Any]) -> list[Any]:
     """Arguments with the items of any list among them, so ``max(xs)`` and ``max(a, b)`` agree."""
     if not any(type(a) is tuple for a in args):
@@ -611,27 +620,27 @@ _b_max = _extreme("max", max, _max2)
 
 
 def _b_floor(ctx: Context, args: list[Any], site: Any) -> Any:
-    (x,) = _numbers("floor", ctx, args, site)
+    (x,) = _exactly("floor", 1, _numbers("floor", ctx, args, site), site)
     return math.floor(x)
 
 
 def _b_ceil(ctx: Context, args: list[Any], site: Any) -> Any:
-    (x,) = _numbers("ceil", ctx, args, site)
+    (x,) = _exactly("ceil", 1, _numbers("ceil", ctx, args, site), site)
     return math.ceil(x)
 
 
 def _b_round(ctx: Context, args: list[Any], site: Any) -> Any:
-    (x,) = _numbers("round", ctx, args, site)
+    (x,) = _exactly("round", 1, _numbers("round", ctx, args, site), site)
     return _round_half_away(x)
 
 
 def _b_abs(ctx: Context, args: list[Any], site: Any) -> Any:
-    (x,) = _numbers("abs", ctx, args, site)
+    (x,) = _exactly("abs", 1, _numbers("abs", ctx, args, site), site)
     return abs(x)
 
 
 def _b_clamp(ctx: Context, args: list[Any], site: Any) -> Any:
-    x, low, high = _numbers("clamp", ctx, args, site)
+    x, low, high = _exactly("clamp", 3, _numbers("clamp", ctx, args, site), site)
     return _min2(_max2(x, low), high)
 
 
@@ -1284,6 +1293,8 @@ class Compiler:
                         b = number(b, ctx)
                 if fast is not None and type(a) is int and type(b) is int:
                     value = fast(a, b)
+                    if op == "*":
+                        check_digits(value, ctx.limits, left_site)
                 else:
                     value = binop(op, a, b, ctx, left_site, right_site)
                 if ctx.trace is not None:
@@ -1795,6 +1806,9 @@ def call_function_value(func: Function, values: list[Any], ctx: Context, site: A
     compiled = compile_body(func.body, func.source, ctx.limits)
     # MapEnv(dict(zip(params, values))), with the parameters' index folded once per function.
     env = MapEnv.indexed(dict(zip(func.params, values)), dict(_params_index(func.params)), as_env(func.env))
+    ctx.calls += 1
+    if ctx.calls > ctx.limits.max_calls:
+        raise limit_error("max_calls", ctx.limits, site, f"more than {ctx.limits.max_calls:,} calls in one evaluation")
     ctx.depth += 1
     try:
         if ctx.depth > ctx.limits.max_depth:

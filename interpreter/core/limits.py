@@ -6,9 +6,13 @@ diagnostic (never a hang, a crash or a silently wrong answer).
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
-__all__ = ["DEFAULT_LIMITS", "Limits"]
+from dsl.diagnostics import Diagnostic, RunebookError
+
+__all__ = ["DEFAULT_LIMITS", "LIMIT_CODES", "Limits", "check_digits", "limit_error", "parse_limit"]
 
 
 @attrs.frozen(cache_hash=True)
@@ -28,7 +32,7 @@ class Limits:
     max_support: int = 200_000
     #: Steps of the exact-odds computation: pool states combined, and worlds evaluated
     #: (a world counts as one step; a few seconds of work at most).
-    max_work: int = 5_000_000
+    max_work: int = 2_000_000
     #: Lines a procedure may run (loops included) before it is stopped.
     max_steps: int = 10_000
     #: Items of one collection: a list made by the rules, or one a `for each` walks.
@@ -36,6 +40,54 @@ class Limits:
     #: States of a procedure's chain (places at a ``step`` line with the values and the
     #: entities' state there) that exact odds may explore before giving up.
     max_states: int = 5_000
+    #: Runs of a procedure's segments that exact odds may make (one per state and outcome of
+    #: its dice): 5,000 to 20,000 a second.
+    max_worlds: int = 50_000
+    #: Calls of functions defined in rules during one evaluation (``fib(25)`` makes 250,000).
+    max_calls: int = 20_000
+    #: Digits of a number a computation makes (a product, a quotient's parts).
+    max_digits: int = 1_000
 
 
 DEFAULT_LIMITS = Limits()
+
+#: The diagnostic code that names each limit when it is exceeded.
+LIMIT_CODES = {"max_worlds": "E0904", "max_calls": "E0902", "max_digits": "E0903", "max_work": "E0904", "max_support": "E0905"}
+
+
+def limit_error(name: str, limits: Limits, site: Any, what: str) -> RunebookError:
+    """The refusal for exceeding limit ``name``: its own code, the limit's name and value."""
+    source, span = site if site is not None else (None, None)
+    value = getattr(limits, name)
+    return RunebookError([Diagnostic.make(LIMIT_CODES[name], source, span, what=what, name=name, limit=f"{value:,}",
+                                          help=f"raise it with --limit {name}=N if this is intended")])
+
+
+def check_digits(value: Any, limits: Limits, site: Any) -> Any:
+    """``value`` itself, or a refusal when an int (or a fraction's part) has too many digits.
+
+    Measured in bits (3.33 bits a digit), so no decimal conversion is ever made.
+    """
+    most = limits.max_digits * 3322 // 1000 + 1
+    if type(value) is int:
+        if value.bit_length() > most:
+            raise limit_error("max_digits", limits, site, f"a number of more than {limits.max_digits:,} digits")
+    elif hasattr(value, "denominator") and hasattr(value, "numerator"):
+        if value.numerator.bit_length() > most or value.denominator.bit_length() > most:
+            raise limit_error("max_digits", limits, site, f"a fraction of more than {limits.max_digits:,} digits")
+    return value
+
+
+def parse_limit(text: str, limits: Limits) -> Limits:
+    """``limits`` with one ``NAME=VALUE`` (``--limit max_work=10000000``) applied; ValueError if bad."""
+    name, sep, raw = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if not name.startswith("max_"):
+        name = "max_" + name
+    fields = {f.name for f in attrs.fields(Limits)}
+    if not sep or name not in fields:
+        raise ValueError(f"unknown limit '{text.partition('=')[0]}'; limits: {', '.join(sorted(fields))}")
+    raw = raw.strip().replace("_", "").replace(",", "")
+    if not raw.isdigit() or len(raw) > 12 or int(raw) < 1:
+        raise ValueError(f"limit {name} needs a whole number from 1 to 999,999,999,999, not '{text.partition('=')[2]}'")
+    return attrs.evolve(limits, **{name: int(raw)})

@@ -30,6 +30,7 @@ from dsl.vocabulary import fold
 from interpreter.core.dice import PoolSource
 from interpreter.core.distribution import Distribution
 from interpreter.core.evaluate import Context, MapEnv
+from interpreter.core.limits import limit_error
 from interpreter.core.values import Bound, Level, Rating, Record
 from interpreter.rules.procedures import ChoicePoint, Driver, run_segment
 from interpreter.rules.results import CheckOdds
@@ -137,6 +138,8 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     # segment sorts its outcomes, and the chain keys its transitions by state).
     numbers: dict[Any, int] = {}
     numbered: list[Any] = []
+    #: Segment runs so far, one per state and dice outcome (``Limits.max_worlds``).
+    worlds = [0]
 
     def number(value: Any) -> int:
         found = numbers.get(value)
@@ -150,6 +153,10 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
         held, entity_state = numbered[held_number], numbered[entity_number]
 
         def run(ctx: Context) -> tuple[Any, ...]:
+            worlds[0] += 1
+            if worlds[0] > rules.limits.max_worlds:
+                raise limit_error("max_worlds", rules.limits, (source, decl.name.span),
+                                  f"more than {rules.limits.max_worlds:,} runs of a segment")
             entities = {}
             for role, resources, conditions in entity_state:
                 entity = roles[role].copy()

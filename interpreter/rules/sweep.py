@@ -20,6 +20,7 @@ import attrs
 
 from dsl.diagnostics import Diagnostic, RunebookError
 from interpreter.core.distribution import Distribution
+from interpreter.core.limits import DEFAULT_LIMITS, Limits
 from interpreter.core.values import format_value
 from interpreter.rules.model import load
 
@@ -118,7 +119,8 @@ def _point(job: tuple[str, str, dict[str, Any], dict[str, Any]]) -> dict[str, tu
 def sweep(game: str, name: str, vary: Mapping[str, Iterable[Any]] | Sequence[tuple[str, Iterable[Any]]], *,
           inputs: Mapping[str, Any] | None = None, options: Mapping[str, str] | None = None,
           answers: Mapping[str, str] | None = None, as_: Any = None, against: Any = None,
-          workers: int | None = None, progress: Callable[[int, int], None] | None = None) -> Sweep:
+          workers: int | None = None, progress: Callable[[int, int], None] | None = None,
+          limits: Limits = DEFAULT_LIMITS) -> Sweep:
     """Exact odds of ``name`` at every combination of the ``vary`` values (other inputs fixed
     by ``inputs``), on ``workers`` processes (default: every core; 1 runs here)."""
     axes = tuple((n, tuple(v)) for n, v in (vary.items() if isinstance(vary, Mapping) else vary))
@@ -133,7 +135,7 @@ def sweep(game: str, name: str, vary: Mapping[str, Iterable[Any]] | Sequence[tup
     fixed = dict(inputs or {})
     jobs = [(game, name, {**fixed, **dict(zip((n for n, _ in axes), key))}, settings) for key in keys]
     _LOADED.clear()
-    _LOADED[game] = load(game)
+    _LOADED[game] = load(game, limits)
     # The first point here: a mistake in the inputs shows once, at once, before any worker starts.
     results: list[dict[str, tuple[dict[Any, Fraction], Fraction]]] = [_point(jobs[0])]
     if progress is not None:

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
-from dsl.loader import CheckReport, _extends, _parse, check_paths, load_game
+from dsl.loader import CheckReport, _extends, _parse, check_paths, load_game, read_text
 from dsl.model import build_model
 from interpreter.cli.characters import CHARACTER_FILES, character_problems
 from interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
@@ -28,6 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--game", help="the game that content files extend (a built-in name or a folder)")
     parser.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
                         help="how to print diagnostics (default: text)")
+    parser.add_argument("--follow-symlinks", action="store_true",
+                        help="read files that symlinks point to outside the folder being checked")
     parser.set_defaults(handler=run)
 
 
@@ -47,11 +49,8 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
         path = Path(raw)
         files = sorted(path.rglob("*.rules")) if path.is_dir() else [path] if path.is_file() else []
         for file in files:
-            try:
-                text = file.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            if not _MECHANICS.search(text):
+            text = read_text(file, path if path.is_dir() else None)
+            if text is None or not _MECHANICS.search(text):
                 continue
             if not text.lstrip().startswith("extends"):
                 folder = file.parent.resolve()
@@ -91,7 +90,7 @@ def _reference_note(reference: Any) -> str:
 def run(args: argparse.Namespace) -> int:
     characters = [p for p in args.paths if p.casefold().endswith(CHARACTER_FILES)]
     rules_paths = [p for p in args.paths if p not in characters]
-    report = check_paths(rules_paths, args.game) if rules_paths else CheckReport()
+    report = check_paths(rules_paths, args.game, follow_symlinks=args.follow_symlinks) if rules_paths else CheckReport()
     report.diagnostics.extend(_mechanics_problems(rules_paths, report.diagnostics))
     report.diagnostics.extend(character_problems(characters, args.game))
     report.files += len(characters)

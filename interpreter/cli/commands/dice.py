@@ -91,13 +91,14 @@ def _positive(text: str) -> int:
 
 
 def _warn(expr: str, args: argparse.Namespace) -> None:
-    limits = api._limits(DEFAULT_LIMITS, args.max_dice)
+    limits = api._limits(args.limits, args.max_dice)
     for warning in compile_expression(expr, limits=limits, dialect=args.dialect).warnings:
         print(render_text(warning), file=sys.stderr)
 
 
 def run_roll(args: argparse.Namespace) -> int:
-    result = api.roll(args.expr, seed=args.seed, dice=args.dice, dialect=args.dialect, max_dice=args.max_dice)
+    result = api.roll(args.expr, seed=args.seed, dice=args.dice, dialect=args.dialect, max_dice=args.max_dice,
+                      limits=args.limits)
     _warn(args.expr, args)
     sys.stdout.write(roll_json(result) if args.json else roll_text(result, args.trace))
     return 0
@@ -159,7 +160,7 @@ def run_odds(args: argparse.Namespace) -> int:
         print(f"runebook: error: '{args.expr}' is a game; name one of its checks or procedures: "
               f"runebook odds {args.expr} CHECK --with NAME=VALUE", file=sys.stderr)
         return EXIT_USAGE
-    dist = api.odds(args.expr, dialect=args.dialect, max_dice=args.max_dice)
+    dist = api.odds(args.expr, dialect=args.dialect, max_dice=args.max_dice, limits=args.limits)
     _warn(args.expr, args)
     failed = _chart(args, [args.expr], [dist])
     if failed is not None:
@@ -176,7 +177,7 @@ def run_odds(args: argparse.Namespace) -> int:
 def _compare(args: argparse.Namespace) -> int:
     """Several expressions side by side (`runebook odds 1d20 2d10`)."""
     expressions = list(args.expr)
-    dists = [api.odds(e, dialect=args.dialect, max_dice=args.max_dice) for e in expressions]
+    dists = [api.odds(e, dialect=args.dialect, max_dice=args.max_dice, limits=args.limits) for e in expressions]
     for expression in expressions:
         _warn(expression, args)
     failed = _chart(args, expressions, dists)

@@ -18,6 +18,7 @@ from interpreter.cli.charts import sweep_csv, sweep_svg, sweep_text
 from interpreter.cli.commands import EXIT_USAGE
 from interpreter.cli.progress import Progress, SweepProgress
 from interpreter.cli.render import TRACE_LEVELS, distribution_text, trace_text
+from interpreter.core.limits import DEFAULT_LIMITS
 from interpreter.core.values import format_value
 from interpreter.rules import load
 from interpreter.rules.odds_of import odds_of
@@ -173,7 +174,7 @@ def run_procedure(args: argparse.Namespace) -> int:
 
 
 def _load(args: argparse.Namespace) -> Any:
-    return load(args.game)
+    return load(args.game, getattr(args, "limits", DEFAULT_LIMITS))
 
 
 @_blame_flags
@@ -205,7 +206,7 @@ def run_check_odds(args: argparse.Namespace, game: str, check: str) -> int:
 
 
 def _check_odds(args: argparse.Namespace, game: str, check: str) -> int:
-    rules = load(game)
+    rules = load(game, getattr(args, "limits", DEFAULT_LIMITS))
     progress = Progress(sys.stderr, f"odds of {check}")
     try:
         answers = named_answers(args.choices) if getattr(args, "choices", None) else {}
@@ -238,14 +239,15 @@ def run_sweep(args: argparse.Namespace, game: str, name: str) -> int:
 
 
 def _sweep(args: argparse.Namespace, game: str, name: str) -> int:
-    rules = load(game)
+    limits = getattr(args, "limits", DEFAULT_LIMITS)
+    rules = load(game, limits)
     axes = [parse_vary(v) for v in args.vary]
     answers = named_answers(args.choices) if getattr(args, "choices", None) else {}
     answers.update(_pairs(getattr(args, "answers", None), "--answer"))
     progress = SweepProgress(sys.stderr, f"sweep of {name}")
     try:
         found = sweep(game, name, axes, inputs=_pairs(args.inputs, "--with"), options=_pairs(args.options, "--option"),
-                      answers=answers, workers=args.workers, progress=progress, **_roles(rules, args))
+                      answers=answers, workers=args.workers, progress=progress, limits=limits, **_roles(rules, args))
     finally:
         progress.close()
     if args.result is not None and args.result not in found.outcomes():
