@@ -221,3 +221,12 @@ def test_take_median_matches_the_steps(votes: list[int], drop_first: bool) -> No
     assert first_tie == ({()} if len(expected) == 1 else {expected})
     winners = {str(k): p for k, p in odds.results["winner"].items()}
     assert winners == {n: Fraction(1, len(expected)) for n in expected}
+
+
+def test_the_tour_shows_a_three_option_conflict(cli) -> None:  # type: ignore[no-untyped-def]
+    out = cli("tour")
+    assert out.code == 0, out.stdout
+    mezzo = out.stdout.split("== mezzo")[1].split("== questworlds")[0]
+    assert '$ runebook odds mezzo "Conflict" --with outcomes=flee,parley,fight --with votes=2,1,3' in mezzo
+    expected = winner_odds([2, 1, 3])
+    assert f"fight    {float(expected['c']):.2%}" in mezzo
