@@ -73,6 +73,7 @@ MESSAGES: dict[str, str] = {
     "E0213": "unknown entry '{name}'",
     "E0230": "'{label}' names no {kind} '{name}'",
     "E0231": "'{text}' does not occur in {kind} '{name}'",
+    "E0232": "{kind} '{name}' is refused by its check '{check}': {reason}",
     # E03xx: declarations
     "E0301": "unknown value type '{name}'",
     "E0302": "'{name}' is already declared (at line {line})",

@@ -11,8 +11,11 @@ from typing import Any
 
 import attrs
 
-from dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
+from dsl import ast
+from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, as_dict, render_github, render_text
+from dsl.checker import check_entries
 from dsl.loader import _extends, _parse, check_paths, load_game
+from dsl.vocabulary import fold
 from interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 from interpreter.rules import Rules
 
@@ -49,24 +52,68 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
                 text = file.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
-            if not _MECHANICS.search(text):
-                continue
+            mechanics = bool(_MECHANICS.search(text))
             if not text.lstrip().startswith("extends"):
-                folders.add(file.parent.resolve())
+                if mechanics:
+                    folders.add(file.parent.resolve())
                 continue
             parsed = _parse(file, DiagnosticSink())
             extends = _extends(parsed[1]) if parsed else None
             base = load_game(extends.game.text) if extends else None
             if parsed is None or base is None or isinstance(base, Diagnostic):
                 continue
+            if not mechanics and not _kind_checks(base):
+                continue
             # The game's files and this one, read as one ruleset; report this file's problems.
-            combined = attrs.evolve(base, files=base.files + (parsed,))
-            found.extend(d for d in Rules(combined).diagnostics if d.source is not None
-                         and d.source.name == parsed[0].name)
+            entries = _homebrew_entries(base, parsed)
+            combined = attrs.evolve(base, files=base.files + (parsed,), entries=base.entries + tuple(entries))
+            rules = Rules(combined)
+            found.extend(d for d in rules.diagnostics if d.source is not None and d.source.name == parsed[0].name)
+            if not any(d.severity == "error" for d in rules.diagnostics):
+                found.extend(_entries_refused(rules, entries))
     for folder in sorted(folders):
         loaded = load_game(str(folder))
         if not isinstance(loaded, Diagnostic):
-            found.extend(Rules(loaded).diagnostics)
+            rules = Rules(loaded)
+            found.extend(rules.diagnostics)
+            if not any(d.severity == "error" for d in rules.diagnostics):
+                found.extend(_entries_refused(rules, list(loaded.entries)))
+    return found
+
+
+def _kind_checks(ruleset: Any) -> dict[str, list[ast.Phrase]]:
+    """The checks each kind names in a `check NAME, ...` line, by the kind's folded name."""
+    return {fold(block.name.text): list(block.checks) for _source, parsed in ruleset.files
+            for block in parsed.blocks if isinstance(block, ast.KindDecl) and block.checks}
+
+
+def _homebrew_entries(base: Any, parsed: tuple) -> list:  # type: ignore[type-arg]
+    """The entries of one homebrew file, read with its game's vocabulary (the front end has
+    already reported their own problems)."""
+    return check_entries(base.vocabulary, [parsed], DiagnosticSink())
+
+
+def _entries_refused(rules: Rules, entries: list) -> list[Diagnostic]:  # type: ignore[type-arg]
+    """E0232: an entry of a kind with `check NAME` lines that one of those checks refuses (a
+    `require` that fails, or any other error the check meets with that entry)."""
+    checks = _kind_checks(rules.ruleset)
+    found: list[Diagnostic] = []
+    for entry in entries:
+        for phrase in checks.get(fold(entry.kind or ""), []):
+            target = rules.procedure(phrase.text) or rules.checks.get(fold(phrase.text))
+            if target is None:
+                found.append(Diagnostic.make("E0303", None, None, what="check", name=phrase.text))
+                continue
+            param = next((p.name for p in target.decl.params if p.type and fold(p.type) == fold(entry.kind)), None)
+            if param is None:
+                continue
+            try:
+                rules.run(phrase.text, seed=0, **{param: entry})
+            except RunebookError as error:
+                cause = error.diagnostics[0]
+                found.append(Diagnostic.make("E0232", entry.source, entry.entry.header.span, kind=entry.kind,
+                                             name=entry.entry.name, check=phrase.text, reason=cause.message,
+                                             help=cause.help or None))
     return found
 
 
