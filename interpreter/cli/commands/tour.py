@@ -77,7 +77,7 @@ def _mechanics(game: str, seed: int) -> None:
 def _shown_odds(folder, game: str) -> None:  # type: ignore[no-untyped-def]
     """The odds a game's ``examples/tour.yaml`` asks for: an entry (or procedure) used by one
     example character against another, e.g. ``odds: [{entry: NAME, as: a.yaml, against: b.yaml}]``,
-    or a procedure with inputs and answers (``with: {votes: [2, 1]}``, ``answers: {approach: x}``)."""
+    or a procedure with inputs and answers (``with: {heroes: [2, 1]}``, ``answers: {stance: bold}``)."""
     path = folder / "examples" / "tour.yaml"
     if not path.is_file():
         return
