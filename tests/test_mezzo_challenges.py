@@ -117,3 +117,13 @@ def test_specialty_picks(rules, specialty: int, adversity: list[int], minor: lis
     assert [d.label for d in run.trace.dice()] == ["d8", "d6"]
     assert list(run.results["adversity"]) == adversity
     assert list(run.results["minor_perks"]) == minor
+
+
+def test_a17_spending_trumps_on_exile(rules) -> None:  # type: ignore[no-untyped-def]
+    """As the two-against-one challenge, but exiling the ogre spends one of the two trumps: the
+    one left gives a single momentum boost (to Ana, the first of the least)."""
+    result = rules.run("Challenge", dice=[8, 2, 4], options={"trump_spending": "consume"},
+                       driver=ScriptedDriver(["push", "allow", "push", "allow", "remain", "exile_in_defeat"]),
+                       challengers=["ana", "bo", "ogre"], sides=[1, 1, 2], votes=[3, 2, 5]).results
+    assert list(result["trumps"]) == [1, 0]
+    assert list(result["momentum"]) == [1, 0, 0]

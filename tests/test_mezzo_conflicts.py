@@ -230,3 +230,16 @@ def test_the_tour_shows_a_three_option_conflict(cli) -> None:  # type: ignore[no
     assert '$ runebook odds mezzo "Conflict" --with outcomes=flee,parley,fight --with votes=2,1,3' in mezzo
     expected = winner_odds([2, 1, 3])
     assert f"fight    {float(expected['c']):.2%}" in mezzo
+
+
+def test_a1_all_remaining_selection_comes_down_to_the_most_votes(rules) -> None:  # type: ignore[no-untyped-def]
+    """war 4, truce 1, peace 0, surrender 3. Selecting every option still in: 0 off all (peace
+    goes), 1 off all (truce goes), 2 off war and surrender (surrender goes): war. Selecting the
+    ends (the default): 3 off war and surrender, 0 off war and peace, 1 off war and truce: both
+    go together, a tie."""
+    names = ["war", "truce", "peace", "surrender"]
+    plurality = run(rules, ["take_median"], dice=[], options={"median_selection": "all_remaining"},
+                    outcomes=names, votes=[4, 1, 0, 3])
+    assert plurality["winner"] == "war" and plurality["first_tie"] == []
+    ends = run(rules, ["take_median", "roll"], dice=[2, 9], outcomes=names, votes=[4, 1, 0, 3])
+    assert ends["first_tie"] == ["war", "truce"] and ends["winner"] == "truce"
