@@ -243,3 +243,25 @@ def test_a1_all_remaining_selection_comes_down_to_the_most_votes(rules) -> None:
     assert plurality["winner"] == "war" and plurality["first_tie"] == []
     ends = run(rules, ["take_median", "roll"], dice=[2, 9], outcomes=names, votes=[4, 1, 0, 3])
     assert ends["first_tie"] == ["war", "truce"] and ends["winner"] == "truce"
+
+
+def test_creative_control_and_an_actor_elsewhere(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.11: a player with Creative Control casts 3 free votes; an actor whose character the
+    conflict is not about casts none (not asked), but may still invoke a law."""
+    result = run(rules, ["take_median", "b", "no_law", "potential_opens", "a"], dice=[],
+                 outcomes=["a", "b"], votes=[1, 0], players=2, free_votes=[3, 0])
+    assert result["votes"] == [2, 3]
+    assert result["winner"] == "b"
+
+
+def test_a14_a_fact_serves_consistency_once(rules) -> None:  # type: ignore[no-untyped-def]
+    answers = ["take_median", "abstain", "consistency_supports", "a", "the bridge fell",
+               "abstain", "consistency_contradicts", "b", "the bridge fell"]
+    with pytest.raises(RunebookError) as error:
+        run(rules, answers, dice=[], outcomes=["a", "b"], players=2, facts=["the bridge fell", "the king died"])
+    assert "fact_free_for_consistency" in error.value.diagnostics[0].message
+    # Inertia may name the same fact again (A14).
+    answers[6] = "inertia"
+    result = run(rules, answers, dice=[], outcomes=["a", "b"], votes=[1, 1], players=2,
+                 facts=["the bridge fell", "the king died"])
+    assert result["votes"] == [2, 0] and result["winner"] == "a"
