@@ -95,3 +95,11 @@ def test_an_extra_without_its_prerequisite_is_refused(cli, inputs: dict[str, int
 @pytest.mark.parametrize(("purchases", "targets"), [(0, 1), (1, 2), (2, 4), (3, 8)])
 def test_shared_gift_doubles_the_targets(rules, purchases: int, targets: int) -> None:  # type: ignore[no-untyped-def]
     assert results(rules, "Shared Gift", purchases=purchases)["targets"] == targets
+
+
+def test_a45_raise_stakes_conversion(rules) -> None:  # type: ignore[no-untyped-def]
+    """1 influence -> 1 momentum, 2 adversity -> 1 momentum (the odd point stays), momentum as it is."""
+    found = rules.resolve("Stake Raise", hooks=3, influence=1, momentum=2, adversity=3).results
+    assert (found["stake_momentum"], found["adversity_left"]) == (4, 1)
+    with pytest.raises(RunebookError):
+        rules.resolve("Stake Raise", hooks=1, influence=1)
