@@ -347,6 +347,8 @@ class KindDecl:
     span: Span | None = _span
     #: ``keywords A, B``: further words its entries' keyword lists may carry (not types).
     keywords: tuple[Phrase, ...] = ()
+    #: ``check A, B``: checks every entry of the kind is given to (`runebook check`, E0232).
+    checks: tuple[Phrase, ...] = ()
 
     def __str__(self) -> str:
         lines = [f"kind {self.name}"]
@@ -354,6 +356,8 @@ class KindDecl:
             lines.append(f"{INDENT}types {', '.join(map(str, self.types))}")
         if self.keywords:
             lines.append(f"{INDENT}keywords {', '.join(map(str, self.keywords))}")
+        if self.checks:
+            lines.append(f"{INDENT}check {', '.join(map(str, self.checks))}")
         lines += [f"{INDENT}{label}" for label in self.labels]
         return "\n".join(lines)
 

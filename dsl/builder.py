@@ -285,6 +285,9 @@ class RulesBuilder(Transformer):
     def kind_keywords(self, meta: Meta, children: list) -> tuple[str, list[ast.Phrase]]:
         return ("keywords", children[0])
 
+    def kind_checks(self, meta: Meta, children: list) -> tuple[str, list[ast.Phrase]]:
+        return ("checks", children[0])
+
     def label_decl(self, meta: Meta, children: list) -> ast.LabelDecl:
         token, spec = children
         label, _grade = _split_label(str(token))
@@ -295,11 +298,14 @@ class RulesBuilder(Transformer):
         types: list[ast.Phrase] = []
         keywords: list[ast.Phrase] = []
         labels: list[ast.LabelDecl] = []
+        checks: list[ast.Phrase] = []
         for line in lines:
             if isinstance(line, Token):  # an INDENT
                 continue
             if isinstance(line, tuple) and line[0] == "keywords":
                 keywords.extend(line[1])
+            elif isinstance(line, tuple) and line[0] == "checks":
+                checks.extend(line[1])
             elif isinstance(line, tuple):
                 types.extend(line[1])
             else:
@@ -310,6 +316,7 @@ class RulesBuilder(Transformer):
             tuple(labels),
             span=span_of(meta),
             keywords=tuple(keywords),
+            checks=tuple(checks),
         )
 
     # mechanics

@@ -86,6 +86,7 @@ MESSAGES: dict[str, str] = {
     "E0214": "'{name}' is already an entry of {game} ({where})",
     "E0230": "'{label}' names no {kind} '{name}'",
     "E0231": "'{text}' does not occur in {kind} '{name}'",
+    "E0232": "{kind} '{name}' is refused by its check '{check}': {reason}",
     # E03xx: declarations
     "E0301": "unknown value type '{name}'",
     "E0302": "'{name}' is already declared (at line {line})",

@@ -334,6 +334,8 @@ class _Builder:
         for source, block in self.blocks():
             if isinstance(block, ast.ExampleDecl):
                 self.example(block, source)
+            elif isinstance(block, ast.KindDecl):
+                self.kind_checks(block, source)
         # The type check stage: what would fail at run time whatever the dice say (dsl.typecheck).
         self.sink.extend(check_types(self.ruleset.files, self.ruleset.vocabulary))
         # Unused values matter once a declaration is otherwise right: not beside its errors.
@@ -492,6 +494,14 @@ class _Builder:
                 row_key = ("value", key.name)
             rows.append((row_key, str(key), row.value))
         self.define(name, TableName(name, tuple(rows), source))
+
+    def kind_checks(self, block: ast.KindDecl, source: Source) -> None:
+        """`check NAME, ...` in a kind names checks or procedures the game declares."""
+        names = [c.name for c in self.checks.values()] + [p.name for p in self.procedures.values()]
+        for phrase in block.checks:
+            if fold(phrase.text) not in self.checks and fold(phrase.text) not in self.procedures:
+                self.error("E0303", source, phrase.span, what="check", name=phrase.text,
+                           help=did_you_mean(phrase.text, names) or "name a check or procedure of the game")
 
     def example(self, block: ast.ExampleDecl, source: Source) -> None:
         check = self.checks.get(fold(str(block.check))) or self.procedures.get(fold(str(block.check)))

@@ -15,6 +15,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, 
 from dsl.loader import CheckReport, _extends, _parse, check_paths, load_game, read_text
 from dsl.model import build_model
 from interpreter.cli.characters import CHARACTER_FILES, character_problems
+from interpreter.cli.kind_checks import homebrew_entries, kind_checks, refused_entries
 from interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 from interpreter.cli.sarif import sarif_log
 
@@ -50,10 +51,13 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
         files = sorted(path.rglob("*.rules")) if path.is_dir() else [path] if path.is_file() else []
         for file in files:
             text = read_text(file, path if path.is_dir() else None)
-            if text is None or not _MECHANICS.search(text):
+            if text is None:
                 continue
+            mechanics = bool(_MECHANICS.search(text))
             if not text.lstrip().startswith("extends"):
                 folder = file.parent.resolve()
+                if not mechanics and not path.is_dir():
+                    continue
                 if path.is_dir():
                     folders[folder] = None
                 elif folders.get(folder, set()) is not None:
@@ -64,16 +68,22 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
             base = load_game(extends.game.text) if extends else None
             if parsed is None or base is None or isinstance(base, Diagnostic):
                 continue
+            if not mechanics and not kind_checks(base):
+                continue
             # The game's files and this one, read as one ruleset; report this file's problems.
-            combined = attrs.evolve(base, files=base.files + (parsed,))
-            found.extend(d for d in build_model(combined).diagnostics if d.source is not None
-                         and d.source.name == parsed[0].name)
+            entries = homebrew_entries(base, parsed)
+            combined = attrs.evolve(base, files=base.files + (parsed,), entries=base.entries + tuple(entries))
+            model = build_model(combined)
+            found.extend(d for d in model.diagnostics if d.source is not None and d.source.name == parsed[0].name)
+            found.extend(refused_entries(model, entries))
     for folder, named in sorted(folders.items()):
         loaded = load_game(str(folder))
         if isinstance(loaded, Diagnostic):
             continue
         # A file given alone is checked alone: nothing of the folder's other files is reported.
-        found.extend(d for d in build_model(loaded).diagnostics
+        model = build_model(loaded)
+        mine = [e for e in loaded.entries if named is None or str(Path(e.source.name).resolve()) in named]
+        found.extend(d for d in model.diagnostics + tuple(refused_entries(model, mine))
                      if named is None or (d.source is not None and str(Path(d.source.name).resolve()) in named))
     return found
 

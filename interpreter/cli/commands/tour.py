@@ -77,7 +77,8 @@ def _mechanics(game: str, seed: int) -> None:
 
 def _shown_odds(folder, game: str) -> None:  # type: ignore[no-untyped-def]
     """The odds a game's ``examples/tour.yaml`` asks for: an entry (or procedure) used by one
-    example character against another, e.g. ``odds: [{entry: NAME, as: a.yaml, against: b.yaml}]``."""
+    example character against another, e.g. ``odds: [{entry: NAME, as: a.yaml, against: b.yaml}]``,
+    or a procedure with inputs and answers (``with: {heroes: [2, 1]}``, ``answers: {stance: bold}``)."""
     path = folder / "examples" / "tour.yaml"
     if not path.is_file():
         return
@@ -85,9 +86,12 @@ def _shown_odds(folder, game: str) -> None:  # type: ignore[no-untyped-def]
     rules = load(game)
     for item in (data or {}).get("odds", []) if isinstance(data, dict) else []:
         roles = {k: item[k] for k in ("as", "against") if isinstance(item.get(k), str)}
-        flags = " ".join(f"--{k} examples/{v}" for k, v in roles.items())
+        inputs, answers = item.get("with") or {}, item.get("answers") or {}
+        flags = " ".join([f"--{k} examples/{v}" for k, v in roles.items()]
+                         + [f"--with {k}={','.join(map(str, v)) if isinstance(v, list) else v}" for k, v in inputs.items()]
+                         + [f"--answer {k}={v}" for k, v in answers.items()])
         print(f"\n   $ runebook odds {game} \"{item['entry']}\" {flags}")
-        odds = rules.odds(str(item["entry"]), **_sides(rules, folder, roles))
+        odds = rules.odds(str(item["entry"]), answers=answers or None, **_sides(rules, folder, roles), **inputs)
         for name in item.get("results") or list(odds.results):
             for line in distribution_text(name, odds.results[name]).rstrip("\n").splitlines():
                 print(f"   {line}")

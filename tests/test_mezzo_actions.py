@@ -1,0 +1,156 @@
+"""Mezzo action checks (spec mezzo.md §3.8, A7, A8), contested actions and adversity (§3.10):
+rulesets/mezzo/actions.rules. Odds are compared with an enumeration written here."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from interpreter.rules import load
+from interpreter.rules.model import RunebookError
+from interpreter.rules.procedures import ScriptedDriver
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mezzo" / "examples"
+LADDER = [4, 6, 8, 10, 12]
+BASE = {"negligible": 0, "occasional": 1, "common": 2}
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return load("mezzo")
+
+
+def book_pool(votes: int) -> list[int]:
+    v = max(votes, 0)
+    return [12] * (v // 5) + ([LADDER[v % 5 - 1]] if v % 5 else [])
+
+
+def plain(results: dict[str, Any]) -> dict[str, Any]:
+    return {k: v if isinstance(v, (int, Fraction)) else str(v) for k, v in results.items()}
+
+
+def action_odds(action_votes: int, failure_votes: int) -> dict[str, Fraction]:
+    """Success against failure on the book's dice; a tie is broken by d12s rolled until they
+    differ, which is even: half to each."""
+    a, f = book_pool(action_votes), book_pool(failure_votes)
+    weight = Fraction(1, math.prod(a + f))
+    odds: Counter = Counter()
+    for faces in product(*[range(1, s + 1) for s in a + f]):
+        sa = max(faces[: len(a)], default=1)
+        sf = max(faces[len(a):], default=1)
+        if sa == sf:
+            odds["success"] += weight / 2
+            odds["failure"] += weight / 2
+        else:
+            odds["success" if sa > sf else "failure"] += weight
+    return dict(odds)
+
+
+@pytest.mark.parametrize(("chance", "failure", "votes"), [
+    ("common", "occasional", 0), ("occasional", "common", 0), ("common", "common", 3), ("occasional", "occasional", 5),
+])
+def test_action_exact_odds(rules, chance: str, failure: str, votes: int) -> None:  # type: ignore[no-untyped-def]
+    odds = rules.odds("Action", chance=chance, failure_chance=failure, votes=votes)
+    assert odds.residual == 0
+    got = {str(k): p for k, p in odds.results["outcome"].items()}
+    assert got == action_odds(BASE[chance] + votes, BASE[failure])
+
+
+@pytest.mark.parametrize(("chance", "failure", "outcome"), [
+    ("negligible", "common", "failure"), ("common", "negligible", "success"), ("negligible", "negligible", "failure"),
+])
+def test_a8_negligible_needs_no_check(rules, chance: str, failure: str, outcome: str) -> None:  # type: ignore[no-untyped-def]
+    result = rules.run("Action", dice=[], chance=chance, failure_chance=failure)
+    assert plain(result.results)["outcome"] == outcome
+    assert result.results["checked"] is False
+    assert list(result.trace.dice()) == []
+
+
+def test_scope_perks_cost_votes_from_the_action(rules) -> None:  # type: ignore[no-untyped-def]
+    """Common (2) + 2 votes = 4; Local Coverage (Extended first: 2 votes) leaves 2: a d6."""
+    result = rules.run("Action", dice=[5, 3], chance="common", votes=2, coverage="local_coverage")
+    assert [d.label for d in result.trace.dice()] == ["d6", "d4"]
+    assert plain(result.results) | {} == {"votes_on_scope": 2, "checked": True, "first_outcome": "success",
+                                          "outcome": "success"}
+
+
+def test_scope_perks_beyond_the_votes_are_refused(rules) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(RunebookError) as error:
+        rules.run("Action", dice=[1, 1], chance="occasional", coverage="regional_coverage")
+    assert error.value.diagnostics[0].code == "E0613"
+    assert "scope_votes" in error.value.diagnostics[0].message
+
+
+def test_a_tie_is_rolled_off(rules) -> None:  # type: ignore[no-untyped-def]
+    """d6 3 against d4 3: a tie; d12s 5 and 5 tie again; 2 and 8: the failure."""
+    result = rules.run("Action", dice=[3, 3, 5, 5, 2, 8], chance="common",
+                       driver=ScriptedDriver(["roll", "roll"]))
+    assert plain(result.results)["first_outcome"] == "tie"
+    assert plain(result.results)["outcome"] == "failure"
+
+
+def test_contested_action_several_parties(rules) -> None:  # type: ignore[no-untyped-def]
+    """Three parties: 2, 4 and 6 votes (d6, d10, d12 & d4) showing 6, 9 and 9, 2: the last
+    two tie at 9; their d12s 3 and 10."""
+    result = rules.run("Contested Action", dice=[6, 9, 9, 2, 3, 10], parties=["ana", "bo", "cy"],
+                       votes=[2, 4, 6], driver=ScriptedDriver(["roll"]))
+    assert [str(x) for x in result.results["first_tie"]] == ["bo", "cy"]
+    assert str(result.results["winner"]) == "cy"
+
+
+def test_contested_action_odds_with_a_failure_option(rules) -> None:  # type: ignore[no-untyped-def]
+    votes, failure = [1, 2], 1
+    pools = [book_pool(v) for v in votes + [failure]]
+    sides = [s for p in pools for s in p]
+    expected: Counter = Counter()
+    for faces in product(*[range(1, s + 1) for s in sides]):
+        scores = list(faces)  # one die each here
+        top = [n for n, s in zip(["a", "b", "failure"], scores) if s == max(scores)]
+        for n in top:
+            expected[n] += Fraction(1, math.prod(sides)) / len(top)
+    odds = rules.odds("Contested Action", parties=["a", "b"], votes=votes, failure_votes=failure)
+    assert {str(k): p for k, p in odds.results["winner"].items()} == dict(expected)
+
+
+# ---------------------------------------------------------------- adversity
+
+
+def test_fortunes_favor_with_one_point_takes_a_point_of_debt(rules) -> None:  # type: ignore[no-untyped-def]
+    wren = rules.entity(str(EXAMPLES / "wren.yaml"))
+    run = rules.run("Spend Adversity", as_=wren, option="fortunes_favor")
+    assert run.results == {"paid": 1, "debt_taken": 1, "extra_votes": 1, "score_bonus": 0}
+    resources = run.to_dict()["state"]["actor"]["resources"]
+    assert (resources["Adversity"], resources["Debt"]) == (0, 1)
+
+
+def test_adversity_purchase_without_a_point_is_refused(cli) -> None:  # type: ignore[no-untyped-def]
+    path = EXAMPLES / "brannock.yaml"
+    before = path.read_text()
+    out = cli("run", "mezzo", "Spend Adversity", "--with", "option=sudden_surge", "--as", str(path))
+    assert out.code == 1
+    assert "E0613" in out.stderr and "'Spend Adversity' requires" in out.stderr
+    assert "Traceback" not in out.stderr
+    assert path.read_text() == before
+
+
+def test_unexpected_edge_only_without_a_fitting_trait(rules) -> None:  # type: ignore[no-untyped-def]
+    wren = rules.entity(str(EXAMPLES / "wren.yaml"))
+    with pytest.raises(RunebookError) as error:
+        rules.run("Spend Adversity", as_=wren, option="unexpected_edge")
+    assert "unexpected_edge" in error.value.diagnostics[0].message
+    run = rules.run("Spend Adversity", as_=wren, option="unexpected_edge", no_fitting_trait=True)
+    assert run.results["paid"] == 1 and run.results["debt_taken"] == 4
+
+
+@pytest.mark.parametrize(("gained", "repaid", "adversity", "debt"), [(1, 1, 0, 1), (2, 2, 0, 0), (3, 2, 1, 0)])
+def test_gaining_adversity_first_repays_debt(rules, gained: int, repaid: int, adversity: int, debt: int) -> None:  # type: ignore[no-untyped-def]
+    """Brannock owes 2: each point gained pays one off before any is kept (§3.10)."""
+    brannock = rules.entity(str(EXAMPLES / "brannock.yaml"))
+    run = rules.run("Gain Adversity", as_=brannock, points=gained)
+    assert run.results == {"repaid": repaid, "adversity": adversity, "debt": debt}

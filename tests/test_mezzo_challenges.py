@@ -1,0 +1,129 @@
+"""Mezzo challenges (spec mezzo.md §3.12-3.13): the `Challenge` procedure of
+rulesets/mezzo/challenges.rules run with given dice and answers. Each expected result is worked
+out in the docstring from the book's rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from interpreter.rules import load
+from interpreter.rules.model import RunebookError
+from interpreter.rules.procedures import ScriptedDriver
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return load("mezzo")
+
+
+def plain(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value if isinstance(value, int) else str(value)
+
+
+def challenge(rules, dice: list[int], answers: list[str], **inputs: Any) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    run = rules.run("Challenge", dice=dice, driver=ScriptedDriver(answers), **inputs)
+    return {k: plain(v) for k, v in run.results.items()}
+
+
+def test_two_against_one_from_the_command_line(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Ana (3 votes, d8) and Bo (2, d6) against an ogre (5, d12): 8, 2 and 4. Ana doubles the
+    ogre's 4: two major perks, both Push (the goal's 0 momentum does not protect its trumps, the
+    counter is declined). Bo and the ogre fail: a point of adversity each. Two trumps: enough to
+    exile the one opponent; the side then has no opponents and leaves in victory. Each of the
+    goal's 2 trumps gives its supporters a momentum boost: Ana 1, then Bo (the least) 1."""
+    answers = tmp_path / "challenge.yaml"
+    answers.write_text("- push\n- allow\n- push\n- allow\n- remain\n- exile_in_defeat\n")
+    out = cli("run", "mezzo", "Challenge", "--with", "challengers=ana,bo,ogre", "--with", "sides=1,1,2",
+              "--with", "votes=3,2,5", "--dice", "8,2,4", "--choices", str(answers))
+    assert out.code == 0, out.stderr
+    for line in ("rounds: 1", "left: [victory, victory, defeat]", "momentum: [1, 1, 0]",
+                 "adversity: [0, 1, 1]", "trumps: [2, 0]"):
+        assert line in out.stdout
+
+
+def test_t08_a_trump_transfers_four_momentum(rules) -> None:  # type: ignore[no-untyped-def]
+    """T08: a goal with 4 momentum and 1 trump, all supporters gone: the boost is used 5 times
+    (1 free, 4 drawn from the goal) and the 5th hits the recipient's limit of 5 awards. The Push
+    needs no counter answer: 4 momentum protects one trump."""
+    result = challenge(rules, [8, 4], ["push", "two_minor", "withdraw_in_victory", "spare"],
+                       challengers=["hero", "foe"], sides=[1, 2], votes=[3, 1], goal_momentum=[4])
+    assert result["left"] == ["victory", "victory"]
+    assert result["momentum"] == [5, 0]
+    assert result["goal_momentum"] == [0, 0]
+    assert result["minor_perks"] == [2, 0]
+
+
+def test_five_restraints_force_defeat_and_boost_the_opponents(rules) -> None:  # type: ignore[no-untyped-def]
+    """A d12 against a d4, three rounds of 12 against 1: two Binds a round. The foe's dice stay
+    one d4 (restraints hold it). The fifth restraint forces the foe out in defeat; the last perk
+    has no one to bind and is traded for two minor perks. Five restraints: five boosts for the
+    hero (the cap). The foe failed three major actions: 3 adversity, no momentum to convert."""
+    answers = ["bind", "foe", "bind", "foe", "bind", "foe", "bind", "foe", "bind", "foe", "two_minor"]
+    result = challenge(rules, [12, 1, 12, 1, 12, 1], answers, challengers=["hero", "foe"], sides=[1, 2],
+                       votes=[5, 1])
+    assert result["left"] == ["victory", "defeat"]
+    assert result["restraints"] == [0, 5]
+    assert result["momentum"] == [5, 0]
+    assert result["adversity"] == [0, 3]
+    assert result["rounds"] == 3
+
+
+def test_defeat_turns_momentum_into_adversity(rules) -> None:  # type: ignore[no-untyped-def]
+    """Both sides push their goal to 2 trumps; then the foe's goal exiles the hero. Each goal's
+    2 trumps give its supporters 2 momentum when they have all left. The hero, defeated,
+    converts 2 momentum into 1 adversity (1 already from a failed action)."""
+    answers = ["push", "allow", "push", "allow", "remain", "spare",
+               "push", "allow", "push", "allow", "remain", "spare", "remain", "exile_in_defeat"]
+    result = challenge(rules, [8, 4, 1, 8], answers, challengers=["hero", "foe"], sides=[1, 2], votes=[3, 3])
+    assert result["left"] == ["defeat", "victory"]
+    assert result["trumps"] == [2, 2]
+    assert result["momentum"] == [0, 2]
+    assert result["adversity"] == [2, 1]
+
+
+def test_a_complication_counters_a_push(rules) -> None:  # type: ignore[no-untyped-def]
+    """Push, countered: treated as a Ruin, the trump goes and the goal gains a momentum."""
+    result = challenge(rules, [8, 4], ["push", "complicate", "two_minor"], challengers=["hero", "foe"],
+                       sides=[1, 2], votes=[3, 1], max_rounds=1)
+    assert result["trumps"] == [0, 0] and result["goal_momentum"] == [1, 0]
+    assert result["left"] == ["still_in", "still_in"]
+
+
+def test_ruin_needs_an_unprotected_goal_with_a_trump(rules) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(RunebookError) as error:
+        challenge(rules, [8, 4], ["ruin"], challengers=["hero", "foe"], sides=[1, 2], votes=[3, 1])
+    assert error.value.diagnostics[0].code == "E0613"
+    assert "open_goals" in error.value.diagnostics[0].message
+
+
+def test_a_challenge_needs_two_sides(rules) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(RunebookError) as error:
+        challenge(rules, [], [], challengers=["a", "b"], sides=[1, 1], votes=[1, 1])
+    assert error.value.diagnostics[0].code == "E0613"
+
+
+@pytest.mark.parametrize(("specialty", "adversity", "minor"), [(1, [0, 0], [1, 1]), (2, [1, 0], [0, 1])])
+def test_specialty_picks(rules, specialty: int, adversity: list[int], minor: list[int]) -> None:  # type: ignore[no-untyped-def]
+    """A27: keeping to a Specialty's picks adds a vote (2 votes + 1: a d8, not a d6). A tie
+    (5 against 5) earns a minor perk; with only major picks the roll loses 1: a failure and a
+    point of adversity."""
+    run = rules.run("Challenge", dice=[5, 5], driver=ScriptedDriver([]), challengers=["hero", "foe"], sides=[1, 2],
+                    votes=[2, 2], specialty=[specialty], max_rounds=1)
+    assert [d.label for d in run.trace.dice()] == ["d8", "d6"]
+    assert list(run.results["adversity"]) == adversity
+    assert list(run.results["minor_perks"]) == minor
+
+
+def test_a17_spending_trumps_on_exile(rules) -> None:  # type: ignore[no-untyped-def]
+    """As the two-against-one challenge, but exiling the ogre spends one of the two trumps: the
+    one left gives a single momentum boost (to Ana, the first of the least)."""
+    result = rules.run("Challenge", dice=[8, 2, 4], options={"trump_spending": "consume"},
+                       driver=ScriptedDriver(["push", "allow", "push", "allow", "remain", "exile_in_defeat"]),
+                       challengers=["ana", "bo", "ogre"], sides=[1, 1, 2], votes=[3, 2, 5]).results
+    assert list(result["trumps"]) == [1, 0]
+    assert list(result["momentum"]) == [1, 0, 0]
