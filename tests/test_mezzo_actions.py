@@ -15,9 +15,9 @@ import pytest
 from interpreter.rules import load
 from interpreter.rules.model import RunebookError
 from interpreter.rules.procedures import ScriptedDriver
+from mezzo_helpers import book_pool
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mezzo" / "examples"
-LADDER = [4, 6, 8, 10, 12]
 BASE = {"negligible": 0, "occasional": 1, "common": 2}
 
 
@@ -25,10 +25,6 @@ BASE = {"negligible": 0, "occasional": 1, "common": 2}
 def rules():  # type: ignore[no-untyped-def]
     return load("mezzo")
 
-
-def book_pool(votes: int) -> list[int]:
-    v = max(votes, 0)
-    return [12] * (v // 5) + ([LADDER[v % 5 - 1]] if v % 5 else [])
 
 
 def plain(results: dict[str, Any]) -> dict[str, Any]:

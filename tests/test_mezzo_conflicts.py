@@ -18,19 +18,14 @@ from hypothesis import strategies as st
 from interpreter.rules import load
 from interpreter.rules.model import RunebookError
 from interpreter.rules.procedures import ScriptedDriver
+from mezzo_helpers import book_pool
 
-LADDER = [4, 6, 8, 10, 12]
 
 
 @pytest.fixture(scope="module")
 def rules():  # type: ignore[no-untyped-def]
     return load("mezzo")
 
-
-def book_pool(votes: int) -> list[int]:
-    """§3.2: a d12 per five votes, then the die of what is left; no votes, no dice (A2)."""
-    v = max(votes, 0)
-    return [12] * (v // 5) + ([LADDER[v % 5 - 1]] if v % 5 else [])
 
 
 def plain(value: Any) -> Any:

@@ -13,19 +13,14 @@ import pytest
 
 from interpreter.rules import load
 from interpreter.rules.model import RunebookError
+from mezzo_helpers import LADDER, book_pool
 
-LADDER = [4, 6, 8, 10, 12]
 
 
 @pytest.fixture(scope="module")
 def rules():  # type: ignore[no-untyped-def]
     return load("mezzo")
 
-
-def book_pool(votes: int) -> list[int]:
-    """The book's table: a d12 per five votes, then the die of what is left."""
-    v = max(votes, 0)
-    return [12] * (v // 5) + ([LADDER[v % 5 - 1]] if v % 5 else [])
 
 
 def held(votes: int, restraints: int) -> list[int]:

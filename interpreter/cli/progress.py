@@ -27,13 +27,17 @@ class Progress:
         self.active = bool(isatty and isatty())
 
     def __call__(self, states: int) -> None:
+        self.show(lambda elapsed: f"{self.label}: {states:,} states explored, {elapsed:.1f} s")
+
+    def show(self, line_at: Callable[[float], str]) -> None:
+        """Write the line ``line_at(seconds so far)`` over the last one, when it is time to."""
         if not self.active:
             return
         now = self.clock()
         if now - self.start < self.after or (self.width and now - self.last < self.every):
             return
         self.last = now
-        line = f"{self.label}: {states:,} states explored, {now - self.start:.1f} s"
+        line = line_at(now - self.start)
         self.stream.write("\r" + line.ljust(self.width))
         self.stream.flush()
         self.width = max(self.width, len(line))
@@ -49,13 +53,4 @@ class SweepProgress(Progress):
     """Told (points done, points in all) as a sweep's points finish."""
 
     def __call__(self, done: int, total: int = 0) -> None:  # type: ignore[override]
-        if not self.active:
-            return
-        now = self.clock()
-        if now - self.start < self.after or (self.width and now - self.last < self.every):
-            return
-        self.last = now
-        line = f"{self.label}: {done:,} of {total:,} points, {now - self.start:.1f} s"
-        self.stream.write("\r" + line.ljust(self.width))
-        self.stream.flush()
-        self.width = max(self.width, len(line))
+        self.show(lambda elapsed: f"{self.label}: {done:,} of {total:,} points, {elapsed:.1f} s")
