@@ -35,3 +35,29 @@ def test_tour_visits_every_game(tours) -> None:  # type: ignore[no-untyped-def]
 
 def test_tour_is_reproducible(tours) -> None:  # type: ignore[no-untyped-def]
     assert tours[0][1] == tours[1][1]
+
+
+def test_the_tour_opens_with_a_homebrew_power(tours) -> None:  # type: ignore[no-untyped-def]
+    stdout = tours[0][1]
+    first = stdout.split("\n== ")[1]
+    assert first.startswith("A power as the book prints it")
+    assert "   | Check: [Will]" in first
+    assert "$ runebook check rulesets/mestezia/homebrew/powers.rules" in first and "no errors" in first
+    assert '$ runebook odds rulesets/mestezia/homebrew "Mending Touch"' in first
+
+
+def _printed_commands(stdout: str) -> list[str]:
+    return [line.strip()[2:] for line in stdout.splitlines() if line.strip().startswith("$ runebook ")]
+
+
+def test_every_command_the_tour_prints_runs_from_the_repository_root(tours, cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import shlex
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    commands = _printed_commands(tours[0][1])
+    assert len(commands) >= 10
+    for command in commands:
+        args = shlex.split(command)[1:]
+        run = cli(*args)
+        assert run.code == 0, f"{command}\n{run.stderr}"

@@ -1,16 +1,20 @@
 """`runebook tour`: a guided run through every built-in game.
 
-For each game: what its content holds, then one of its checks (the first `example` the
-ruleset declares) resolved with a seeded roll, its trace, and the exact odds of its results.
+It opens with what Runebook is for: a homebrew power written in the book's notation,
+checked, used by one character on another, and its exact odds. Then, for each game: what
+its content holds, one of its checks (the first `example` the ruleset declares) resolved with
+a seeded roll, and the exact odds of its results. Every command it prints runs as printed
+from the repository's root folder.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections import Counter
+from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, RunebookError, render_text
-from dsl.loader import builtin_games, load_game
+from dsl.loader import builtin_games, check_paths, load_game
 from interpreter.cli.commands import EXIT_ERRORS, EXIT_OK
 from interpreter.cli.render import distribution_text, trace_text
 from interpreter.core.trace import RollEvent, Trace
@@ -19,10 +23,14 @@ from interpreter.markov.chains import FixedDriver
 from interpreter.rules import load
 from interpreter.rules.procedures import load_choices
 from interpreter.rules.yamlfile import read_yaml
+from rulesets import RULESETS_DIR
 
 __all__ = ["register", "run"]
 
 SEED = 2026
+
+#: The homebrew power the tour opens with, and who uses it on whom (files under rulesets/).
+SIGNATURE = ("mestezia/homebrew", "powers.rules", "Mending Touch", "mender.yaml", "wounded.yaml")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -52,14 +60,16 @@ def _mechanics(game: str, seed: int) -> None:
     example = rules.examples[0]
     given = ", ".join(f"{k}={format_value(v)}" for k, v in example.inputs.items())
     verb = "run" if rules.procedure(example.check) is not None else "resolve"
-    print(f"\n   $ runebook {verb} {game} \"{example.check}\" "
-          + " ".join(f"--with {k}={format_value(v)}" for k, v in example.inputs.items()) + f" --seed {seed}")
     procedure = rules.procedure(example.check)
     if procedure is not None:
-        # Choice points take their first option in the tour; `runebook run` asks.
+        # Choice points take their first option in the tour; the command says so by name.
         result = rules.run(example.check, seed=seed, driver=FixedDriver(), **example.inputs)
     else:
         result = rules.resolve(example.check, seed=seed, **example.inputs)
+    answers = _answers(getattr(result, "choices", ()))
+    print(f"\n   $ runebook {verb} {game} \"{example.check}\" "
+          + " ".join(f"--with {k}={format_value(v)}" for k, v in example.inputs.items()) + f" --seed {seed}"
+          + "".join(f" --answer {k}={v}" for k, v in answers.items()))
     # The tour shows the dice and the results; `resolve` prints every step.
     brief = Trace(e for e in result.trace if isinstance(e, RollEvent))
     for line in trace_text(brief):
@@ -87,7 +97,7 @@ def _shown_odds(folder, game: str) -> None:  # type: ignore[no-untyped-def]
     for item in (data or {}).get("odds", []) if isinstance(data, dict) else []:
         roles = {k: item[k] for k in ("as", "against") if isinstance(item.get(k), str)}
         inputs, answers = item.get("with") or {}, item.get("answers") or {}
-        flags = " ".join([f"--{k} examples/{v}" for k, v in roles.items()]
+        flags = " ".join([f"--{k} {_shown(folder / 'examples' / v)}" for k, v in roles.items()]
                          + [f"--with {k}={','.join(map(str, v)) if isinstance(v, list) else v}" for k, v in inputs.items()]
                          + [f"--answer {k}={v}" for k, v in answers.items()])
         print(f"\n   $ runebook odds {game} \"{item['entry']}\" {flags}")
@@ -117,9 +127,9 @@ def _shown_runs(folder, game: str) -> None:  # type: ignore[no-untyped-def]
     rules = load(game)
     for item in (data or {}).get("runs", []) if isinstance(data, dict) else []:
         roles = {k: item[k] for k in ("as", "against") if isinstance(item.get(k), str)}
-        flags = " ".join(f"--{k} examples/{v}" for k, v in roles.items())
+        flags = " ".join(f"--{k} {_shown(folder / 'examples' / v)}" for k, v in roles.items())
         choices, dice = item.get("choices"), str(item.get("dice", ""))
-        extra = (f" --choices examples/{choices}" if choices else "") + (f" --dice {dice}" if dice else "")
+        extra = (f" --choices {_shown(folder / 'examples' / choices)}" if choices else "") + (f" --dice {dice}" if dice else "")
         print(f"\n   $ runebook run {game} \"{item['procedure']}\" {flags}{extra}")
         driver = load_choices(folder / "examples" / choices) if choices else FixedDriver()
         faces = [int(f) for f in dice.split(",")] if dice else None
@@ -128,10 +138,62 @@ def _shown_runs(folder, game: str) -> None:  # type: ignore[no-untyped-def]
             print(f"   => {name}: {format_value(value)}")
 
 
+def _answers(choices: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """The answers a run gave, by choice name, for a command that gives them again."""
+    found: dict[str, str] = {}
+    for name, answer in choices:
+        found.setdefault(name.rpartition(".")[2], answer)
+    return found
+
+
+def _shown(path: Path) -> str:
+    """A file as a command run from the repository's root names it (``rulesets/...``)."""
+    return str(Path("rulesets") / path.relative_to(RULESETS_DIR))
+
+
+def _signature(seed: int) -> None:
+    """A homebrew power in the book's own notation: checked, used, and its exact odds."""
+    folder_name, file_name, power, actor, target = SIGNATURE
+    folder = RULESETS_DIR / folder_name
+    path = folder / file_name
+    lines = path.read_text(encoding="utf-8").split("\n")
+    start = next(i for i, line in enumerate(lines) if line.strip() == power)
+    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
+    print(f"== A power as the book prints it ({_shown(path)}, a homebrew file that extends mestezia)")
+    for line in lines[start:end]:
+        print(f"   | {line}")
+    report = check_paths([str(path)])
+    errors = [d for d in report.diagnostics if d.severity == "error"]
+    print(f"\n   $ runebook check {_shown(path)}")
+    print(f"   => {len(errors)} errors" if errors else f"   => checked {report.entries} entries: no errors")
+    rules = load(str(folder))
+    sides = {"as_": rules.entity(str(folder / actor)), "against": rules.entity(str(folder / target))}
+    roles = f"--as {_shown(folder / actor)} --against {_shown(folder / target)}"
+    result = rules.run(power, seed=seed, driver=FixedDriver(), **sides)
+    answers = "".join(f" --answer {k}={v}" for k, v in _answers(result.choices).items())
+    print(f"\n   $ runebook run {_shown(folder)} \"{power}\" {roles} --seed {seed} --trace brief{answers}")
+    for line in trace_text(result.trace, "brief"):
+        print(f"   {line}")
+    for name in ("grade", "healed"):
+        print(f"   => {name}: {format_value(result.results[name])}")
+    print(f"\n   $ runebook odds {_shown(folder)} \"{power}\" {roles}")
+    odds = rules.odds(power, **sides)
+    for name in ("grade", "healed"):
+        for line in distribution_text(name, odds.results[name]).rstrip("\n").splitlines():
+            print(f"   {line}")
+    print()
+
+
 def run(args: argparse.Namespace) -> int:
     failed = False
     games = builtin_games()
     print(f"Runebook ships {len(games)} games as data; one generic interpreter runs them all.\n")
+    try:
+        _signature(args.seed)
+    except RunebookError as error:
+        failed = True
+        for diagnostic in error.diagnostics:
+            print(render_text(diagnostic))
     for folder in games.values():
         ruleset = load_game(str(folder))
         if isinstance(ruleset, Diagnostic):
