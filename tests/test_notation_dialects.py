@@ -7,6 +7,7 @@ with given dice, and exact odds compared with an independent enumeration written
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from itertools import product
@@ -451,3 +452,11 @@ def test_new_spellings_print_and_read_back(text: str) -> None:
     printed = str(parse_expression(text))
     assert str(parse_expression(printed)) == printed
     assert roll(printed, seed=3).total == roll(text, seed=3).total
+
+
+def test_a_modifier_on_fudge_dice_names_a_spelling_that_works(cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("roll", "4dFkh2")
+    assert run.code == 1 and "a modifier on Fudge dice ('4dFkh2') is not supported" in run.stderr
+    assert "'4d3kh2-4'" in run.stderr
+    counts = Counter(sum(sorted(faces)[-2:]) for faces in product([-1, 0, 1], repeat=4))
+    assert dict(odds("4d3kh2-4")) == {k: Fraction(v, 81) for k, v in counts.items()}
