@@ -75,6 +75,10 @@ class _EntryChecker:
     # same few names and labels come back on almost every line.
     _known: dict[str, bool] = attrs.field(factory=dict, init=False)
     _labels: dict[tuple[int, str], tuple[KindSpec, LabelSpec | None]] = attrs.field(factory=dict, init=False)
+    #: Declared keywords and type phrases by folded spelling (built on first use), and each
+    #: word already looked at: a typo or not.
+    _keywords: dict[str, str] | None = attrs.field(default=None, init=False)
+    _typos: dict[str, str | None] = attrs.field(factory=dict, init=False)
 
     def knows(self, name: str) -> bool:
         """``vocab.knows(name)``, remembered."""
@@ -283,17 +287,22 @@ class _EntryChecker:
         """A keyword one letter or two away from a declared one is a typo (`Evocaton`): the
         entry would silently not be what its author meant. Words unlike any keyword are free
         (a class name, a tag of the author's own)."""
-        declared = {fold(w): w for kind in self.vocab.kinds.values() for w in kind.keywords}
-        declared.update({fold(phrase): phrase for _, phrase in self.vocab.types.values()})
+        if self._keywords is None:
+            self._keywords = {fold(w): w for kind in self.vocab.kinds.values() for w in kind.keywords}
+            self._keywords.update({fold(phrase): phrase for _, phrase in self.vocab.types.values()})
+        declared = self._keywords
         if not declared:
             return
         for word, span in _keyword_spans(value):
-            if fold(word) in declared:
-                continue
-            close = get_close_matches(word.casefold(), [w.casefold() for w in declared.values()], n=1, cutoff=0.85)
-            if close:
-                meant = next(w for w in declared.values() if w.casefold() == close[0])
-                self.error("E0211", span, name=word, help=f"did you mean '{meant}'?")
+            if word not in self._typos:
+                meant = None
+                if fold(word) not in declared:
+                    close = get_close_matches(word.casefold(), [w.casefold() for w in declared.values()], n=1,
+                                              cutoff=0.85)
+                    meant = next(w for w in declared.values() if w.casefold() == close[0]) if close else None
+                self._typos[word] = meant
+            if self._typos[word] is not None:
+                self.error("E0211", span, name=word, help=f"did you mean '{self._typos[word]}'?")
 
     def value_expression(self, label: str, value: ast.Value, kind: str) -> ex.Expr | None:
         """A whole value read as one expression: `[Attack + Strength]` or `Target's Defense`."""
