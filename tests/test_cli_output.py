@@ -84,3 +84,14 @@ def test_run_and_odds_take_the_same_choices_file(game: Path, cli) -> None:  # ty
                       .stdout)["results"]["total"] == 5
     refused = cli("odds", str(game), "Stand", "--choices", str(ordered))
     assert refused.code == 1 and "E0702" in refused.stderr and "answer each choice by its name" in refused.stderr
+
+
+def test_an_input_may_be_named_like_a_keyword_of_the_api(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """`options`, `seed` or `dice` as an input's name used to crash `run` (exit 3)."""
+    (tmp_path / "g.rules").write_text("check Pick (options: number = 2, seed: number = 1)\n"
+                                      "  result total = options + seed\n", encoding="utf-8")
+    for command in ("run", "resolve", "odds"):
+        run = cli(command, str(tmp_path), "Pick", "--with", "options=5", "--with", "seed=4", "--json")
+        assert run.code == 0, (command, run.stderr)
+        data = json.loads(run.stdout)
+        assert data["results"]["total"] in (9, {"9": "1"}), (command, data["results"])

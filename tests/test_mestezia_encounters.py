@@ -459,8 +459,8 @@ def test_the_tour_shows_the_power_odds_for_the_example_pair(capsys) -> None:  # 
 
     _shown_odds(RULESETS_DIR / "mestezia", "mestezia")
     out = capsys.readouterr().out
-    assert ('$ runebook odds mestezia "Berserker Charge" --as examples/skirmish/raider.yaml '
-            "--against examples/skirmish/guard.yaml") in out
+    assert ('$ runebook odds mestezia "Berserker Charge" --as rulesets/mestezia/examples/skirmish/raider.yaml '
+            "--against rulesets/mestezia/examples/skirmish/guard.yaml") in out
     # A High needs all three dice on 6+ (1/8); it deals 12 + 3 damage.
     assert "High" in out and "1/8" in out
     assert any(line.split()[:1] == ["15"] and "1/8" in line for line in out.splitlines())

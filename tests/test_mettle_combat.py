@@ -372,7 +372,8 @@ def test_the_tour_shows_a_round_among_four_and_the_fight_odds(capsys) -> None:  
     _shown_runs(folder, "mettle")
     _shown_odds(folder, "mettle")
     out = capsys.readouterr().out
-    assert '$ runebook run mettle "Combat Round" --as examples/heroes.yaml --against examples/bandits.yaml' in out
+    assert ('$ runebook run mettle "Combat Round" --as rulesets/mettle/examples/heroes.yaml '
+            '--against rulesets/mettle/examples/bandits.yaml') in out
     assert "=> mettle: [6, 0, 3, 2]" in out
     chance = fight_by_enumeration(2)
     assert f"{chance.numerator}/{chance.denominator}" in out

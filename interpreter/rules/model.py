@@ -810,14 +810,17 @@ class Rules:
         return found[1]
 
 
-    def resolve(self, check: str, *, options: Mapping[str, str] | None = None, seed: int | None = None,
+    def resolve(self, check: str, given: Mapping[str, Any] | None = None, /, *,
+                options: Mapping[str, str] | None = None, seed: int | None = None,
                 dice: Sequence[int] | None = None, rng: random.Random | None = None,
                 as_: Any = None, against: Any = None, **inputs: Any) -> CheckResult:
         """Resolve a check once: with a seeded RNG, or with the faces a player rolled.
+        Inputs come as keywords, or as a mapping ``given`` (any names, ``options`` too).
 
         ``as_`` and ``against`` are entities (:meth:`entity`), like ``--as`` and
         ``--against``; in the check they are ``actor`` and ``target``.
         """
+        inputs = {**(given or {}), **inputs}
         spec = self.check(check)
         bound = self.bind_inputs(spec, inputs, _first(as_))
         roles = role_map(as_, against)
@@ -855,13 +858,16 @@ class Rules:
         _, _, procedure, name = min(found, key=lambda item: item[:2])
         return procedure, name
 
-    def run(self, name: str, *, options: Mapping[str, str] | None = None, seed: int | None = None,
+    def run(self, name: str, given: Mapping[str, Any] | None = None, /, *,
+            options: Mapping[str, str] | None = None, seed: int | None = None,
             dice: Sequence[int] | None = None, rng: random.Random | None = None, driver: Any = None,
             as_: Any = None, against: Any = None, **inputs: Any) -> Any:
         """Run a procedure (or a check) to its end, asking ``driver`` at each choice point.
+        Inputs come as keywords, or as a mapping ``given`` (any names, ``options`` too).
 
         Returns a :class:`~interpreter.rules.procedures.RunResult`.
         """
+        inputs = {**(given or {}), **inputs}
         procedure = self.procedure(name)
         if procedure is None and fold(name) not in self.checks:
             used = self._user_of(name)
@@ -870,8 +876,8 @@ class Rules:
                 inputs = {param: name, **inputs}
         if procedure is None:
             if fold(name) in self.checks:
-                result = self.resolve(name, options=options, seed=seed, dice=dice, rng=rng, as_=as_,
-                                      against=against, **inputs)
+                result = self.resolve(name, inputs, options=options, seed=seed, dice=dice, rng=rng, as_=as_,
+                                      against=against)
                 return RunResult(result.check, result.results, _state(result.inputs, role_map(as_, against)), result.trace)
             usable = {fold(p.type) for proc in self.procedures.values() for p in proc.decl.params if p.type}
             names = [p.name for p in self.procedures.values()] + [c.name for c in self.checks.values()]
@@ -899,12 +905,14 @@ class Rules:
                                     if not isinstance(v, PoolSource)}}, roles)
         return RunResult(procedure.name, results, state, ctx.trace, tuple(choices))
 
-    def odds(self, check: str, *, options: Mapping[str, str] | None = None, as_: Any = None,
+    def odds(self, check: str, given: Mapping[str, Any] | None = None, /, *,
+             options: Mapping[str, str] | None = None, as_: Any = None,
              against: Any = None, answers: Mapping[str, str] | None = None,
              progress: Callable[[int], None] | None = None, **inputs: Any) -> Any:
         """The exact distribution of every named result of a check — or of a procedure,
         solved as a Markov chain (:mod:`interpreter.markov.chains`; ``answers`` fixes its
         choices; ``progress`` hears the number of states explored so far)."""
+        inputs = {**(given or {}), **inputs}
         procedure = self.procedure(check)
         if procedure is None and fold(check) not in self.checks:
             used = self._user_of(check)

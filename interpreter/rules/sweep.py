@@ -112,7 +112,7 @@ def _point(job: tuple[str, str, dict[str, Any], dict[str, Any]]) -> dict[str, tu
     rules = _LOADED.get(game)
     if rules is None:
         rules = _LOADED[game] = load(game)
-    odds = rules.odds(name, **settings, **inputs)
+    odds = rules.odds(name, inputs, **settings)
     return {result: (dict(dist.items()), dist.residual) for result, dist in odds.results.items()}
 
 

@@ -168,8 +168,8 @@ def run_procedure(args: argparse.Namespace) -> int:
     driver: Any = load_choices(args.choices, fallback) if args.choices else fallback
     if args.answers:
         driver = NamedDriver(_pairs(args.answers, "--answer"), driver)
-    result = rules.run(args.name, options=_pairs(args.options, "--option"), seed=args.seed, dice=args.dice,
-                       driver=driver, **_roles(rules, args), **_pairs(args.inputs, "--with"))
+    result = rules.run(args.name, _pairs(args.inputs, "--with"), options=_pairs(args.options, "--option"),
+                       seed=args.seed, dice=args.dice, driver=driver, **_roles(rules, args))
     return _show(args, result, f"{rules.name}: {result.name}")
 
 
@@ -180,8 +180,8 @@ def _load(args: argparse.Namespace) -> Any:
 @_blame_flags
 def run_resolve(args: argparse.Namespace) -> int:
     rules = _load(args)
-    result = rules.resolve(args.check, options=_pairs(args.options, "--option"), seed=args.seed,
-                           dice=args.dice, **_roles(rules, args), **_pairs(args.inputs, "--with"))
+    result = rules.resolve(args.check, _pairs(args.inputs, "--with"), options=_pairs(args.options, "--option"),
+                           seed=args.seed, dice=args.dice, **_roles(rules, args))
     given = ", ".join(f"{k}={format_value(v)}" for k, v in result.inputs.items())
     return _show(args, result, f"{rules.name}: {result.check}({given})")
 
@@ -211,9 +211,8 @@ def _check_odds(args: argparse.Namespace, game: str, check: str) -> int:
     try:
         answers = named_answers(args.choices) if getattr(args, "choices", None) else {}
         answers.update(_pairs(getattr(args, "answers", None), "--answer"))
-        odds = rules.odds(check, options=_pairs(args.options, "--option"), **_roles(rules, args),
-                          answers=answers, progress=progress,
-                          **_pairs(args.inputs, "--with"))
+        odds = rules.odds(check, _pairs(args.inputs, "--with"), options=_pairs(args.options, "--option"),
+                          answers=answers, progress=progress, **_roles(rules, args))
     finally:
         progress.close()
     if getattr(args, "of", None):

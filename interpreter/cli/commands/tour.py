@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from dsl.diagnostics import Diagnostic, RunebookError, render_text
 from dsl.loader import builtin_games, check_paths, load_game
@@ -28,9 +29,6 @@ from rulesets import RULESETS_DIR
 __all__ = ["register", "run"]
 
 SEED = 2026
-
-#: The homebrew power the tour opens with, and who uses it on whom (files under rulesets/).
-SIGNATURE = ("mestezia/homebrew", "powers.rules", "Mending Touch", "mender.yaml", "wounded.yaml")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -152,14 +150,26 @@ def _shown(path: Path) -> str:
 
 
 def _signature(seed: int) -> None:
-    """A homebrew power in the book's own notation: checked, used, and its exact odds."""
-    folder_name, file_name, power, actor, target = SIGNATURE
-    folder = RULESETS_DIR / folder_name
-    path = folder / file_name
+    """A homebrew power in the book's own notation: checked, used, and its exact odds (the
+    first game whose ``examples/tour.yaml`` has a ``signature`` names it)."""
+    for game in builtin_games().values():
+        path = game / "examples" / "tour.yaml"
+        data = read_yaml(path)[2] if path.is_file() else None
+        if isinstance(data, dict) and isinstance(data.get("signature"), dict):
+            _show_signature(game, data["signature"], seed)
+            return
+
+
+def _show_signature(game: Path, spec: dict[str, Any], seed: int) -> None:
+    folder = game / str(spec["folder"])
+    path = folder / str(spec["file"])
+    power = str(spec["power"])
+    actor, target = game / str(spec["as"]), game / str(spec["against"])
+    shown_results = [str(r) for r in spec.get("results") or []]
     lines = path.read_text(encoding="utf-8").split("\n")
     start = next(i for i, line in enumerate(lines) if line.strip() == power)
     end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
-    print(f"== A power as the book prints it ({_shown(path)}, a homebrew file that extends mestezia)")
+    print(f"== A power as the book prints it ({_shown(path)}, a homebrew file that extends {game.name})")
     for line in lines[start:end]:
         print(f"   | {line}")
     report = check_paths([str(path)])
@@ -167,18 +177,18 @@ def _signature(seed: int) -> None:
     print(f"\n   $ runebook check {_shown(path)}")
     print(f"   => {len(errors)} errors" if errors else f"   => checked {report.entries} entries: no errors")
     rules = load(str(folder))
-    sides = {"as_": rules.entity(str(folder / actor)), "against": rules.entity(str(folder / target))}
-    roles = f"--as {_shown(folder / actor)} --against {_shown(folder / target)}"
+    sides = {"as_": rules.entity(str(actor)), "against": rules.entity(str(target))}
+    roles = f"--as {_shown(actor)} --against {_shown(target)}"
     result = rules.run(power, seed=seed, driver=FixedDriver(), **sides)
     answers = "".join(f" --answer {k}={v}" for k, v in _answers(result.choices).items())
     print(f"\n   $ runebook run {_shown(folder)} \"{power}\" {roles} --seed {seed} --trace brief{answers}")
     for line in trace_text(result.trace, "brief"):
         print(f"   {line}")
-    for name in ("grade", "healed"):
+    for name in shown_results or list(result.results):
         print(f"   => {name}: {format_value(result.results[name])}")
     print(f"\n   $ runebook odds {_shown(folder)} \"{power}\" {roles}")
     odds = rules.odds(power, **sides)
-    for name in ("grade", "healed"):
+    for name in shown_results or list(odds.results):
         for line in distribution_text(name, odds.results[name]).rstrip("\n").splitlines():
             print(f"   {line}")
     print()
