@@ -36,6 +36,7 @@ def test_wheel_contains_grammar_and_rulesets(wheel: Path) -> None:
         assert any(n.startswith(f"rulesets/{game}/") and n.endswith(".rules") for n in names), game
         assert f"rulesets/{game}/README.md" in names
     assert "rulesets/questworlds/LICENSE" in names
+    assert "dsl/py.typed" in names and "interpreter/py.typed" in names  # typed for embedders (PEP 561)
     # The interpreter's sub-packages (the console script is interpreter.cli.main:main).
     for module in ("core/evaluate", "rules/model", "markov/chains", "cli/main", "cli/commands/tour"):
         assert f"interpreter/{module}.py" in names, module

@@ -31,6 +31,7 @@ COMMANDS = (
     "interpreter.cli.commands.dice",
     "interpreter.cli.commands.parse",
     "interpreter.cli.commands.tour",
+    "interpreter.cli.commands.export",
     "interpreter.cli.commands.completion",
     "interpreter.cli.commands.lsp",
 )

@@ -1,0 +1,88 @@
+"""`runebook export` and `runebook schema`: every shipped game exports, and the export and the
+example characters validate against the schemas (jsonschema, draft 2020-12)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+
+from dsl.diagnostics import RunebookError
+from dsl.export import export
+from dsl.loader import load_game
+from dsl.model import build_model
+from dsl.schema import schema
+from interpreter.rules import load
+
+REPO = Path(__file__).resolve().parent.parent
+GAMES = ("mezzo", "mestezia", "d10-pool", "mettle", "questworlds")
+
+
+@pytest.fixture(scope="module")
+def exports() -> dict[str, dict]:  # type: ignore[type-arg]
+    return {g: json.loads(json.dumps(export(build_model(load_game(g))))) for g in GAMES}
+
+
+def test_the_schemas_are_schemas() -> None:
+    for name in ("export", "character"):
+        Draft202012Validator.check_schema(schema(name))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_exports_and_validates(exports, game: str) -> None:  # type: ignore[no-untyped-def]
+    data = exports[game]
+    errors = [e.message for e in Draft202012Validator(schema("export")).iter_errors(data)]
+    assert errors == []
+    assert data["game"] == game and len(data["entries"]) == len(load_game(game).entries)
+
+
+def test_an_entry_and_a_procedure_as_exported(exports) -> None:  # type: ignore[no-untyped-def]
+    mestezia = exports["mestezia"]
+    sleep = next(e for e in mestezia["entries"] if e["name"] == "Sleep")
+    assert (sleep["kind"], sleep["file"], sleep["line"]) == ("Power", "powers.rules", 14)
+    result = next(line for line in sleep["lines"] if line["label"] == "Result")
+    assert (result["grade"], result["value"]["text"]) == (3, "12 Quietus damage")
+    charge = next(e for e in mestezia["entries"] if e["name"] == "Berserker Charge")
+    assert any("Weapon + Grade" in x for line in charge["lines"] if line["value"]
+               for x in line["value"]["expressions"])
+    contest = next(p for p in exports["questworlds"]["procedures"] if p["name"] == "Scored Contest")
+    assert {"winner", "points"} <= set(contest["results"])
+    assert any(c["name"] == "tactic" for c in contest["choices"])
+
+
+def test_the_schema_refuses_what_is_not_an_export(exports) -> None:  # type: ignore[no-untyped-def]
+    validator = Draft202012Validator(schema("export"))
+    broken = copy.deepcopy(exports["mezzo"])
+    broken["entries"][0]["lines"][0]["label"] = 7
+    assert list(validator.iter_errors(broken))
+    del broken["vocabulary"]
+    assert list(validator.iter_errors(broken))
+
+
+def test_every_example_character_validates() -> None:
+    validator = Draft202012Validator(schema("character"))
+    checked = 0
+    for game in GAMES:
+        rules = load(game)
+        for path in sorted((REPO / "rulesets" / game).rglob("*.yaml")):
+            try:
+                rules.entities(str(path))
+            except RunebookError:
+                continue  # not a character file (answers, a tour)
+            assert [e.message for e in validator.iter_errors(yaml.safe_load(path.read_text()))] == [], path
+            checked += 1
+    assert checked >= 30
+    assert list(validator.iter_errors({"stats": {"Aim": 2}}))  # no name
+
+
+def test_the_commands(cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("export", "d10-pool")
+    assert run.code == 0, run.stderr
+    assert json.loads(run.stdout)["game"] == "d10-pool"
+    printed = json.loads(cli("schema", "character").stdout)
+    assert printed == schema("character")
+    assert cli("export", "no-such-game").code == 2
