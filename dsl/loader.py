@@ -11,7 +11,7 @@ import os
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ __all__ = [
     "builtin_games",
     "check_paths",
     "load_game",
+    "load_texts",
     "read_source",
     "read_text",
     "resolve_game",
@@ -265,6 +266,13 @@ def _load_folder_now(folder: Path) -> Ruleset:
     # A homebrew file kept in a subfolder of a game (`GAME/homebrew/x.rules` extending it)
     # is not part of the game.
     parsed = [p for p in parsed if not (_extends(p[1]) and Path(p[0].name).parent.resolve() != folder.resolve())]
+    return _ruleset_of(folder.name, folder, parsed, sink)
+
+
+def _ruleset_of(name: str, root: Path | None, parsed: list[tuple[Source, ast.RulesFile]],
+                sink: DiagnosticSink) -> Ruleset:
+    """The ruleset of some parsed files: a game of its own, or what they add to the one game
+    they extend."""
     extended = {fold(e.game.text): e for e in (_extends(rules) for _, rules in parsed) if e is not None}
     mixed = _mixed_games(parsed)
     if mixed is not None:
@@ -273,11 +281,33 @@ def _load_folder_now(folder: Path) -> Ruleset:
         # A homebrew folder: its files add to the game they extend.
         (declaration,) = extended.values()
         base = load_game(declaration.game.text)
-        if isinstance(base, Ruleset) and base.root != folder:
-            ruleset = _assemble(folder.name, folder, parsed, sink, base)
+        if isinstance(base, Diagnostic):
+            sink.items.append(unknown_game(declaration.game.text, declaration.game.span,
+                                           next(s for s, r in parsed if _extends(r) is declaration)))
+        elif base.root != root:
+            ruleset = _assemble(name, root, parsed, sink, base)
             return attrs.evolve(ruleset, files=base.files + ruleset.files,
                                 entries=base.entries + ruleset.entries)
-    return _assemble(folder.name, folder, parsed, sink)
+    return _assemble(name, root, parsed, sink)
+
+
+def load_texts(files: Mapping[str, str] | str, name: str = "memory") -> Ruleset:
+    """A ruleset from text in memory: one string, or file names mapped to their text (a
+    file that says `extends GAME` adds to that game). Nothing is read from disk but the game
+    extended; the limits on a file's size hold as for files."""
+    texts = {f"{name}.rules": files} if isinstance(files, str) else dict(files)
+    sink = DiagnosticSink()
+    parsed = []
+    for file_name, text in texts.items():
+        source = Source(f"<{name}>/{file_name}", text.replace("\r\n", "\n"))
+        if len(text.encode("utf-8")) > LIMITS.max_bytes:
+            sink.items.append(Diagnostic.make("E0004", source, None, size=f"{len(text.encode('utf-8')):,}",
+                                              limit=f"{LIMITS.max_bytes:,}", help="split the content into several files"))
+            continue
+        file_sink = DiagnosticSink(source)
+        parsed.append((source, parse_rules(source, file_sink)))
+        sink.extend(file_sink.items)
+    return _ruleset_of(name, None, parsed, sink)
 
 
 def load_game(name: str) -> Ruleset | Diagnostic:

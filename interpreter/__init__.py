@@ -6,6 +6,8 @@ The embedding API (importing it has no side effects; the grammar is built on fir
 - ``odds(expr)``: its exact distribution, a mapping outcome → ``Fraction``.
 - ``load(game)``: a game's rules (a built-in name or a folder of .rules files), whose
   ``resolve(check, **inputs)`` and ``odds(check, **inputs)`` mirror the commands.
+- ``load_text(text)``: the same from `.rules` text in memory (one string, or file names
+  mapped to text; ``extends GAME`` adds to a game).
 - ``sweep(game, name, vary={"skill": range(0, 6)}, inputs=...)``: exact odds at every
   point of a grid of inputs, on every core.
 
@@ -14,10 +16,10 @@ diagnostics found.
 """
 
 from interpreter.api import odds, roll
-from interpreter.rules import load
+from interpreter.rules import load, load_text
 from interpreter.rules.sweep import sweep
 
-__all__ = ["__version__", "load", "odds", "roll", "sweep"]
+__all__ = ["__version__", "load", "load_text", "odds", "roll", "sweep"]
 
 #: The release (pyproject.toml reads it from here).
 __version__ = "0.1.0"

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from fractions import Fraction
 from pathlib import Path
 
 import attrs
@@ -16,6 +17,7 @@ import pytest
 from dsl.diagnostics import RunebookError
 from dsl.loader import load_game
 from dsl.model import Check, LevelName, Model, OptionName, TableName, build_model
+import interpreter
 from interpreter.rules import Rules, load
 
 REPO = Path(__file__).resolve().parent.parent
@@ -170,3 +172,16 @@ def test_a_game_edited_on_disk_is_read_again(tmp_path: Path) -> None:
     os.utime(path, ns=(stamp + 10**9, stamp + 10**9))
     with pytest.raises(RunebookError):
         load(str(tmp_path))
+
+
+def test_rules_from_text_in_memory() -> None:
+    rules = interpreter.load_text("check Hit (n: number = 1)\n  roll d = 1d6\n  result damage = sum(d) + n\n")
+    assert rules.resolve("Hit", dice=[4]).results["damage"] == 5
+    assert dict(rules.odds("Hit", n=0).results["damage"]) == {k: Fraction(1, 6) for k in range(1, 7)}
+    homebrew = interpreter.load_text({"frost.rules": "extends mestezia\n\nFrost Nip\nCost: 1 CP\nTarget: Enemy in 5\n"
+                                                      "Keywords: *Evocation Cold Attack*\n"}, name="mine")
+    assert homebrew.ruleset.entry("Frost Nip") is not None and homebrew.ruleset.entry("Sleep") is not None
+    with pytest.raises(RunebookError) as error:
+        interpreter.load_text("check Hit (n: number = 1)\n  result damage = nn\n")
+    (problem,) = error.value.diagnostics
+    assert (problem.code, problem.path, problem.span.line) == ("E0207", "<memory>/memory.rules", 2)

@@ -22,7 +22,7 @@ from dsl import expr_ast as ex
 from dsl.builtins import host_functions
 from dsl.checker import CheckedEntry, expression_names
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
-from dsl.loader import Ruleset, load_game
+from dsl.loader import Ruleset, load_game, load_texts
 from dsl.model import GROUPS_OF_ROLES as GROUPS
 from dsl.model import (
     INPUT_TYPES,
@@ -80,7 +80,7 @@ from interpreter.rules.results import CheckOdds, CheckResult
 from interpreter.rules.runstate import RunState
 from interpreter.rules.shown import run_show
 
-__all__ = ["CheckOdds", "CheckResult", "Rules", "load"]
+__all__ = ["CheckOdds", "CheckResult", "Rules", "load", "load_text"]
 
 def role_map(as_: Any, against: Any, *, copy: bool = False) -> dict[str, Any]:
     """The entities taking part, by role: ``actor``, ``actor#2``, ... and ``target``,
@@ -1241,6 +1241,20 @@ def _is_entity(value: Any) -> bool:
 
 def _shown(value: Any) -> str:
     return str(value)
+
+
+def load_text(text: str | Mapping[str, str], *, name: str = "memory", limits: Limits = DEFAULT_LIMITS) -> Rules:
+    """Rules from text in memory: one string of `.rules` text, or file names mapped to their
+    text (``extends GAME`` adds to a game). Raises :class:`RunebookError` with every problem,
+    each placed in its text (``<memory>/memory.rules:3:5``)."""
+    loaded = load_texts(text, name)
+    errors = [d for d in loaded.diagnostics if d.severity == "error"]
+    if errors:
+        raise RunebookError(errors)
+    model = build_model(loaded)
+    if model.errors:
+        raise RunebookError(model.errors)
+    return Rules(model, limits)
 
 
 def load(game: str, limits: Limits = DEFAULT_LIMITS) -> Rules:
