@@ -1,6 +1,7 @@
 """JSON Schemas (draft 2020-12) of what Runebook gives to other tools and takes from them:
-``export`` (`runebook export GAME`, dsl.export) and ``character`` (a character, NPC or
-obstacle file, read as its YAML data). `runebook schema NAME` prints one."""
+``export`` (`runebook export GAME`, dsl.export), ``character`` (a character, NPC or
+obstacle file, read as its YAML data), and the ``--json`` output of ``roll``, ``resolve``,
+``run`` and ``odds``. `runebook schema NAME` prints one."""
 
 from __future__ import annotations
 
@@ -97,7 +98,55 @@ def _character() -> dict[str, Any]:
     }
 
 
-SCHEMAS = {"export": _export, "character": _character}
+_FRACTION = {"type": "string", "pattern": r"^-?[0-9]+(/[0-9]+)?$"}
+_DISTRIBUTION = {"type": "object", "additionalProperties": _FRACTION}
+_TRACE = _list({"type": "object", "required": ["kind"], "properties": {"kind": _TEXT}})
+_DICE = _list({"type": "number"})
+_VALUES = {"type": "object"}
+
+
+def _output(title: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"$schema": _DRAFT, "$id": f"https://runebook.invalid/schemas/{title.split()[1]}.json", "title": title,
+            **_object(properties, required, closed=False)}
+
+
+def _roll() -> dict[str, Any]:
+    return _output("runebook roll --json", {"expression": _TEXT, "total": {}, "dice": _DICE, "trace": _TRACE},
+                   ["expression", "total", "dice", "trace"])
+
+
+def _resolve() -> dict[str, Any]:
+    return _output("runebook resolve --json", {"check": _TEXT, "inputs": _VALUES, "options": _VALUES,
+                                               "results": _VALUES, "shown": _VALUES, "dice": _DICE,
+                                               "trace": _TRACE},
+                   ["check", "inputs", "options", "results", "dice", "trace"])
+
+
+def _run() -> dict[str, Any]:
+    choice = _object({"choice": _TEXT, "answer": _TEXT})
+    return _output("runebook run --json", {"name": _TEXT, "results": _VALUES, "shown": _VALUES, "state": _VALUES,
+                                           "choices": _list(choice), "dice": _DICE, "trace": _TRACE},
+                   ["name", "results", "state", "choices", "dice", "trace"])
+
+
+def _odds() -> dict[str, Any]:
+    expression = _object({"expression": _TEXT, "distribution": _DISTRIBUTION, "residual": _FRACTION,
+                          "mean": {"oneOf": [{"type": "null"}, _FRACTION]}, "note": _TEXT},
+                         ["expression", "distribution", "residual", "mean"])
+    results = {"type": "object", "additionalProperties": _DISTRIBUTION}
+    check = {"type": "object", "required": ["inputs", "options", "results", "residual"],
+             "properties": {"check": _TEXT, "procedure": _TEXT, "states": {"type": "integer"}, "inputs": _VALUES,
+                            "options": _VALUES, "results": results, "residual": _FRACTION},
+             "oneOf": [{"required": ["check"]}, {"required": ["procedure", "states"]}]}
+    compared = {"type": "object", "required": ["expressions"],
+                "properties": {"expressions": _list(expression)}}
+    return {"$schema": _DRAFT, "$id": "https://runebook.invalid/schemas/odds.json",
+            "title": "runebook odds --json (an expression, several side by side, or a game's check or procedure)",
+            "anyOf": [expression, compared, check]}
+
+
+SCHEMAS = {"export": _export, "character": _character, "roll": _roll, "resolve": _resolve, "run": _run,
+           "odds": _odds}
 
 
 def schema(name: str) -> dict[str, Any]:

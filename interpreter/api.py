@@ -8,6 +8,7 @@ Fraction(1, 6)
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -45,6 +46,10 @@ class RollResult:
     def dice(self) -> list[Any]:
         """Every face rolled, in the order they were consumed."""
         return [d.face for d in self.trace.dice()]
+
+    def to_json(self) -> str:
+        """What ``--json`` prints: :meth:`to_dict` as indented JSON."""
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {

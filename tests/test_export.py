@@ -16,6 +16,7 @@ from dsl.export import export
 from dsl.loader import load_game
 from dsl.model import build_model
 from dsl.schema import schema
+import interpreter
 from interpreter.rules import load
 
 REPO = Path(__file__).resolve().parent.parent
@@ -86,3 +87,36 @@ def test_the_commands(cli) -> None:  # type: ignore[no-untyped-def]
     printed = json.loads(cli("schema", "character").stdout)
     assert printed == schema("character")
     assert cli("export", "no-such-game").code == 2
+
+
+JSON_RUNS = {
+    "roll": [("roll", "2d6+3[fire]", "--seed", "1", "--json"), ("roll", "4d6kh3", "--dice", "6,2,5,1", "--json")],
+    "resolve": [("resolve", "mestezia", "skill check", "--with", "threshold=11", "--dice", "8,6,1", "--json")],
+    "run": [("run", "mestezia", "Berserker Charge", "--as", "rulesets/mestezia/examples/itzel.yaml", "--against",
+             "rulesets/mestezia/examples/inquisitor.yaml", "--dice", "6,7,9", "--json")],
+    "odds": [("odds", "2d6", "--json"), ("odds", "1d20", "2d10", "--json"),
+             ("odds", "mestezia", "skill check", "--with", "threshold=11", "--json"),
+             ("odds", "questworlds", "scored contest", "--with", "ability=15", "--with", "resistance=14", "--json")],
+}
+
+
+@pytest.mark.parametrize("name", sorted(JSON_RUNS))
+def test_json_outputs_validate(name: str, cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(REPO)
+    validator = Draft202012Validator(schema(name))
+    Draft202012Validator.check_schema(schema(name))
+    for args in JSON_RUNS[name]:
+        run = cli(*args)
+        assert run.code == 0, run.stderr
+        assert [e.message for e in validator.iter_errors(json.loads(run.stdout))] == [], args
+    assert list(validator.iter_errors({"nothing": "here"}))
+
+
+def test_to_json_is_what_the_command_prints(cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(REPO)
+    assert interpreter.roll("4d6kh3", dice=[6, 2, 5, 1]).to_json() + "\n" == \
+        cli("roll", "4d6kh3", "--dice", "6,2,5,1", "--json").stdout
+    rules = load("mestezia")
+    resolved = rules.resolve("skill check", {"threshold": "11"}, dice=[8, 6, 1])
+    assert resolved.to_json() + "\n" == cli("resolve", "mestezia", "skill check", "--with", "threshold=11",
+                                            "--dice", "8,6,1", "--json").stdout

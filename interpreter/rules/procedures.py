@@ -16,6 +16,7 @@ same result whichever answers it:
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
@@ -211,6 +212,10 @@ class RunResult:
     def shown(self) -> dict[str, Any]:
         """The values the procedure's ``show`` lines gave (interpreter.rules.shown)."""
         return shown_values(self.trace)
+
+    def to_json(self) -> str:
+        """What ``--json`` prints: :meth:`to_dict` as indented JSON."""
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     def to_dict(self) -> dict[str, Any]:
         shown = self.shown

@@ -34,6 +34,10 @@ class CheckResult:
         """The values the check's ``show`` lines gave (interpreter.rules.shown)."""
         return shown_values(self.trace)
 
+    def to_json(self) -> str:
+        """What ``--json`` prints: :meth:`to_dict` as indented JSON."""
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
+
     def to_dict(self) -> dict[str, Any]:
         shown = self.shown
         return {
@@ -60,6 +64,10 @@ class CheckOdds:
     @property
     def residual(self) -> Fraction:
         return self.joint.residual
+
+    def to_json(self) -> str:
+        """What ``--json`` prints: :meth:`to_dict` as indented JSON."""
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {

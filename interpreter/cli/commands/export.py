@@ -23,9 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("game", metavar="GAME", help="a built-in game or a folder of .rules files")
     parser.add_argument("--format", choices=("json",), default="json", help="json (the only format so far)")
     parser.set_defaults(handler=run_export)
-    schemas = sub.add_parser("schema", help="print a JSON Schema (export, character)",
+    schemas = sub.add_parser("schema", help="print a JSON Schema (export, character, roll, resolve, run, odds)",
                              description="Print the JSON Schema (draft 2020-12) of `runebook export` output "
-                             "(export) or of a character file's data (character).")
+                             "(export), of a character file's data (character), or of a command's --json output.")
     schemas.add_argument("name", nargs="?", choices=sorted(SCHEMAS), default="export", help="which schema")
     schemas.set_defaults(handler=run_schema)
 
