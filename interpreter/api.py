@@ -8,7 +8,6 @@ Fraction(1, 6)
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -24,6 +23,7 @@ from interpreter.core.limits import DEFAULT_LIMITS, Limits
 from interpreter.core.notation import DEFAULT_DIALECT
 from interpreter.core.trace import Trace
 from interpreter.core.values import json_value
+from interpreter.rules.results import JsonResult
 
 __all__ = ["RollResult", "odds", "roll"]
 
@@ -35,7 +35,7 @@ _DEFAULT_RNG = random.Random()
 
 
 @attrs.frozen
-class RollResult:
+class RollResult(JsonResult):
     """One roll: the expression, its value (``total``) and the trace of how it came out."""
 
     expression: str
@@ -46,10 +46,6 @@ class RollResult:
     def dice(self) -> list[Any]:
         """Every face rolled, in the order they were consumed."""
         return [d.face for d in self.trace.dice()]
-
-    def to_json(self) -> str:
-        """What ``--json`` prints: :meth:`to_dict` as indented JSON."""
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {

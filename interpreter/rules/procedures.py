@@ -16,7 +16,6 @@ same result whichever answers it:
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
@@ -36,8 +35,9 @@ from interpreter.core.trace import StepEvent, Trace
 from interpreter.core.values import Level, format_value, json_value
 from interpreter.rules.inline import bind_input
 from interpreter.rules.listed import run_listed
-from interpreter.rules.yamlfile import read_yaml
+from interpreter.rules.results import JsonResult
 from interpreter.rules.shown import run_show, shown_values
+from interpreter.rules.yamlfile import read_yaml
 
 __all__ = [
     "CallbackDriver",
@@ -199,7 +199,7 @@ def named_answers(path: str | Path) -> dict[str, str]:
 
 
 @attrs.frozen
-class RunResult:
+class RunResult(JsonResult):
     """A finished run: its results, the state it ended in and everything that happened."""
 
     name: str
@@ -212,10 +212,6 @@ class RunResult:
     def shown(self) -> dict[str, Any]:
         """The values the procedure's ``show`` lines gave (interpreter.rules.shown)."""
         return shown_values(self.trace)
-
-    def to_json(self) -> str:
-        """What ``--json`` prints: :meth:`to_dict` as indented JSON."""
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     def to_dict(self) -> dict[str, Any]:
         shown = self.shown

@@ -16,11 +16,25 @@ from interpreter.core.trace import Trace
 from interpreter.core.values import json_value
 from interpreter.rules.shown import shown_values
 
-__all__ = ["CheckOdds", "CheckResult"]
+__all__ = ["CheckOdds", "CheckResult", "JsonResult"]
+
+
+class JsonResult:
+    """A result that prints as ``--json`` does: :meth:`to_json` is its ``to_dict()`` as
+    indented JSON."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def to_json(self) -> str:
+        """What ``--json`` prints: :meth:`to_dict` as indented JSON."""
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
 
 @attrs.frozen
-class CheckResult:
+class CheckResult(JsonResult):
     """One resolution of a check: each named result and how it came about."""
 
     check: str
@@ -33,10 +47,6 @@ class CheckResult:
     def shown(self) -> dict[str, Any]:
         """The values the check's ``show`` lines gave (interpreter.rules.shown)."""
         return shown_values(self.trace)
-
-    def to_json(self) -> str:
-        """What ``--json`` prints: :meth:`to_dict` as indented JSON."""
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     def to_dict(self) -> dict[str, Any]:
         shown = self.shown
@@ -52,7 +62,7 @@ class CheckResult:
 
 
 @attrs.frozen
-class CheckOdds:
+class CheckOdds(JsonResult):
     """The exact distribution of each named result of a check (and their joint one)."""
 
     check: str
@@ -64,10 +74,6 @@ class CheckOdds:
     @property
     def residual(self) -> Fraction:
         return self.joint.residual
-
-    def to_json(self) -> str:
-        """What ``--json`` prints: :meth:`to_dict` as indented JSON."""
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
