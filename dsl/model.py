@@ -531,11 +531,14 @@ class _Builder:
     def level_groups(self) -> set[str]:
         return {fold(v.group) for _, v in self.values.values() if isinstance(v, LevelName)}
 
-    def known_outside(self) -> set[str]:
-        """Names every declaration may read: the game's values, options, roles and stats."""
+    def known_values(self) -> set[str]:
+        """Names any expression may read: the game's values and options, true/false/none, stats."""
         known = set(self.values) | {fold(o.name) for o in self.options.values()}
-        return known | set(LITERAL_WORDS) | set(ROLES) | set(GROUPS_OF_ROLES) \
-            | set(self.ruleset.vocabulary.stats)
+        return known | set(LITERAL_WORDS) | set(self.ruleset.vocabulary.stats)
+
+    def known_outside(self) -> set[str]:
+        """Names a check or procedure may read: :meth:`known_values` and the roles."""
+        return self.known_values() | set(ROLES) | set(GROUPS_OF_ROLES)
 
     def check_inputs(self, check: Check) -> None:
         """Each input named once (a second would silently never be read)."""
@@ -570,8 +573,7 @@ class _Builder:
         """A function's body reads its parameters and the game's names (a call runs it later,
         anywhere: an unknown name would fail that run)."""
         params = [p.name for p in function.decl.params]
-        known = set(self.values) | {fold(o.name) for o in self.options.values()} | {fold(n) for n in params}
-        known |= set(LITERAL_WORDS) | set(self.ruleset.vocabulary.stats)
+        known = self.known_values() | {fold(n) for n in params}
         self.names_in(function.decl.body, known, function.source, params)
 
     def check_names(self, check: Check) -> None:
@@ -748,8 +750,7 @@ class _Builder:
         """Its lines and defaults use known names (the holder's stats, its parameters,
         `holder`); an `implies` line names a declared condition that needs no values."""
         local = [p.name for p in condition.params] + ["holder"]
-        known = set(self.values) | {fold(o.name) for o in self.options.values()}
-        known |= {fold(n) for n in local} | set(LITERAL_WORDS) | set(self.ruleset.vocabulary.stats)
+        known = self.known_values() | {fold(n) for n in local}
         for param in condition.params:
             if param.default is not None:
                 self.names_in(param.default, known, condition.source, local)

@@ -10,22 +10,42 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from interpreter.cli.commands import EXIT_USAGE
 from interpreter.core.distribution import Distribution
 from interpreter.core.values import Bound, format_value, outcome_sort_key
 
 __all__ = ["comparison_json", "comparison_text", "distributions_csv", "svg_chart", "sweep_csv", "sweep_svg",
-           "sweep_text"]
+           "sweep_text", "write_chart"]
 
 #: How each expression's bar is drawn in text, in order (then again).
 _MARKS = ("█", "▓", "▒", "░")
 _ASCII_MARKS = ("#", "=", "+", ":")
 #: Bar colours of the SVG chart, in order (then again).
 _COLOURS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1")
+
+
+def write_chart(chart: Sequence[str] | None, draw: Callable[[], str]) -> int | None:
+    """``--chart svg FILE``: write what ``draw`` makes; a usage error's exit code when the
+    format is not svg or the file cannot be written (said on stderr)."""
+    if not chart:
+        return None
+    kind, path = chart
+    if kind.casefold() != "svg":
+        print(f"runebook: error: --chart makes svg charts, not {kind!r}: --chart svg FILE", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        Path(path).write_text(draw(), encoding="utf-8")
+    except OSError as error:
+        print(f"runebook: error: cannot write '{path}': {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+    return None
 
 
 def _outcomes(dists: Sequence[Distribution]) -> list[Any]:

@@ -12,9 +12,8 @@ from dsl.vocabulary import fold
 from interpreter import api
 from interpreter.cli.commands import EXIT_USAGE
 from interpreter.cli.commands.resolve import add_check_inputs, add_trace_options, faces, run_check_odds, run_sweep
-from interpreter.cli.charts import comparison_json, comparison_text, distributions_csv, svg_chart
+from interpreter.cli.charts import comparison_json, comparison_text, distributions_csv, svg_chart, write_chart
 from interpreter.cli.render import distribution_json, distribution_text, roll_json, roll_text
-from interpreter.core.distribution import Distribution
 from interpreter.core.evaluate import compile_expression
 from interpreter.core.limits import DEFAULT_LIMITS
 from interpreter.core.notation import DEFAULT_DIALECT, DIALECTS
@@ -117,22 +116,6 @@ def _unicode() -> bool:
     return True
 
 
-def _chart(args: argparse.Namespace, expressions: list[str], dists: list[Distribution]) -> int | None:
-    """Write ``--chart svg FILE``; a usage error's exit code when it cannot be written."""
-    if not args.chart:
-        return None
-    kind, path = args.chart
-    if kind.casefold() != "svg":
-        print(f"runebook: error: --chart makes svg charts, not {kind!r}: --chart svg FILE", file=sys.stderr)
-        return EXIT_USAGE
-    try:
-        Path(path).write_text(svg_chart(expressions, dists), encoding="utf-8")
-    except OSError as error:
-        print(f"runebook: error: cannot write '{path}': {error.strerror or error}", file=sys.stderr)
-        return EXIT_USAGE
-    return None
-
-
 def run_odds(args: argparse.Namespace) -> int:
     if args.json:
         args.format = "json"
@@ -162,7 +145,7 @@ def run_odds(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     dist = api.odds(args.expr, dialect=args.dialect, max_dice=args.max_dice, limits=args.limits)
     _warn(args.expr, args)
-    failed = _chart(args, [args.expr], [dist])
+    failed = write_chart(args.chart, lambda: svg_chart([args.expr], [dist]))
     if failed is not None:
         return failed
     if args.format == "json":
@@ -180,7 +163,7 @@ def _compare(args: argparse.Namespace) -> int:
     dists = [api.odds(e, dialect=args.dialect, max_dice=args.max_dice, limits=args.limits) for e in expressions]
     for expression in expressions:
         _warn(expression, args)
-    failed = _chart(args, expressions, dists)
+    failed = write_chart(args.chart, lambda: svg_chart(expressions, dists))
     if failed is not None:
         return failed
     if args.format == "json":

@@ -7,15 +7,13 @@ import functools
 import json
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import attrs
 
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.source import Source, Span
-from interpreter.cli.charts import sweep_csv, sweep_svg, sweep_text
-from interpreter.cli.commands import EXIT_USAGE
+from interpreter.cli.charts import sweep_csv, sweep_svg, sweep_text, write_chart
 from interpreter.cli.progress import Progress, SweepProgress
 from interpreter.cli.render import TRACE_LEVELS, distribution_text, trace_text
 from interpreter.core.limits import DEFAULT_LIMITS
@@ -93,6 +91,13 @@ def _blame_flags(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse
             raise RunebookError(blamed) from None
 
     return wrapped
+
+
+def _answers(args: argparse.Namespace) -> dict[str, str]:
+    """Answers by choice name for exact odds: a ``--choices`` file's, then each ``--answer``."""
+    answers = named_answers(args.choices) if getattr(args, "choices", None) else {}
+    answers.update(_pairs(getattr(args, "answers", None), "--answer"))
+    return answers
 
 
 def _roles(rules: Any, args: argparse.Namespace) -> dict[str, Any]:
@@ -209,10 +214,8 @@ def _check_odds(args: argparse.Namespace, game: str, check: str) -> int:
     rules = load(game, getattr(args, "limits", DEFAULT_LIMITS))
     progress = Progress(sys.stderr, f"odds of {check}")
     try:
-        answers = named_answers(args.choices) if getattr(args, "choices", None) else {}
-        answers.update(_pairs(getattr(args, "answers", None), "--answer"))
         odds = rules.odds(check, _pairs(args.inputs, "--with"), options=_pairs(args.options, "--option"),
-                          answers=answers, progress=progress, **_roles(rules, args))
+                          answers=_answers(args), progress=progress, **_roles(rules, args))
     finally:
         progress.close()
     if getattr(args, "of", None):
@@ -241,24 +244,20 @@ def _sweep(args: argparse.Namespace, game: str, name: str) -> int:
     limits = getattr(args, "limits", DEFAULT_LIMITS)
     rules = load(game, limits)
     axes = [parse_vary(v) for v in args.vary]
-    answers = named_answers(args.choices) if getattr(args, "choices", None) else {}
-    answers.update(_pairs(getattr(args, "answers", None), "--answer"))
     progress = SweepProgress(sys.stderr, f"sweep of {name}")
     try:
-        found = sweep(game, name, axes, inputs=_pairs(args.inputs, "--with"), options=_pairs(args.options, "--option"),
-                      answers=answers, workers=args.workers, progress=progress, limits=limits, **_roles(rules, args))
+        found = sweep(game, name, axes, inputs=_pairs(args.inputs, "--with"),
+                      options=_pairs(args.options, "--option"), answers=_answers(args), workers=args.workers,
+                      progress=progress, limits=limits, **_roles(rules, args))
     finally:
         progress.close()
     if args.result is not None and args.result not in found.outcomes():
         raise RunebookError([Diagnostic.make("E0008", None, None, what="--result", value=args.result,
                                              help=did_you_mean(args.result, list(found.outcomes()))
                                              or f"results: {', '.join(found.outcomes())}")])
-    if args.chart:
-        kind, path = args.chart
-        if kind.casefold() != "svg":
-            print(f"runebook: error: --chart makes svg charts, not {kind!r}: --chart svg FILE", file=sys.stderr)
-            return EXIT_USAGE
-        Path(path).write_text(sweep_svg(found, args.result), encoding="utf-8")
+    failed = write_chart(args.chart, lambda: sweep_svg(found, args.result))
+    if failed is not None:
+        return failed
     if args.format == "json":
         print(json.dumps(found.to_dict(), indent=2, ensure_ascii=False))
     elif args.format == "csv":
