@@ -15,11 +15,10 @@ Every problem is raised as one :class:`dsl.diagnostics.RunebookError` carrying a
 diagnostics found.
 """
 
-from interpreter.api import odds, roll
-from interpreter.rules import load, load_text
-from interpreter.rules.sweep import sweep
+from runebook.interpreter.api import odds, roll
+from runebook.interpreter.rules import load, load_text
+from runebook.interpreter.rules.sweep import sweep
+
+from runebook import __version__
 
 __all__ = ["__version__", "load", "load_text", "odds", "roll", "sweep"]
-
-#: The release (pyproject.toml reads it from here).
-__version__ = "0.1.0"

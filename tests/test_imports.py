@@ -14,14 +14,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("dsl", "interpreter")
 #: Our modules that need an optional extra (imported only where that feature runs).
-OPTIONAL = ("interpreter.lsp",)
+OPTIONAL = ("runebook.interpreter.lsp",)
 
 
 def _modules() -> dict[str, Path]:
     found = {}
     for package in PACKAGES:
         for path in sorted((REPO / package).rglob("*.py")):
-            parts = list(path.relative_to(REPO).with_suffix("").parts)
+            parts = ["runebook", *path.relative_to(REPO).with_suffix("").parts]
             if parts[-1] == "__init__":
                 parts.pop()
             found[".".join(parts)] = path
@@ -99,8 +99,8 @@ def _cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
 
 def test_the_graph_sees_every_kind_of_import() -> None:
     graph = {module: _imports(module, path) for module, path in MODULES.items()}
-    assert "interpreter.rules" in graph["interpreter"]  # from interpreter.rules import load
-    assert "interpreter.cli.commands.check" in graph["interpreter.cli.main"]  # importlib.import_module
+    assert "runebook.interpreter.rules" in graph["runebook.interpreter"]  # from interpreter.rules import load
+    assert "runebook.interpreter.cli.commands.check" in graph["runebook.interpreter.cli.main"]  # importlib.import_module
     assert all(not name.startswith(("lark", "attrs", "yaml")) for targets in graph.values() for name in targets)
     made_up = _cycle({"a": {"b": 1}, "b": {"c": 2}, "c": {"a": 3}, "d": {"a": 4}})
     assert made_up == ["a", "b", "c", "a"]
@@ -119,27 +119,27 @@ def test_the_sub_packages_are_layered() -> None:
     """core/ imports no other part of interpreter/; only the command line imports cli/."""
     graph = {module: _imports(module, path) for module, path in MODULES.items()}
     for module, targets in graph.items():
-        ours = [t for t in targets if t.startswith("interpreter") and t != "interpreter"]
-        if module.startswith("interpreter.core"):
-            assert all(t.startswith("interpreter.core") for t in ours), (module, ours)
-        if not module.startswith(("interpreter.cli", "interpreter.__main__")):
-            assert not any(t.startswith("interpreter.cli") for t in ours), (module, ours)
+        ours = [t for t in targets if t.startswith("runebook.interpreter") and t != "runebook.interpreter"]
+        if module.startswith("runebook.interpreter.core"):
+            assert all(t.startswith("runebook.interpreter.core") for t in ours), (module, ours)
+        if not module.startswith(("runebook.interpreter.cli", "runebook.interpreter.__main__")):
+            assert not any(t.startswith("runebook.interpreter.cli") for t in ours), (module, ours)
 
 
 def test_dsl_imports_nothing_of_the_interpreter() -> None:
     """The front end, the model and its checks stand alone: nothing upstream imports the interpreter."""
     graph = {module: _imports(module, path) for module, path in MODULES.items()}
     for module, targets in graph.items():
-        if module.startswith("dsl"):
-            assert not any(t.startswith("interpreter") for t in targets), (module, targets)
+        if module.startswith("runebook.dsl"):
+            assert not any(t.startswith("runebook.interpreter") for t in targets), (module, targets)
 
 
 def test_check_needs_only_the_front_end() -> None:
     """`runebook check` gets every diagnostic from dsl/ (the model's checks included): the
     command imports no part of the interpreter but the command line's own helpers."""
     graph = {module: _imports(module, path) for module, path in MODULES.items()}
-    ours = [t for t in graph["interpreter.cli.commands.check"] if t.startswith("interpreter")]
-    assert all(t.startswith("interpreter.cli") for t in ours), ours
+    ours = [t for t in graph["runebook.interpreter.cli.commands.check"] if t.startswith("runebook.interpreter")]
+    assert all(t.startswith("runebook.interpreter.cli") for t in ours), ours
 
 
 def test_no_import_hides_in_a_function() -> None:
@@ -154,6 +154,21 @@ def test_no_import_hides_in_a_function() -> None:
             for inner in ast.walk(node):
                 names = [a.name for a in inner.names] if isinstance(inner, ast.Import) else \
                     [inner.module or "."] if isinstance(inner, ast.ImportFrom) else []
-                ours = [n for n in names if (n.split(".")[0] in PACKAGES or n.startswith("."))
+                ours = [n for n in names if (n.startswith("runebook.") or n.startswith("."))
                         and not n.startswith(OPTIONAL)]
                 assert not ours, f"{module}: {node.name} imports {ours[0]} at line {inner.lineno}"
+
+
+def test_every_import_goes_through_the_runebook_namespace() -> None:
+    """Installed, the packages live only under ``runebook.``: a bare ``import interpreter``
+    (or ``dsl``, ``grammar``, ``rulesets``) works in a checkout and fails for every user."""
+    bare = []
+    for path in sorted(REPO.rglob("*.py")):
+        if {".git", "node_modules", ".venv"} & set(path.relative_to(REPO).parts):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and not node.level and node.module else []
+            bare += [f"{path.relative_to(REPO)}:{node.lineno}: {n}" for n in names
+                     if n.split(".")[0] in (*PACKAGES, "grammar", "rulesets")]
+    assert not bare, "\n".join(bare)

@@ -1,0 +1,7 @@
+"""``python -m runebook``: the ``runebook`` command."""
+
+import sys
+
+from runebook.interpreter.cli.main import main
+
+sys.exit(main())
