@@ -11,10 +11,10 @@ from fractions import Fraction
 from itertools import product
 from pathlib import Path
 
-from runebook import interpreter
+import runebook
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES = interpreter.load(str(ROOT / "homebrew"))
+RULES = runebook.load(str(ROOT / "homebrew"))
 XIADANI = RULES.entity(str(ROOT / "characters" / "xiadani.yaml"))
 BANDIT = RULES.entity(str(ROOT / "characters" / "bandit.yaml"))
 
