@@ -62,7 +62,25 @@ _LAZY: dict[str, tuple[str, str]] = {
     "DEFAULT_LIMITS": ("runebook.interpreter.core.limits", "DEFAULT_LIMITS"),
 }
 
-__all__ = ["__version__", *sorted(_LAZY)]
+__all__ = [
+    "__version__",
+    "CheckOdds",
+    "CheckResult",
+    "DEFAULT_LIMITS",
+    "Diagnostic",
+    "JsonResult",
+    "Limits",
+    "ProcedureOdds",
+    "RollResult",
+    "Ruleset",
+    "RunResult",
+    "RunebookError",
+    "load",
+    "load_text",
+    "odds",
+    "roll",
+    "sweep",
+]
 
 
 def __getattr__(name: str) -> Any:

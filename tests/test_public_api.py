@@ -1,0 +1,43 @@
+"""`import runebook` is the public API: every name it lists resolves, and importing it is cheap."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import runebook
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_every_listed_name_resolves_to_what_the_implementation_defines() -> None:
+    from runebook.dsl.diagnostics import RunebookError
+    from runebook.interpreter.rules.model import Rules
+
+    for name in runebook.__all__:
+        assert getattr(runebook, name) is not None, name
+    assert runebook.Ruleset is Rules and runebook.RunebookError is RunebookError
+    assert sorted(runebook._LAZY) == sorted(n for n in runebook.__all__ if n != "__version__")
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    try:
+        runebook.Rolll  # type: ignore[attr-defined]  # noqa: B018
+    except AttributeError as error:
+        assert "Rolll" in str(error)
+    else:
+        raise AssertionError("runebook.Rolll resolved")
+
+
+def test_importing_runebook_loads_nothing_until_a_name_is_used() -> None:
+    code = "import sys, runebook; print(sorted(m for m in sys.modules if m.startswith('runebook.')))"
+    shown = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[]"
+
+
+def test_the_public_api_from_the_top() -> None:
+    assert runebook.roll("4d6kh3", dice=[6, 2, 5, 1]).total == 13
+    rules = runebook.load("mestezia")
+    assert isinstance(rules, runebook.Ruleset)
+    assert rules.resolve("skill check", threshold=11, modifier=3, dice=[8, 6, 1]).results["successes"] == 1
