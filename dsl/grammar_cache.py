@@ -18,6 +18,7 @@ import os
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,10 @@ __all__ = ["cache_file", "cache_key", "cached_parser"]
 
 MAGIC = b"runebook-grammar-cache 1\n"
 MAX_BYTES = 16 * 1024 * 1024
+#: Tables of other grammars (other checkouts, older releases) kept beside the current ones:
+#: the most recently used, and none unused for longer than ``STALE_SECONDS``.
+KEEP_OTHERS = 4
+STALE_SECONDS = 30 * 24 * 3600
 
 
 def _is_digits(key: str) -> bool:
@@ -142,7 +147,50 @@ def cached_parser(path: str | None, grammar_files: Iterable[Path], build: Callab
     path = cache_file(path, key)
     loaded = _load(path, key, options)
     if loaded is not None:
+        _touch(path)
         return loaded
     parser = build()
     _store(path, key, parser)
+    _prune(path)
     return parser
+
+
+def _touch(path: str) -> None:
+    """Mark the tables as used now (what pruning goes by; access times are often not kept)."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def _prune(current: str) -> None:
+    """Remove tables of other grammars that are many or long unused, so a cache folder shared
+    by releases and checkouts does not grow with every grammar change. Only regular files
+    named like tables (``BASE-<16 hex>.json``) are candidates; a link or a FIFO is left alone."""
+    folder, name = os.path.split(current)
+    prefix = name[:-len("0123456789abcdef.json")]
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return
+    others: list[tuple[float, str]] = []
+    for other in names:
+        digest = other[len(prefix):-len(".json")]
+        if other == name or not other.startswith(prefix) or not other.endswith(".json") or len(digest) != 16 \
+                or not all(c in "0123456789abcdef" for c in digest):
+            continue
+        target = os.path.join(folder, other)
+        try:
+            info = os.lstat(target)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            others.append((info.st_mtime, target))
+    others.sort(reverse=True)
+    now = time.time()
+    for rank, (used, target) in enumerate(others):
+        if rank >= KEEP_OTHERS or now - used > STALE_SECONDS:
+            try:
+                os.unlink(target)
+            except OSError:
+                pass

@@ -7,6 +7,7 @@ import pickle
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -132,3 +133,34 @@ def test_a_planted_pickle_in_the_real_cache_folder(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     assert not marker.exists()
     assert ours.read_bytes().startswith(MAGIC)
+
+
+def test_tables_of_other_grammars_are_pruned(tmp_path: Path, grammar_file: Path) -> None:
+    """A cache folder shared by many grammars keeps the few most recently used ones."""
+    cache, builds = tmp_path / "c.cache", []
+    old = [Path(grammar_cache.cache_file(str(cache), f"{n:016x}" + "0" * 48)) for n in range(7)]
+    for age, path in enumerate(old):
+        path.write_bytes(b"old tables")
+        os.utime(path, (time.time() - 60 * age, time.time() - 60 * age))  # used in the last minutes
+    unused_for_long = Path(grammar_cache.cache_file(str(cache), "f" * 64))
+    unused_for_long.write_bytes(b"old tables")
+    os.utime(unused_for_long, (1, 1))
+    link = Path(grammar_cache.cache_file(str(cache), "e" * 64))
+    link.symlink_to(grammar_file)
+    unrelated = tmp_path / "notes.json"
+    unrelated.write_text("{}")
+    _parser(cache, grammar_file, builds)
+    assert _file(cache, grammar_file).exists() and len(builds) == 1
+    kept = sorted(p for p in old if p.exists())
+    assert len(kept) == grammar_cache.KEEP_OTHERS and old[0] in kept  # the newest others stay
+    assert not unused_for_long.exists()
+    assert link.is_symlink() and unrelated.exists()  # only regular table files are removed
+
+
+def test_loading_marks_the_tables_used(tmp_path: Path, grammar_file: Path) -> None:
+    cache, builds = tmp_path / "c.cache", []
+    _parser(cache, grammar_file, builds)
+    tables = _file(cache, grammar_file)
+    os.utime(tables, (5, 5))
+    _parser(cache, grammar_file, builds)
+    assert len(builds) == 1 and tables.stat().st_mtime > 5
