@@ -223,7 +223,7 @@ def test_rally_doubles_mettle_up_to_the_maximum(cli, tmp_path: Path) -> None:  #
     for current, gain in [(1, 1), (2, 2), (3, 3), (4, 2), (5, 1), (6, 0)]:
         who = fighter(tmp_path, f"R{current}", CONCEPT=6, resources={"Harm": 6 - current})
         out = run_json(cli, "Rally", "--as", who)
-        assert out["results"] == {"gained": gain, "mettle": min(6, 2 * current)}
+        assert out["results"] == {"gained": gain, "mettle": min(6, 2 * current), "vehicle_gained": 0}
 
 
 def test_surge_halves_mettle_rounding_up(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
