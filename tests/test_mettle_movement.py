@@ -184,7 +184,7 @@ def test_sneaking_needs_somewhere_to_hide(cli, tmp_path: Path) -> None:  # type:
     # A Deafened (or Blinded) watcher can be sneaked on as if from Cover.
     deaf = fighter(tmp_path, "Deaf", conditions=["Deafened"])
     out = run(cli, "Sneak", "--as", ex("kirin"), "--against", deaf, "--with", "watched=true", "--dice", "1,2,3,4,5")
-    assert out["results"] == {"outcome": "success", "surprise_dm_bonus": 2}
+    assert out["results"] == {"outcome": "success", "surprise_dm_bonus": 2, "items": 3}
 
 
 # ---------------------------------------------------------------- encumbrance (§4.6, A24)
