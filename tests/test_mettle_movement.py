@@ -14,13 +14,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.rules import load
-
-GAME = "mettle"
-EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mettle" / "examples"
-
-
-def ex(name: str) -> str:
-    return str(EXAMPLES / f"{name}.yaml")
+from mettle_helpers import GAME, answers, ex, refused, run
 
 
 def fighter(tmp_path: Path, name: str, conditions: list[str] | None = None, resources: dict | None = None,
@@ -36,26 +30,6 @@ def fighter(tmp_path: Path, name: str, conditions: list[str] | None = None, reso
     path = tmp_path / f"{name.lower()}.yaml"
     path.write_text(json.dumps(data))  # JSON is YAML
     return str(path)
-
-
-def run(cli, *args: str) -> dict:  # type: ignore[no-untyped-def]
-    out = cli("run", GAME, *args, "--json")
-    assert out.code == 0, out.stderr
-    return json.loads(out.stdout)
-
-
-def answers(tmp_path: Path, *given: str) -> str:
-    path = tmp_path / "answers.yaml"
-    path.write_text("".join(f"- {a}\n" for a in given))
-    return str(path)
-
-
-def refused(cli, rule: str, *args: str) -> None:  # type: ignore[no-untyped-def]
-    files = [a for a in args if a.endswith(".yaml")]
-    before = {f: Path(f).read_bytes() for f in files}
-    out = cli("run", GAME, *args)
-    assert out.code == 1 and f"'{rule}' requires" in out.stderr, out.stderr
-    assert all(Path(f).read_bytes() == b for f, b in before.items())
 
 
 # ---------------------------------------------------------------- Speed (§4.12)

@@ -6,7 +6,6 @@ given dice, odds against an enumeration and refusals."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
@@ -14,39 +13,7 @@ from itertools import product
 from pathlib import Path
 
 from interpreter.rules import load
-
-GAME = "mettle"
-EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mettle" / "examples"
-
-
-def ex(name: str) -> str:
-    return str(EXAMPLES / f"{name}.yaml")
-
-
-def with_extra(tmp_path: Path, source: str, name: str, extra: str) -> str:
-    path = tmp_path / name
-    path.write_text(Path(ex(source)).read_text() + extra)
-    return str(path)
-
-
-def run(cli, *args: str) -> dict:  # type: ignore[no-untyped-def]
-    out = cli("run", GAME, *args, "--json")
-    assert out.code == 0, out.stderr
-    return json.loads(out.stdout)
-
-
-def answers(tmp_path: Path, *given: str) -> str:
-    path = tmp_path / "answers.yaml"
-    path.write_text("".join(f"- {a}\n" for a in given))
-    return str(path)
-
-
-def refused(cli, rule: str, *args: str) -> None:  # type: ignore[no-untyped-def]
-    files = [a for a in args if a.endswith(".yaml") and "answers" not in a]
-    before = {f: Path(f).read_bytes() for f in files}
-    out = cli("run", GAME, *args)
-    assert out.code == 1 and f"'{rule}' requires" in out.stderr, out.stderr
-    assert all(Path(f).read_bytes() == b for f, b in before.items())
+from mettle_helpers import GAME, answers, ex, refused, run, with_extra
 
 
 # ---------------------------------------------------------------- Know, Parley, Sneak, Rattle
@@ -70,7 +37,7 @@ def test_a_sticky_belief_stays_and_resists(cli, tmp_path: Path) -> None:  # type
               "--with", 'topic="the room"', "--dice", "3,2,2,4,4,6")
     assert out["state"]["target"]["conditions"] == ['Sticky Belief(3, "the room")']
     # Arguing the opposite: MOTIVE 4 + 3 = 7. [3,3,1,4,4] Score 7 sways him, [3,3,4,4,4] Score 6 does not.
-    convinced = with_extra(tmp_path, "clerk", "clerk.yaml", 'conditions: ["Sticky Belief(3, \\"the room\\")"]\n')
+    convinced = with_extra(tmp_path, ex("clerk"), "clerk.yaml", 'conditions: ["Sticky Belief(3, \\"the room\\")"]\n')
     args = ("Parley", "--as", ex("viktor"), "--against", convinced, "--with", 'topic="the room"',
             "--with", "against_belief=true")
     assert run(cli, *args, "--dice", "3,3,1,4,4")["results"]["outcome"] == "success"
@@ -165,9 +132,9 @@ def test_climbing_and_boarding(cli) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_a_new_scene_refills_mettle_above_zero(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    tired = with_extra(tmp_path, "kirin", "tired.yaml", "resources: {Harm: 2}\nconditions: [Surprised, Aiming]\n")
-    beaten = with_extra(tmp_path, "bandit", "beaten.yaml", "resources: {Harm: 5}\nconditions: [Staggered]\n")
-    dented = with_extra(tmp_path, "rook", "dented.yaml", "resources: {Wreckage: 1}\n")
+    tired = with_extra(tmp_path, ex("kirin"), "tired.yaml", "resources: {Harm: 2}\nconditions: [Surprised, Aiming]\n")
+    beaten = with_extra(tmp_path, ex("bandit"), "beaten.yaml", "resources: {Harm: 5}\nconditions: [Staggered]\n")
+    dented = with_extra(tmp_path, ex("rook"), "dented.yaml", "resources: {Wreckage: 1}\n")
     out = run(cli, "New Scene", "--as", tired, "--as", dented, "--against", beaten)
     assert out["results"]["mettle"] == [4, 3, -2]
     assert out["results"]["vehicle_mettle"] == [4, 3, 3]
@@ -176,7 +143,7 @@ def test_a_new_scene_refills_mettle_above_zero(cli, tmp_path: Path) -> None:  # 
 
 
 def test_a_day_of_rest_ends_an_affliction(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    sleeper = with_extra(tmp_path, "elephant", "sleeper.yaml",
+    sleeper = with_extra(tmp_path, ex("elephant"), "sleeper.yaml",
                          'conditions: ["Strained(3, \\"affliction\\")", "Strained(2, \\"thirst\\")", Incapacitated]\n')
     out = run(cli, "Rest A Day", "--as", sleeper)
     assert out["results"] == {"strain": 2}
@@ -207,11 +174,11 @@ def test_deprivation_stretched_by_taking_it_easy(cli) -> None:  # type: ignore[n
 
 
 def test_cover_is_called_at_the_start_of_an_action(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    walled = with_extra(tmp_path, "kirin", "walled.yaml", "cover: stone wall facing_lower\n")
+    walled = with_extra(tmp_path, ex("kirin"), "walled.yaml", "cover: stone wall facing_lower\n")
     out = run(cli, "Combat Round", "--as", walled, "--against", ex("bandit"),
               "--choices", answers(tmp_path, "Kirin", "total_cover", "pass", "Bandit", "pass"))
     assert out["state"]["actor"]["conditions"] == ["Covered(total, facing_lower)"]
-    fence = with_extra(tmp_path, "kirin", "fence.yaml", "cover: flimsy fence\n")
+    fence = with_extra(tmp_path, ex("kirin"), "fence.yaml", "cover: flimsy fence\n")
     refused(cli, "Cover Holds", "Combat Round", "--as", fence, "--against", ex("bandit"),
             "--choices", answers(tmp_path, "Kirin", "total_cover"))
     partial = run(cli, "Combat Round", "--as", fence, "--against", ex("bandit"),
@@ -220,7 +187,7 @@ def test_cover_is_called_at_the_start_of_an_action(cli, tmp_path: Path) -> None:
 
 
 def test_a21_an_interruption_may_pass_initiative(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    waiting = with_extra(tmp_path, "viktor", "waiting.yaml", "conditions: [Waiting]\n")
+    waiting = with_extra(tmp_path, ex("viktor"), "waiting.yaml", "conditions: [Waiting]\n")
     # Viktor holds an Attack; the Chief opens; Viktor interrupts and shoots the Bandit
     # ([1,1,1,1,1,1]: a hit, 3 - 3 = no damage).
     plan = ("keep_waiting", "Chief", "interrupt", "Viktor", "Bandit")
@@ -235,7 +202,7 @@ def test_a21_an_interruption_may_pass_initiative(cli, tmp_path: Path) -> None:  
 
 def test_a25_a_fighting_concept_replaces_nature(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # A bandit with a fighting CONCEPT of 5 rolls 5 dice, not NATURE's 3: [1,1,1,1,4] Score 4.
-    master = with_extra(tmp_path, "bandit", "master.yaml", "fighting concept: Club master\n")
+    master = with_extra(tmp_path, ex("bandit"), "master.yaml", "fighting concept: Club master\n")
     Path(master).write_text(Path(master).read_text().replace("CONCEPT: 3", "CONCEPT: 5"))
     assert run(cli, "Attack", "--as", master, "--against", ex("bandit"), "--dice", "1,1,1,1,4")["results"]["edge"] == 1
     strict = cli("run", GAME, "Attack", "--as", master, "--against", ex("bandit"), "--option",

@@ -5,7 +5,6 @@ given dice, exact odds against an enumeration written here, and refusals."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -13,26 +12,14 @@ from pathlib import Path
 
 from interpreter.rules import load
 from interpreter.rules.procedures import CallbackDriver
+from mettle_helpers import answers, ex, refused, run
 
 ROOT = Path(__file__).resolve().parent.parent / "rulesets" / "mettle"
 COAST = str(ROOT / "homebrew")
-EXAMPLES = ROOT / "examples"
-
-
-def ex(name: str) -> str:
-    return str(EXAMPLES / f"{name}.yaml")
 
 
 def crawl(cli, *args: str) -> dict:  # type: ignore[no-untyped-def]
-    out = cli("run", COAST, "Coast Crawl", *args, "--json")
-    assert out.code == 0, out.stderr
-    return json.loads(out.stdout)
-
-
-def answers(tmp_path: Path, *given: str) -> str:
-    path = tmp_path / "answers.yaml"
-    path.write_text("".join(f"- {a}\n" for a in given))
-    return str(path)
+    return run(cli, "Coast Crawl", *args, game=COAST)
 
 
 def paths_offered(given: list[str], dice: list[int], **inputs: object) -> list[tuple[str, ...]]:
@@ -97,22 +84,17 @@ def test_dropping_a_pin(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped
 
 
 def test_a_stop_with_no_path_is_refused(cli) -> None:  # type: ignore[no-untyped-def]
-    before = Path(ex("kirin")).read_bytes()
-    out = cli("run", COAST, "Coast Crawl", "--as", ex("kirin"), "--with", "start=pin")
-    assert out.code == 1 and "'Path Leaves Here' requires" in out.stderr
-    assert Path(ex("kirin")).read_bytes() == before
+    refused(cli, "Path Leaves Here", "Coast Crawl", "--as", ex("kirin"), "--with", "start=pin", game=COAST)
 
 
 def test_rival_parties_arrive_by_edge(cli) -> None:  # type: ignore[no-untyped-def]
     # Kirin (POISE 5) [1,2,4,4,5]: Score 3, Edge 3; Viktor (POISE 4) [1,1,1,6]: Score 3, Edge 1.
-    out = cli("run", "mettle", "Travel Rivals", "--as", ex("kirin"), "--against", ex("viktor"),
-              "--with", "difficulty=3", "--dice", "1,2,4,4,5,1,1,1,6", "--json")
-    assert out.code == 0, out.stderr
-    assert json.loads(out.stdout)["results"] == {"arrival": ["Kirin", "Viktor"], "edge": [3, 1],
-                                                 "encounter": [False, False]}
+    out = run(cli, "Travel Rivals", "--as", ex("kirin"), "--against", ex("viktor"), "--with", "difficulty=3",
+              "--dice", "1,2,4,4,5,1,1,1,6")
+    assert out["results"] == {"arrival": ["Kirin", "Viktor"], "edge": [3, 1], "encounter": [False, False]}
     # Viktor fails ([1,4,5,6]: Score 1) but has the higher Edge: he arrives first, after his encounter.
-    late = json.loads(cli("run", "mettle", "Travel Rivals", "--as", ex("kirin"), "--against", ex("viktor"),
-                          "--dice", "3,3,1,1,1,1,4,5,6", "--json").stdout)["results"]
+    late = run(cli, "Travel Rivals", "--as", ex("kirin"), "--against", ex("viktor"),
+               "--dice", "3,3,1,1,1,1,4,5,6")["results"]
     assert late == {"arrival": ["Viktor", "Kirin"], "edge": [0, 3], "encounter": [False, True]}
 
 

@@ -5,7 +5,6 @@ with given dice, exact odds against an enumeration written here, and refusals.""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
@@ -15,39 +14,9 @@ from pathlib import Path
 import pytest
 
 from interpreter.rules import load
+from mettle_helpers import EXAMPLES, GAME, answers, ex, refused, run, with_extra
 
-GAME = "mettle"
-EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mettle" / "examples"
 BIKE, CAR = str(EXAMPLES / "kirin-on-a-bike.yaml"), str(EXAMPLES / "rook.yaml")
-
-
-def ex(name: str) -> str:
-    return str(EXAMPLES / f"{name}.yaml")
-
-
-def run(cli, *args: str) -> dict:  # type: ignore[no-untyped-def]
-    out = cli("run", GAME, *args, "--json")
-    assert out.code == 0, out.stderr
-    return json.loads(out.stdout)
-
-
-def with_extra(tmp_path: Path, source: str, name: str, extra: str) -> str:
-    path = tmp_path / name
-    path.write_text(Path(source).read_text() + extra)
-    return str(path)
-
-
-def choices(tmp_path: Path, *answers: str) -> str:
-    path = tmp_path / "answers.yaml"
-    path.write_text("".join(f"- {a}\n" for a in answers))
-    return str(path)
-
-
-def refused(cli, rule: str, *args: str, files: tuple[str, ...] = ()) -> None:  # type: ignore[no-untyped-def]
-    before = {f: Path(f).read_bytes() for f in files}
-    out = cli("run", GAME, *args)
-    assert out.code == 1 and f"'{rule}' requires" in out.stderr, out.stderr
-    assert all(Path(f).read_bytes() == b for f, b in before.items())
 
 
 # ---------------------------------------------------------------- the race
@@ -61,15 +30,15 @@ def test_a_race_over_two_stretches_with_stunts(cli, tmp_path: Path) -> None:  # 
     # Stretch 2 (obstacle 1): Kirin vs 4: [1,1,1,1,6,6,6] Score 4, Edge 3. Rook vs 6 + 1 + 1
     # (the mud): [3,3,1,4] Score 7 fails with Edge 1, takes the Delay Twist: the Edge die again,
     # [1]: Score 8, a success at Speed 5. Rook, faster, wins though Kirin leads.
-    answers = choices(tmp_path, "mud_splatter", "Rook", "swerve", "muscle", "Rook", "keep_lead",
+    plan = answers(tmp_path, "mud_splatter", "Rook", "swerve", "muscle", "Rook", "keep_lead",
                       "muscle", "Kirin", "drop_speed", "keep_lead")
-    out = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0,1", "--choices", answers,
+    out = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0,1", "--choices", plan,
               "--dice", "1,2,4,4,5,6,6,3,3,4,5,1,1,1,1,6,6,6,3,3,1,4,1")
     assert out["results"] == {"winner": "Rook", "speed": [3, 5], "lead": [3, 0], "crashed": [False, False],
                               "vehicle_mettle": [4, 3], "mettle": [4, 3]}
     assert out["shown"] == {"steady_actions": [0, 0], "attack_difficulty": [3, 5]}
     # Under until_next_stretch the Speed lost to Delay would come back only in a third Stretch.
-    again = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0,1", "--choices", answers,
+    again = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0,1", "--choices", plan,
                 "--option", "race_delay=until_next_stretch", "--dice", "1,2,4,4,5,6,6,3,3,4,5,1,1,1,1,6,6,6,3,3,1,4,1")
     assert again["results"]["speed"] == [3, 5]
 
@@ -78,19 +47,19 @@ def test_steady_cleans_the_mud_and_swerve_counts_against_attacks(cli, tmp_path: 
     # Stretch 1: Kirin Edge 5 muds Rook twice, Rook (Edge 2) buys a Steady Action and swerves.
     # The Steady Action cleans the mud off (asked because both hold). Stretch 2 is run at
     # Rook's plain Speed 6: [3,3,1,1] Score 8 would fail against 6 + 2 of mud, succeeds at 6.
-    answers = choices(tmp_path, "mud_splatter", "Rook", "mud_splatter", "Rook", "keep_lead",
+    plan = answers(tmp_path, "mud_splatter", "Rook", "mud_splatter", "Rook", "keep_lead",
                       "steady", "swerve", "clean_off_splatter", "keep_lead", "keep_lead")
-    out = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0,0", "--choices", answers,
+    out = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0,0", "--choices", plan,
               "--dice", "1,2,4,4,5,6,6,3,3,4,5,1,1,1,4,4,5,6,3,3,1,1")
     assert out["results"]["winner"] == "Rook" and out["results"]["crashed"] == [False, False]
     # Stretch 2's attack Difficulty is the Speed alone (Swerve lasts one Stretch).
     assert out["shown"]["attack_difficulty"] == [3, 6]
-    swerving = choices(tmp_path, "keep_lead", "swerve", "keep_lead")
+    swerving = answers(tmp_path, "keep_lead", "swerve", "keep_lead")
     one = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0", "--choices", swerving,
               "--dice", "1,2,4,4,5,6,6,3,3,4,5")
     assert one["shown"] == {"steady_actions": [0, 0], "attack_difficulty": [3, 7]}
     # A13's other reading: Splatter is cover for those aboard against Attacks, not a driving penalty.
-    mud = choices(tmp_path, "mud_splatter", "Rook", "keep_lead", "keep_lead")
+    mud = answers(tmp_path, "mud_splatter", "Rook", "keep_lead", "keep_lead")
     cover = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0", "--choices", mud,
                 "--option", "splatter=defensive_cover", "--dice", "1,2,4,4,5,6,6,3,3,4,5")
     assert cover["shown"]["attack_difficulty"] == [3, 7]
@@ -98,8 +67,8 @@ def test_steady_cleans_the_mud_and_swerve_counts_against_attacks(cli, tmp_path: 
 
 def test_muscle_cancels_a_stunt_already_spent(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # Kirin (Edge 5) spends all five on Swerve; Rook (Edge 2) muscles twice: each cancels one.
-    answers = choices(tmp_path, *(["swerve"] * 5), "muscle", "Kirin", "muscle", "Kirin")
-    out = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0", "--choices", answers,
+    plan = answers(tmp_path, *(["swerve"] * 5), "muscle", "Kirin", "muscle", "Kirin")
+    out = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0", "--choices", plan,
               "--dice", "1,2,4,4,5,6,6,3,3,4,5")
     assert out["shown"]["attack_difficulty"] == [3 + 3, 6]
     assert out["results"]["lead"] == [0, 0]
@@ -108,14 +77,14 @@ def test_muscle_cancels_a_stunt_already_spent(cli, tmp_path: Path) -> None:  # t
 def test_a_crash_ends_the_race_for_that_racer(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # Rook [1,1,1,1]: Score 4 < 6, no Edge: a crash. 1d6 = 4 + Speed 6: the car 10 - FRAME 9 =
     # 1; Rook (belted) 10 - Soak 2 = 8, Mettle 3 -> -5, Fallen. Kirin wins alone.
-    answers = choices(tmp_path, "keep_lead")
-    out = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0", "--choices", answers,
+    plan = answers(tmp_path, "keep_lead")
+    out = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0", "--choices", plan,
               "--dice", "1,2,4,4,5,6,6,1,1,1,1,4")
     assert out["results"] == {"winner": "Kirin", "speed": [3, 0], "lead": [5, 0], "crashed": [False, True],
                               "vehicle_mettle": [4, 2], "mettle": [4, -5]}
     # Without seatbelts the Speed counts double for the occupants: 4 + 12 - 2 = 14.
     loose = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0", "--with", "seatbelts=false",
-                "--choices", answers, "--dice", "1,2,4,4,5,6,6,1,1,1,1,4")
+                "--choices", plan, "--dice", "1,2,4,4,5,6,6,1,1,1,1,4")
     assert loose["results"]["mettle"] == [4, -11]
 
 
@@ -127,8 +96,8 @@ def test_a_wrecked_vehicle_does_not_move(cli, tmp_path: Path) -> None:  # type: 
     # Wreckage 9: -6, no dice left: it does not move, and drops out of a race with no Check.
     wreck = with_extra(tmp_path, CAR, "wreck.yaml", "resources: {Wreckage: 9}\n")
     assert run(cli, "Vehicle Track", "--as", wreck)["results"]["moves"] is False
-    answers = choices(tmp_path, "keep_lead")
-    out = run(cli, "Race", "--as", BIKE, "--against", wreck, "--with", "stretches=0", "--choices", answers,
+    plan = answers(tmp_path, "keep_lead")
+    out = run(cli, "Race", "--as", BIKE, "--against", wreck, "--with", "stretches=0", "--choices", plan,
               "--dice", "1,2,4,4,5,6,6")
     assert out["results"]["crashed"] == [False, True] and out["results"]["winner"] == "Kirin"
 
@@ -136,14 +105,14 @@ def test_a_wrecked_vehicle_does_not_move(cli, tmp_path: Path) -> None:  # type: 
 def test_race_refusals_name_the_rule(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # A racer on foot; Muscle with no rival who has Edge or a Stunt left.
     refused(cli, "Driver Has Vehicle", "Race", "--as", BIKE, "--against", ex("kirin"), "--with", "stretches=0",
-            "--dice", "1,2,4,4,5,6,6", files=(BIKE, ex("kirin")))
-    answers = choices(tmp_path, "muscle", "Rook")
+            "--dice", "1,2,4,4,5,6,6")
+    plan = answers(tmp_path, "muscle", "Rook")
     refused(cli, "Stunt Has A Mark", "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0",
-            "--choices", answers, "--dice", "1,2,4,4,5,6,6,1,2,3,3", files=(BIKE, CAR))
+            "--choices", plan, "--dice", "1,2,4,4,5,6,6,1,2,3,3")
     # Splatter on a rival with a bigger lead: Kirin (Edge 1) cannot mud Rook (Edge 4).
-    splat = choices(tmp_path, "keep_lead", "mud_splatter")
+    splat = answers(tmp_path, "keep_lead", "mud_splatter")
     refused(cli, "Stunt Has A Mark", "Race", "--as", CAR, "--against", BIKE, "--with", "stretches=0",
-            "--choices", splat, "--dice", "3,3,4,5,1,1,1,3,3,3,4", files=(BIKE, CAR))
+            "--choices", splat, "--dice", "3,3,4,5,1,1,1,3,3,3,4")
 
 
 @lru_cache(maxsize=None)
@@ -214,7 +183,7 @@ def test_repairing_a_vehicle(cli, tmp_path: Path) -> None:  # type: ignore[no-un
     scrap = run(cli, "Repair Vehicle", "--as", ex("viktor"), "--against", dented, "--dice", "1,1,4")
     assert scrap["results"]["scrap"] is True and scrap["state"]["target"]["conditions"] == ["Scrapped"]
     scrapped = with_extra(tmp_path, CAR, "scrapped.yaml", "conditions: [Scrapped]\n")
-    refused(cli, "Driver Has Vehicle", "Vehicle Track", "--as", scrapped, files=(scrapped,))
+    refused(cli, "Driver Has Vehicle", "Vehicle Track", "--as", scrapped)
 
 
 def test_shooting_the_tyres(cli) -> None:  # type: ignore[no-untyped-def]
