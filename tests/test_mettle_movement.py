@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.rules import load
+from runebook.interpreter.rules import load
 from mettle_helpers import GAME, answers, ex, refused, run
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import product
 from pathlib import Path
 
-from interpreter.rules import load
+from runebook.interpreter.rules import load
 from mettle_helpers import GAME, answers, ex, refused, run, with_extra
 
 

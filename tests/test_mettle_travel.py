@@ -10,8 +10,8 @@ from fractions import Fraction
 from itertools import product
 from pathlib import Path
 
-from interpreter.rules import load
-from interpreter.rules.procedures import CallbackDriver
+from runebook.interpreter.rules import load
+from runebook.interpreter.rules.procedures import CallbackDriver
 from mettle_helpers import answers, ex, refused, run
 
 ROOT = Path(__file__).resolve().parent.parent / "rulesets" / "mettle"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.rules import load
+from runebook.interpreter.rules import load
 from mettle_helpers import EXAMPLES, GAME, answers, ex, refused, run, with_extra
 
 BIKE, CAR = str(EXAMPLES / "kirin-on-a-bike.yaml"), str(EXAMPLES / "rook.yaml")
