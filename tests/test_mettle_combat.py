@@ -223,7 +223,7 @@ def test_rally_doubles_mettle_up_to_the_maximum(cli, tmp_path: Path) -> None:  #
     for current, gain in [(1, 1), (2, 2), (3, 3), (4, 2), (5, 1), (6, 0)]:
         who = fighter(tmp_path, f"R{current}", CONCEPT=6, resources={"Harm": 6 - current})
         out = run_json(cli, "Rally", "--as", who)
-        assert out["results"] == {"gained": gain, "mettle": min(6, 2 * current)}
+        assert out["results"] == {"gained": gain, "mettle": min(6, 2 * current), "vehicle_gained": 0}
 
 
 def test_surge_halves_mettle_rounding_up(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -455,7 +455,7 @@ def test_strain_sets_a_minimum_difficulty(cli, tmp_path: Path) -> None:  # type:
 def test_attacking_from_total_cover_leaves_partial_cover(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     hidden = fighter(tmp_path, "Hidden", conditions=["Covered(total)"])
     out = run_json(cli, "Attack", "--as", hidden, "--against", ex("bandit"), "--dice", "1,1,1")
-    assert out["state"]["actor"]["conditions"] == ["Covered(partial)"]
+    assert out["state"]["actor"]["conditions"] == ["Covered(partial, all_sides)"]
     # And nobody can target someone in Total Cover.
     refused = cli("run", GAME, "Attack", "--as", ex("bandit"), "--against", hidden, "--dice", "1,1,1")
     assert refused.code == 1 and "'Target Not In Total Cover' requires" in refused.stderr

@@ -28,7 +28,7 @@ def run(cli, *args: str) -> dict:  # type: ignore[no-untyped-def]
 def test_sneak_surprises_the_watchers(cli) -> None:  # type: ignore[no-untyped-def]
     # Kirin's POISE 5 against the highest MOTIVE (the Chief's 4): [1,2,3,4,5] Score 6, Edge 2.
     out = run(cli, "Sneak", "--as", ex("kirin"), "--against", ex("bandits"), "--dice", "1,2,3,4,5")
-    assert out["results"] == {"outcome": "success", "surprise_dm_bonus": 2}
+    assert out["results"] == {"outcome": "success", "surprise_dm_bonus": 2, "items": 3}
     assert [t["conditions"] for t in out["state"]["targets"]] == [["Surprised"], ["Surprised"]]
     caught = run(cli, "Sneak", "--as", ex("kirin"), "--against", ex("bandits"), "--dice", "1,1,1,4,5")
     assert caught["results"]["outcome"] == "failure"
@@ -80,7 +80,8 @@ def test_downtime_vouchers(cli, tmp_path: Path) -> None:  # type: ignore[no-unty
     assert run(cli, "Grant Downtime Voucher", "--as", ex("kirin"))["results"] == {"vouchers": 1}
     holder = tmp_path / "h.yaml"
     holder.write_text(EXAMPLES.joinpath("kirin.yaml").read_text() + "resources: {Vouchers: 1}\n")
-    assert run(cli, "Spend Downtime Voucher", "--as", str(holder))["results"] == {"vouchers": 0}
+    assert run(cli, "Spend Downtime Voucher", "--as", str(holder), "--with", 'what="bought a speedboat"')[
+        "results"] == {"vouchers": 0, "declared": "bought a speedboat"}
     before = EXAMPLES.joinpath("kirin.yaml").read_bytes()
     refused = cli("run", GAME, "Spend Downtime Voucher", "--as", ex("kirin"))
     assert refused.code == 1 and "E0706" in refused.stderr
@@ -99,7 +100,7 @@ def test_know_and_use_pools(cli, tmp_path: Path) -> None:  # type: ignore[no-unt
     # as the Check line prints (A4 alternative), CONCEPT always.
     assert run(cli, "Know", "--as", ex("viktor"), "--dice", "1,1,1")["results"]["outcome"] == "success"
     assert run(cli, "Know", "--as", ex("viktor"), "--with", "concept_fits=true", "--dice", "1,1,1,4,4,4")[
-        "results"] == {"outcome": "success", "extra_answers": 3}
+        "results"] == {"outcome": "success", "extra_answers": 3, "told": "the answer"}
     assert run(cli, "Know", "--as", ex("viktor"), "--option", "know_pool=concept_line", "--dice", "1,1,1,4,4,4")[
         "results"]["extra_answers"] == 3
     assert run(cli, "Use", "--as", ex("viktor"), "--with", "difficulty=4", "--with", "bonus_dice=1",
