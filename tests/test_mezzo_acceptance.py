@@ -108,3 +108,12 @@ def test_bad_input_names_the_rule_and_changes_nothing(cli, tmp_path: Path, case:
     assert f"{code} {message}" in out.stderr
     assert "Traceback" not in out.stderr and out.stdout == ""
     assert {name: (tmp_path / name).read_bytes() for name in files} == files
+
+
+@pytest.mark.parametrize(("option", "tie", "winner"), [("stay", [], "b"), ("drop_first", ["a", "c"], "c")])
+def test_d09b_the_middle_road_with_no_votes(rules, option: str, tie: list[str], winner: str) -> None:  # type: ignore[no-untyped-def]
+    """Spec D09b (A2): A 3, B 0, C 3. Read literally, B never drops to 0 and wins as the
+    middle road; dropping 0-vote options first leaves a tie between A and C (d12s 2 and 9)."""
+    run = rules.run("Conflict", dice=[2, 9] if tie else [], driver=ScriptedDriver(["take_median", "roll"]),
+                    options={"median_zero_votes": option}, outcomes=["a", "b", "c"], votes=[3, 0, 3])
+    assert [str(x) for x in run.results["first_tie"]] == tie and str(run.results["winner"]) == winner
