@@ -47,25 +47,28 @@ def test_a_subtraction_that_names_no_level_is_still_refused(cli, tmp_path: Path)
 # ------------------------------------------------ 2. names that start like a die
 
 DIE_NAMES = """\
-option d6 variant: off | on = off
-check D6 Roll (d6_votes: number = 1)
+option d6_variant: off | on = off
+check Roll Votes (d6_votes: number = 1, d12_extra: number = 0)
   roll pool = d6_votes d6
-  result total = sum(pool) + d6_votes
-  result variant = d6 variant == on
+  result total = sum(pool) + d6_votes + d12_extra
+  result variant = d6_variant == on
 """
 
 
 def test_names_starting_with_a_die_are_names(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     game = _game(tmp_path, DIE_NAMES)
     assert cli("check", str(game)).code == 0
-    out = cli("resolve", str(game), "D6 Roll", "--with", "d6_votes=2", "--option", "d6 variant=on", "--dice", "3,4")
+    out = cli("resolve", str(game), "Roll Votes", "--with", "d6_votes=2", "--with", "d12_extra=1",
+              "--option", "d6_variant=on", "--dice", "3,4")
     assert out.code == 0, out.stderr
-    assert "total: 9" in out.stdout and "variant: true" in out.stdout
+    assert "total: 10" in out.stdout and "variant: true" in out.stdout
 
 
-def test_dice_are_still_dice() -> None:
-    assert interpreter.roll("d6+d12", dice=[2, 11]).total == 13
-    assert interpreter.roll("2d6kh1", dice=[2, 5]).total == 5
+@pytest.mark.parametrize(("expression", "dice", "total"), [
+    ("d6+d12", [2, 11], 13), ("2d6kh1", [2, 5], 5), ("d6x6", [6, 2], 8), ("d6 + 2", [3], 5),
+])
+def test_dice_are_still_dice(expression: str, dice: list[int], total: int) -> None:
+    assert interpreter.roll(expression, dice=dice).total == total
 
 
 # ------------------------------------------------ 3. lists on example lines

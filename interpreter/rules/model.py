@@ -1198,7 +1198,7 @@ def _named_level(text: str, env: MapEnv) -> Level | None:
         found = env.lookup(text.strip())
     except KeyError:
         return None
-    return found if isinstance(found, Level) else None
+    return found if isinstance(found, Level) and found.name.casefold() == text.strip().casefold() else None
 
 
 def _text_of(node: ex.Expr, text: str) -> str:
