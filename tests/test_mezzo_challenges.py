@@ -151,3 +151,21 @@ def test_a28_a_bound_challenger_may_leave_at_once(rules) -> None:  # type: ignor
     assert [str(x) for x in run.results["left"]] == ["victory", "defeat"]
     assert list(run.results["restraints"]) == [0, 1]
     assert list(run.results["momentum"]) == [1, 0]  # the restraint's momentum boost
+
+
+def test_a16_a_challenge_started_from_an_action_check(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.12, A16: the action check (the foe's 7 against the hero's 3) is the first round: the
+    foe succeeds (a Push: 7 >= 2 x 3, two perks, one traded for two minor), the hero fails and
+    gains a point of adversity; round 2 is rolled (6 against 5)."""
+    run = rules.run("Challenge", dice=[6, 5], challengers=["hero", "foe"], sides=[1, 2], votes=[3, 3],
+                    opening_scores=[3, 7], max_rounds=2,
+                    driver=ScriptedDriver(["push", "allow", "two_minor", "remain", "spare", "two_minor", "remain", "spare"]))
+    assert len(list(run.trace.dice())) == 2
+    assert list(run.results["trumps"]) == [0, 1] and list(run.results["adversity"]) == [1, 1]
+    assert list(run.results["minor_perks"]) == [2, 2]
+
+
+def test_a16_opening_scores_for_every_challenger(rules) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(RunebookError) as error:
+        challenge(rules, [], [], challengers=["a", "b"], sides=[1, 2], votes=[1, 1], opening_scores=[3])
+    assert "opening_scores" in error.value.diagnostics[0].message
