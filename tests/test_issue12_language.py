@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from interpreter.rules.procedures import ScriptedDriver
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.procedures import ScriptedDriver
 
 
 def _game(tmp_path: Path, text: str) -> Path:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.rules import load
-from interpreter.rules.procedures import ScriptedDriver
+from runebook.interpreter.rules import load
+from runebook.interpreter.rules.procedures import ScriptedDriver
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mezzo" / "examples"
 

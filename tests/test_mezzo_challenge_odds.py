@@ -20,8 +20,8 @@ from typing import Any
 import attrs
 import pytest
 
-from interpreter.core.limits import DEFAULT_LIMITS
-from interpreter.rules import load
+from runebook.interpreter.core.limits import DEFAULT_LIMITS
+from runebook.interpreter.rules import load
 
 ANSWERS = {"perk": "push", "push_counter": "allow", "withdraw": "remain", "exile": "exile_in_defeat"}
 #: name: (challengers, sides, votes, their die sizes on the step ladder (§3.2), most rounds)
