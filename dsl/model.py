@@ -72,6 +72,8 @@ def is_literal(expr: ex.Expr) -> bool:
     name or text — what ``example`` lines and ``--with`` take."""
     if isinstance(expr, ex.Unary):
         return isinstance(expr.operand, ex.Number | ex.Rating)
+    if isinstance(expr, ex.ListOf):
+        return all(is_literal(item) and not isinstance(item, ex.ListOf) for item in expr.items)
     return isinstance(expr, ex.Number | ex.Decimal | ex.Rating | ex.Name | ex.String)
 
 
@@ -281,6 +283,7 @@ class _Builder:
     def claim(self, name: str, source: Source, span: Span | None, callable_: bool = False) -> bool:
         """Whether ``name`` is free to declare here (else a diagnostic, and the first one stays)."""
         key = fold(name)
+        self.literal_word(name, source, span)
         builtin = BUILTINS.get(name.casefold())
         if callable_ and builtin is not None and not builtin.host and span is not None \
                 and name.casefold() not in self.hidden:
@@ -296,6 +299,14 @@ class _Builder:
             return False
         self.defined[key] = (source, span)
         return True
+
+    def literal_word(self, name: str, source: Source, span: Span | None) -> None:
+        """A warning for a level named `true`, `false` or `none`: in rules those words are
+        always the values, so no expression can name the level (answers and --option still can)."""
+        if fold(name) in LITERAL_WORDS and span is not None:
+            self.error("E0306", source, span, severity="warning",
+                       message=f"'{name}' is a value of the language: in rules it means {fold(name)}, not this level",
+                       help="to compare with the level, rename it (such as 'nothing' or 'off')")
 
     # -------------------------------------------------------------- declarations
 
@@ -443,6 +454,7 @@ class _Builder:
             if " to " in option:
                 self.error("E0308", source, statement.span, text=option, most=MAX_CHOICE_RANGE)
                 continue
+            self.literal_word(option, source, statement.span)
             if fold(option) not in self.defined:
                 self.defined[fold(option)] = (source, statement.span)
                 self.define(option, LevelName(statement.name, option, rank, statement.choices))
@@ -520,7 +532,8 @@ class _Builder:
                     args.append((arg.name, arg.default))
                 else:
                     self.error("E0008", source, arg.default.span or arg.span, what="input value",
-                               value=str(arg.default), help="give a number, a rating such as 7M2, or a name")
+                               value=str(arg.default),
+                               help="give a number, a rating such as 7M2, a name, or a list of those")
         self.examples.append(Example(check.name, tuple(args)))
 
     # -------------------------------------------------------------- names

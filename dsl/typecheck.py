@@ -558,6 +558,8 @@ class _Checker:
 
     def t_Name(self, node: ex.Name, scope: _Scope) -> Type:
         key = _key(node.words)
+        if key in _CONSTANTS:
+            return _CONSTANTS[key]  # true, false and none are the values, whatever else is declared
         found = None
         for frame in scope.frames:
             found = frame.get(key)

@@ -127,3 +127,45 @@ def test_a17_spending_trumps_on_exile(rules) -> None:  # type: ignore[no-untyped
                        challengers=["ana", "bo", "ogre"], sides=[1, 1, 2], votes=[3, 2, 5]).results
     assert list(result["trumps"]) == [1, 0]
     assert list(result["momentum"]) == [1, 0, 0]
+
+
+def test_a28_surrender_takes_the_major_action(rules) -> None:  # type: ignore[no-untyped-def]
+    """Round 1: both fight on; the hero's 8 doubles the foe's 4: a Push and two minor perks.
+    Round 2: the foe
+    surrenders instead of acting (defeat; no dice rolled); the hero, with no opponent left,
+    leaves in victory, and the goal's trump gives it a momentum point."""
+    run = rules.run("Challenge", dice=[8, 4], challengers=["hero", "foe"], sides=[1, 2], votes=[3, 2],
+                    surrender_offered=True,
+                    driver=ScriptedDriver(["fight_on", "fight_on", "push", "allow", "two_minor", "remain", "spare",
+                                           "fight_on", "surrender_now"]))
+    assert len(list(run.trace.dice())) == 2
+    assert [str(x) for x in run.results["left"]] == ["victory", "defeat"]
+    assert list(run.results["momentum"]) == [1, 0] and run.results["rounds"] == 2
+
+
+def test_a28_a_bound_challenger_may_leave_at_once(rules) -> None:  # type: ignore[no-untyped-def]
+    """Right after gaining a restraint, leaving costs no major action (§3.13)."""
+    run = rules.run("Challenge", dice=[12, 1], challengers=["hero", "foe"], sides=[1, 2], votes=[5, 1],
+                    surrender_offered=True,
+                    driver=ScriptedDriver(["fight_on", "fight_on", "bind", "foe", "surrenders", "two_minor"]))
+    assert [str(x) for x in run.results["left"]] == ["victory", "defeat"]
+    assert list(run.results["restraints"]) == [0, 1]
+    assert list(run.results["momentum"]) == [1, 0]  # the restraint's momentum boost
+
+
+def test_a16_a_challenge_started_from_an_action_check(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.12, A16: the action check (the foe's 7 against the hero's 3) is the first round: the
+    foe succeeds (a Push: 7 >= 2 x 3, two perks, one traded for two minor), the hero fails and
+    gains a point of adversity; round 2 is rolled (6 against 5)."""
+    run = rules.run("Challenge", dice=[6, 5], challengers=["hero", "foe"], sides=[1, 2], votes=[3, 3],
+                    opening_scores=[3, 7], max_rounds=2,
+                    driver=ScriptedDriver(["push", "allow", "two_minor", "remain", "spare", "two_minor", "remain", "spare"]))
+    assert len(list(run.trace.dice())) == 2
+    assert list(run.results["trumps"]) == [0, 1] and list(run.results["adversity"]) == [1, 1]
+    assert list(run.results["minor_perks"]) == [2, 2]
+
+
+def test_a16_opening_scores_for_every_challenger(rules) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(RunebookError) as error:
+        challenge(rules, [], [], challengers=["a", "b"], sides=[1, 2], votes=[1, 1], opening_scores=[3])
+    assert "opening_scores" in error.value.diagnostics[0].message

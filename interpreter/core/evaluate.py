@@ -276,9 +276,13 @@ class Context:
         return compiled.closure(self, env if type(env) is MapEnv else as_env(env))
 
     def result(self, value: Any) -> Any:
-        """A final value: a pool reads as its number (its total, or its successes)."""
-        if type(value) is PoolView:
+        """A final value: a pool reads as its number (its total, or its successes), in a
+        list too (a list keeps its pools until then)."""
+        kind = type(value)
+        if kind is PoolView:
             return number(value, self)
+        if kind is tuple and any(type(v) is PoolView or type(v) is tuple for v in value):
+            return tuple([self.result(v) for v in value])
         return value
 
     def realize(self, source: PoolSource) -> PoolView:
@@ -1081,6 +1085,10 @@ class Compiler:
         site = self.site(node)
         span = node.span
         constants = {"true": True, "false": False, "none": None}
+        if text.casefold() in constants:
+            # The values, even where a level of the same name is declared.
+            constant = constants[text.casefold()]
+            return lambda ctx, env: constant
         # Internal names (dsl.flow: a loop's items, a match's subject) stay out of traces.
         shown = not text.startswith("#")
 
@@ -1215,7 +1223,8 @@ class Compiler:
         most = self.limits.max_collection
         if len(items) > most:
             raise _error("E0901", site, what=f"a list of {len(items)} items", limit=most)
-        return lambda ctx, env: tuple([ctx.result(item(ctx, env)) for item in items])
+        # A pool stays a pool in a list (`[2d6, 1d8][0]` is still two dice).
+        return lambda ctx, env: tuple([item(ctx, env) for item in items])
 
     def c_RecordOf(self, node: ex.RecordOf) -> Closure:
         fields = [(name, self.compile(value)) for name, value in node.fields]
@@ -1236,10 +1245,11 @@ class Compiler:
 
         def comprehension(ctx: Context, env: Any) -> tuple[Any, ...]:
             out = []
-            for item in items_of(ctx.result(collection(ctx, env)), "for", site, limits):
+            items = collection(ctx, env)
+            for item in items_of(number(items, ctx) if type(items) is PoolView else items, "for", site, limits):
                 inner = MapEnv.indexed({name: item}, {normalize_name(name): name}, env)
                 if condition is None or truth(condition(ctx, inner), ctx):
-                    out.append(ctx.result(value(ctx, inner)))
+                    out.append(value(ctx, inner))
             return tuple(out)
 
         return comprehension
@@ -1935,13 +1945,14 @@ class _SpecWorld:
 
 
 def pool_spec(expr: str | ex.Expr | CompiledExpression, env: Any = None, *,
-              limits: Limits = DEFAULT_LIMITS) -> PoolSpec:
+              limits: Limits = DEFAULT_LIMITS, run: Any = None) -> PoolSpec:
     """The :class:`~interpreter.core.dice.PoolSpec` of a dice expression (``pool d10 x10``,
     ``ladder(steps, d4, d6, d8, d10, d12)``), with its count taken from ``env``; wrap it in
-    a :class:`~interpreter.core.dice.PoolSource` to declare a pool that several expressions read."""
+    a :class:`~interpreter.core.dice.PoolSource` to declare a pool that several expressions read.
+    ``run``: the run the dice are for (its options and roles), when there is one."""
     compiled = expr if isinstance(expr, CompiledExpression) else compile_expression(expr, limits=limits)
     site = (compiled.source, compiled.expr.span)
-    value = Context(world=_SpecWorld(site), limits=limits).evaluate(compiled, env)
+    value = Context(world=_SpecWorld(site), limits=limits, run=run).evaluate(compiled, env)
     if type(value) is not PoolView or value.transforms:
         raise _error("E0403", site, message="this is not a pool of dice", help="declare a pool such as 'pool d10'")
     return value.source.spec

@@ -552,7 +552,9 @@ class Rules:
             problems.append(Diagnostic.make("E0603", None, None, name=param.name, expected="true or false",
                                             value=_shown(value), help="give true or false (yes and no also do)"))
             return None
-        if isinstance(value, str):
+        if isinstance(value, str) and (named := _named_level(value, self.globals)) is not None:
+            value = named
+        elif isinstance(value, str):
             try:
                 value = _literal(parse_expression(value, Source(f"--with {param.name}", value)), self.globals)
             except RunebookError as error:
@@ -608,6 +610,10 @@ class Rules:
                 return None
             items: list[Any] = []
             for node in parsed.items:
+                named = _named_level(_text_of(node, text), self.globals)
+                if named is not None:
+                    items.append(named)
+                    continue
                 try:
                     items.append(_literal(node, self.globals))
                 except RunebookError as error:
@@ -706,7 +712,7 @@ class Rules:
         found = self._compiled_cache.get(id(expr))
         compiled = found[1] if found is not None and found[0] is expr else self.compiled(expr, source)
         try:
-            spec = pool_spec(compiled, env, limits=self.limits)
+            spec = pool_spec(compiled, env, limits=self.limits, run=ctx.run)
         except RunebookError:
             value = ctx.result(ctx.evaluate(compiled, env))
         else:
@@ -1183,8 +1189,31 @@ _RUNTIME: dict[type, Callable[[Rules, Any], Any]] = {
 }
 
 
+def _named_level(text: str, env: MapEnv) -> Level | None:
+    """The level ``text`` names as written, hyphens and all (``One-Shot``), if one does: a
+    value such as ``--with trait=One-Shot`` is that level, not a subtraction."""
+    if "-" not in text:
+        return None
+    try:
+        found = env.lookup(text.strip())
+    except KeyError:
+        return None
+    return found if isinstance(found, Level) and found.name.casefold() == text.strip().casefold() else None
+
+
+def _text_of(node: ex.Expr, text: str) -> str:
+    """The text an item of a one-line list was written as."""
+    span = node.span
+    if span is None or span.line != 1 or span.end_line != 1:
+        return ""
+    return text[span.column - 1 : span.end_column - 1]
+
+
 def _literal(expr: ex.Expr, env: MapEnv) -> Any:
-    """A `--with` value: a number, a rating, a name the game defines, or text."""
+    """A `--with` or `example` value: a number, a rating, a name the game defines, text, or a
+    list of those."""
+    if isinstance(expr, ex.ListOf):
+        return tuple(_literal(item, env) for item in expr.items)
     if isinstance(expr, ex.Number):
         return expr.value
     if isinstance(expr, ex.Unary) and isinstance(expr.operand, ex.Number):
