@@ -160,6 +160,8 @@ MESSAGES: dict[str, str] = {
     "E0705": "unknown {what} '{name}'",
     "E0706": "{name} cannot pay {amount} {resource}: it has {held}",
     "E0707": "no {role} takes part: give one with {flag}",
+    "E0708": "'{name}' is not a choice of {where}",
+    "E0709": "'{answer}' is not an option of any choice of {where}",
     # E09xx: limits
     "E0901": "limit exceeded: {what} (the limit is {limit})",
     "E0902": "too many function calls: {what} (limit {name} = {limit})",

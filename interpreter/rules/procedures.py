@@ -170,11 +170,15 @@ def choice_value(statement: ast.Statement, rank: int) -> Any:
 
 def load_choices(path: str | Path, otherwise: Driver | None = None) -> Driver:
     """A choices file: a YAML list of answers in order (``- bold``), a mapping ``choices:
-    [...]``, or answers by the choice's name (``stance: bold``; a choice it does not name
-    is asked of ``otherwise``). Read with ``yaml.safe_load``."""
+    [...]`` (beside it, ``game:`` and ``procedure:`` say what it answers), or answers by the
+    choice's name (``stance: bold``; a choice it does not name is asked of ``otherwise``;
+    ``game`` and ``procedure`` are never choices). Read with ``yaml.safe_load``."""
     source, _root, data = read_yaml(path)
     if isinstance(data, dict) and "choices" in data:
         data = data["choices"]
+    elif isinstance(data, dict):
+        # `game:` and `procedure:` say what the answers are for (`runebook check` reads them).
+        data = {k: v for k, v in data.items() if k not in ("game", "procedure")}
     if isinstance(data, dict) and data and all(isinstance(k, str) and isinstance(v, (str, int, float, bool))
                                               for k, v in data.items()):
         return NamedDriver({k: str(v) for k, v in data.items()}, otherwise or ScriptedDriver([], source))

@@ -27,6 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                             description="Validate .rules files; exit 1 if any has errors.")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="a .rules file or a folder of them")
     parser.add_argument("--game", help="the game that content files extend (a built-in name or a folder)")
+    parser.add_argument("--procedure", metavar="NAME",
+                        help="the procedure the choices files given answer (else their 'procedure:' line)")
     parser.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
                         help="how to print diagnostics (default: text)")
     parser.add_argument("--follow-symlinks", action="store_true",
@@ -102,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     rules_paths = [p for p in args.paths if p not in characters]
     report = check_paths(rules_paths, args.game, follow_symlinks=args.follow_symlinks) if rules_paths else CheckReport()
     report.diagnostics.extend(_mechanics_problems(rules_paths, report.diagnostics))
-    report.diagnostics.extend(character_problems(characters, args.game))
+    report.diagnostics.extend(character_problems(characters, args.game, args.procedure))
     report.files += len(characters)
     errors = [d for d in report.diagnostics if d.severity == "error"]
     if args.format == "json":
