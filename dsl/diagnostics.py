@@ -84,6 +84,7 @@ MESSAGES: dict[str, str] = {
     "E0216": "'{text}' looks like the start of another entry",
     "E0215": "grade {grade} is beyond '{label}' (grades {low} to {high})",
     "E0214": "'{name}' is already an entry of {game} ({where})",
+    "E0217": "'{name}' replaces no entry of {game}",
     "E0230": "'{label}' names no {kind} '{name}'",
     "E0231": "'{text}' does not occur in {kind} '{name}'",
     "E0232": "{kind} '{name}' is refused by its check '{check}': {reason}",

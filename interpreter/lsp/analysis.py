@@ -20,7 +20,7 @@ import attrs
 from dsl import ast
 from dsl.checker import check_entries
 from dsl.diagnostics import Diagnostic, DiagnosticSink
-from dsl.loader import Ruleset, _assemble, _extends, _references, load_game, unknown_game
+from dsl.loader import Ruleset, _assemble, _extends, _references, combined_entries, load_game, unknown_game
 from dsl.model import build_model
 from dsl.parser import _parse_slice, _prechecks, split_blocks
 from dsl.source import Source, Span, gc_paused
@@ -165,7 +165,7 @@ def _analyze(path: Path, text: str, overlay: dict[str, str], game: str | None) -
         found.diagnostics.extend(sink.items)
         found.base = base
         found.ruleset = attrs.evolve(base, files=base.files + ((source, rules_file),),
-                                     entries=base.entries + own.entries)
+                                     entries=combined_entries(base.entries, own.entries))
     else:
         folder = path.parent
         # Files on disk, and documents open in the editor that are not saved there yet.

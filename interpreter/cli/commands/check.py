@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
-from dsl.loader import CheckReport, _extends, _parse, check_paths, load_game, read_text
+from dsl.loader import CheckReport, _extends, _parse, check_paths, combined_entries, load_game, read_text
 from dsl.model import build_model
 from interpreter.cli.characters import CHARACTER_FILES, character_problems
 from interpreter.cli.kind_checks import homebrew_entries, kind_checks, refused_entries
@@ -74,7 +74,7 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
                 continue
             # The game's files and this one, read as one ruleset; report this file's problems.
             entries = homebrew_entries(base, parsed)
-            combined = attrs.evolve(base, files=base.files + (parsed,), entries=base.entries + tuple(entries))
+            combined = attrs.evolve(base, files=base.files + (parsed,), entries=combined_entries(base.entries, entries))
             model = build_model(combined)
             found.extend(d for d in model.diagnostics if d.source is not None and d.source.name == parsed[0].name)
             found.extend(refused_entries(model, entries))
