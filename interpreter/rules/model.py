@@ -75,7 +75,7 @@ from interpreter.rules.entities import Entity, Held, load_entities, load_entity,
 from interpreter.rules.entries import EntryView, line_value
 from interpreter.rules.inline import ReadingEnv
 from interpreter.rules.listed import entry_query
-from interpreter.rules.procedures import RunResult, ScriptedDriver, run_lines
+from interpreter.rules.procedures import CallbackDriver, Chooser, Driver, RunResult, ScriptedDriver, run_lines
 from interpreter.rules.results import CheckOdds, CheckResult
 from interpreter.rules.runstate import RunState
 from interpreter.rules.shown import run_show
@@ -860,13 +860,20 @@ class Rules:
 
     def run(self, name: str, given: Mapping[str, Any] | None = None, /, *,
             options: Mapping[str, str] | None = None, seed: int | None = None,
-            dice: Sequence[int] | None = None, rng: random.Random | None = None, driver: Any = None,
-            as_: Any = None, against: Any = None, **inputs: Any) -> Any:
-        """Run a procedure (or a check) to its end, asking ``driver`` at each choice point.
-        Inputs come as keywords, or as a mapping ``given`` (any names, ``options`` too).
+            dice: Sequence[int] | None = None, rng: random.Random | None = None, driver: Driver | None = None,
+            choose: Chooser | None = None, as_: Any = None, against: Any = None, **inputs: Any) -> RunResult:
+        """Run a procedure (or a check) to its end, asking ``driver`` at each choice point
+        (or ``choose``, a function ``(ChoicePoint) -> str``: a
+        :class:`~interpreter.rules.procedures.CallbackDriver`). Inputs come as keywords, or as
+        a mapping ``given`` (any names, ``options`` too). Without either, a choice point
+        with nobody to answer it is E0610.
 
         Returns a :class:`~interpreter.rules.procedures.RunResult`.
         """
+        if choose is not None:
+            if driver is not None:
+                raise ValueError("give driver or choose, not both")
+            driver = CallbackDriver(choose)
         inputs = {**(given or {}), **inputs}
         procedure = self.procedure(name)
         if procedure is None and fold(name) not in self.checks:
@@ -904,6 +911,30 @@ class Rules:
         state = _state({**bound, **{k: v for k, v in env.mapping.items()
                                     if not isinstance(v, PoolSource)}}, roles)
         return RunResult(procedure.name, results, state, ctx.trace, tuple(choices))
+
+    async def run_async(self, name: str, given: Mapping[str, Any] | None = None, /, *,
+                        choose: Chooser | None = None, driver: Driver | None = None, **kwargs: Any) -> RunResult:
+        """:meth:`run` for asyncio code (a chat bot waiting for its player): the procedure
+        runs in a worker thread, so the event loop goes on while it computes, and ``choose``
+        may be a coroutine function (``async def choose(point) -> str``), awaited on this
+        loop at each choice point — it can wait for a message. A plain function works too.
+        Other arguments as for :meth:`run`; what it raises, it raises here."""
+        import asyncio  # only asyncio embedders pay for it
+
+        loop = asyncio.get_running_loop()
+        if choose is not None:
+            if driver is not None:
+                raise ValueError("give driver or choose, not both")
+            driver = CallbackDriver(choose, loop)
+        elif isinstance(driver, CallbackDriver) and driver.loop is None:
+            driver = CallbackDriver(driver.callback, loop)
+        try:
+            return await asyncio.to_thread(self.run, name, given, driver=driver, **kwargs)
+        except asyncio.CancelledError:
+            # The thread cannot be stopped from here; the choice it waits on can.
+            if isinstance(driver, CallbackDriver):
+                driver.cancel()
+            raise
 
     def odds(self, check: str, given: Mapping[str, Any] | None = None, /, *,
              options: Mapping[str, str] | None = None, as_: Any = None,

@@ -11,13 +11,14 @@ same result whichever answers it:
 
 - :class:`ScriptedDriver`: answers given in order (from a YAML file or a list);
 - :class:`PromptDriver`: asks at the terminal;
-- :class:`CallbackDriver`: a Python function, for embedders.
+- :class:`CallbackDriver`: a Python function or coroutine function, for embedders.
 """
 
 from __future__ import annotations
 
+import inspect
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
@@ -42,6 +43,7 @@ from interpreter.rules.yamlfile import read_yaml
 __all__ = [
     "CallbackDriver",
     "ChoicePoint",
+    "Chooser",
     "Driver",
     "PromptDriver",
     "RunResult",
@@ -149,14 +151,70 @@ class PromptDriver(Driver):
             print(f"'{answer}' is not offered{'; ' + hint if hint else ''}", file=self.out)
 
 
-class CallbackDriver(Driver):
-    """Answers from a Python function ``(ChoicePoint) -> str``."""
+#: What answers a choice point for an embedder: a function, or a coroutine function.
+Chooser = Callable[[ChoicePoint], "str | Awaitable[str]"]
 
-    def __init__(self, callback: Callable[[ChoicePoint], str]) -> None:
+
+class CallbackDriver(Driver):
+    """Answers from a Python function ``(ChoicePoint) -> str``, or from a coroutine function
+    (``async def choose(point) -> str``).
+
+    A coroutine's answer is awaited on ``loop`` when one is given (the event loop that
+    :meth:`Rules.run_async <interpreter.rules.model.Rules.run_async>` runs the procedure
+    for, from its worker thread); otherwise, outside any running loop, on a loop of its own
+    for each answer. A synchronous run inside a running event loop cannot wait for a
+    coroutine without blocking that loop: that is a :class:`RuntimeError` naming
+    ``run_async``.
+    """
+
+    def __init__(self, callback: Chooser, loop: Any = None) -> None:
         self.callback = callback
+        self.loop = loop
+        #: The answer awaited on ``loop`` now (a concurrent future), and whether the run
+        #: was abandoned (:meth:`cancel`).
+        self._pending: Any = None
+        self._cancelled = False
+
+    def cancel(self) -> None:
+        """Give up the run (its awaiting task was cancelled): the answer awaited now is
+        cancelled, and so is any later one, so the worker thread ends at its next choice."""
+        self._cancelled = True
+        pending = self._pending
+        if pending is not None:
+            pending.cancel()
 
     def choose(self, point: ChoicePoint) -> str:
-        return self.callback(point)
+        answer = self.callback(point)
+        if inspect.isawaitable(answer):
+            return self._awaited(answer)
+        return answer
+
+    def _awaited(self, answer: Awaitable[str]) -> str:
+        import asyncio  # only embedders with coroutines pay for it
+
+        async def wait() -> str:
+            return await answer
+
+        if self.loop is not None:
+            if self._cancelled:
+                if inspect.iscoroutine(answer):
+                    answer.close()
+                raise asyncio.CancelledError
+            self._pending = asyncio.run_coroutine_threadsafe(wait(), self.loop)
+            if self._cancelled:  # cancelled between the check above and now
+                self._pending.cancel()
+            try:
+                return self._pending.result()
+            finally:
+                self._pending = None
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(wait())
+        if inspect.iscoroutine(answer):
+            answer.close()  # never awaited, and said so below rather than warned about
+        raise RuntimeError("a coroutine answered a choice in a synchronous run inside a running event "
+                           "loop, which would block it: use 'await rules.run_async(...)'")
 
 
 def choice_value(statement: ast.Statement, rank: int) -> Any:
