@@ -15,11 +15,35 @@ Every problem is raised as one :class:`dsl.diagnostics.RunebookError` carrying a
 diagnostics found.
 """
 
-from interpreter.api import odds, roll
-from interpreter.rules import load, load_text
-from interpreter.rules.sweep import sweep
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported on first use (below), so that a one-shot roll starts fast
+    from interpreter.api import odds, roll
+    from interpreter.rules import load, load_text
+    from interpreter.rules.sweep import sweep
 
 __all__ = ["__version__", "load", "load_text", "odds", "roll", "sweep"]
 
 #: The release (pyproject.toml reads it from here).
 __version__ = "0.1.0"
+
+#: Where each name of the API lives.
+_LAZY = {"odds": "interpreter.api", "roll": "interpreter.api", "load": "interpreter.rules",
+         "load_text": "interpreter.rules", "sweep": "interpreter.rules.sweep"}
+
+
+def __getattr__(name: str) -> Any:
+    """The API's names, imported when first asked for (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'interpreter' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

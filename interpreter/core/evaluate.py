@@ -47,7 +47,7 @@ import attrs
 from dsl import builtins as registry
 from dsl import expr_ast as ex
 from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
-from dsl.parser import parse_expression
+from dsl.simple_expr import simple_expression
 from dsl.source import Source, Span
 from interpreter.core import hexgrid as _hexgrid
 from interpreter.core.dice import (
@@ -1882,7 +1882,11 @@ def _compile_text(text: str, limits: Limits, dialect: str = DEFAULT_DIALECT) -> 
     check_dialect(dialect)
     source = Source("<expression>", text)
     try:
-        node = parse_expression(text, source)
+        node = simple_expression(text)
+        if node is None:
+            from dsl.parser import parse_expression  # the grammar, loaded only when needed
+
+            node = parse_expression(text, source)
     except RunebookError as error:
         hint = foreign_hint(text)
         if hint is None or error.diagnostics[0].code not in ("E0101", "E0102", "E0104", "E0105"):

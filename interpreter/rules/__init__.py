@@ -12,8 +12,32 @@
 - ``procedures``: running a procedure's lines, and the drivers that make its choices.
 """
 
-from interpreter.core.values import Level
-from interpreter.rules.model import Rules, load, load_text
-from interpreter.rules.results import CheckOdds, CheckResult
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported on first use (below): a module of the layer need not load all of it
+    from interpreter.core.values import Level
+    from interpreter.rules.model import Rules, load, load_text
+    from interpreter.rules.results import CheckOdds, CheckResult
 
 __all__ = ["CheckOdds", "CheckResult", "Level", "Rules", "load", "load_text"]
+
+_LAZY = {"Level": "interpreter.core.values", "Rules": "interpreter.rules.model", "load": "interpreter.rules.model",
+         "load_text": "interpreter.rules.model", "CheckOdds": "interpreter.rules.results",
+         "CheckResult": "interpreter.rules.results"}
+
+
+def __getattr__(name: str) -> Any:
+    """The layer's names, imported when first asked for (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'interpreter.rules' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

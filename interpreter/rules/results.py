@@ -14,7 +14,6 @@ import attrs
 from interpreter.core.distribution import Distribution
 from interpreter.core.trace import Trace
 from interpreter.core.values import json_value
-from interpreter.rules.shown import shown_values
 
 __all__ = ["CheckOdds", "CheckResult", "JsonResult"]
 
@@ -46,6 +45,8 @@ class CheckResult(JsonResult):
     @property
     def shown(self) -> dict[str, Any]:
         """The values the check's ``show`` lines gave (interpreter.rules.shown)."""
+        from interpreter.rules.shown import shown_values  # reads statements: the AST, loaded when needed
+
         return shown_values(self.trace)
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,0 +1,64 @@
+"""The commonest expressions read without the grammar: sums of plain dice and numbers
+(``1d20``, ``2d6+3``, ``1d20 + 5 - 1d4``), what a one-shot ``runebook roll`` or a chat bot's
+roll command is given most. Loading the grammar's tables costs more than such a roll, so
+these are read here into exactly the nodes the grammar's reading gives (spans included: a
+test compares the two); anything else, or anything unusual about these (a leading sign, a
+long number, many terms), is left to :func:`dsl.parser.parse_expression`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dsl import expr_ast as ex
+from dsl.source import Span
+
+__all__ = ["simple_expression"]
+
+#: A term: ``NdM``, ``dM`` or ``N`` (at most 6 digits each), with the spaces before it.
+_TERM = re.compile(r"[ ]*(?:(\d{1,6})?d(\d{1,6})(?![\w.%])|(\d{1,6})(?![\w.]))")
+#: An operator between terms, with the spaces before it.
+_OPERATOR = re.compile(r"[ ]*([+-])")
+#: Terms past this are left to the parser (and its limits).
+_MAX_TERMS = 16
+
+
+def _term(match: re.Match[str]) -> ex.Expr:
+    count, sides, number = match.group(1), match.group(2), match.group(3)
+    if number is not None:
+        return ex.Number(int(number), span=Span(1, match.start(3) + 1, 1, match.end(3) + 1))
+    die_start = match.start(2)  # the 'd' is just before the sides (a 1-based column)
+    die = ex.SidesDie(int(sides), span=Span(1, die_start, 1, match.end(2) + 1))
+    if count is None:
+        return ex.Dice(None, die, (), span=die.span)
+    counted = ex.Number(int(count), span=Span(1, match.start(1) + 1, 1, match.end(1) + 1))
+    return ex.Dice(counted, die, (), span=Span(1, match.start(1) + 1, 1, match.end(2) + 1))
+
+
+def simple_expression(text: str) -> ex.Expr | None:
+    """The expression ``text`` reads as, when it is a sum of plain dice and numbers on one
+    line; otherwise None (the parser reads it)."""
+    match = _TERM.match(text)
+    if match is None:
+        return None
+    node = _term(match)
+    if isinstance(node, ex.Dice) and node.die.sides == 0:
+        return None  # the parser says what is wrong with a d0
+    at, terms = match.end(), 1
+    while at < len(text):
+        operator = _OPERATOR.match(text, at)
+        if operator is None:
+            break
+        match = _TERM.match(text, operator.end())
+        terms += 1
+        if match is None or terms > _MAX_TERMS:
+            return None
+        right = _term(match)
+        if isinstance(right, ex.Dice) and right.die.sides == 0:
+            return None
+        assert node.span is not None and right.span is not None
+        node = ex.Binary(operator.group(1), node, right, span=node.span.cover(right.span))
+        at = match.end()
+    if text[at:].strip(" "):
+        return None
+    return node
