@@ -197,13 +197,13 @@ class Rules:
                                                    else f"{self.name} declares no checks"))])
         return found
 
-    def entity(self, path: str) -> Any:
+    def entity(self, path: str) -> Entity:
         """Load a character, NPC or obstacle file against this game's stats, resources and
         conditions; resources it does not list start at their declared start."""
         return self._prepared(load_entity(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
                                           [c.name for c in self.conditions.values()], bind=self._bind_held))
 
-    def entities(self, path: str) -> list[Any]:
+    def entities(self, path: str) -> list[Entity]:
         """The entities of a file: one, or each of a YAML list of them (a party)."""
         found = load_entities(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
                               [c.name for c in self.conditions.values()], bind=self._bind_held)
@@ -837,6 +837,7 @@ class Rules:
         return CheckResult(spec.name, results, ctx.trace, bound, {k: v.name for k, v in chosen.items()})
 
     def procedure(self, name: str) -> Procedure | None:
+        """A procedure by name (any case, spaces, hyphens or underscores), or None."""
         return self.procedures.get(fold(name))
 
     def _user_of(self, entry_name: str) -> tuple[Procedure, str] | None:
@@ -939,7 +940,7 @@ class Rules:
     def odds(self, check: str, given: Mapping[str, Any] | None = None, /, *,
              options: Mapping[str, str] | None = None, as_: Any = None,
              against: Any = None, answers: Mapping[str, str] | None = None,
-             progress: Callable[[int], None] | None = None, **inputs: Any) -> Any:
+             progress: Callable[[int], None] | None = None, **inputs: Any) -> CheckOdds:
         """The exact distribution of every named result of a check — or of a procedure,
         solved as a Markov chain (:mod:`interpreter.markov.chains`; ``answers`` fixes its
         choices; ``progress`` hears the number of states explored so far)."""

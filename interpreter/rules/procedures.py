@@ -72,6 +72,7 @@ class Driver:
     """Answers choice points (override :meth:`choose`)."""
 
     def choose(self, point: ChoicePoint) -> str:
+        """The answer to ``point``: one of its options (a name, or a whole number)."""
         raise NotImplementedError
 
     def finish(self) -> None:
@@ -184,6 +185,7 @@ class CallbackDriver(Driver):
             pending.cancel()
 
     def choose(self, point: ChoicePoint) -> str:
+        """The callback's answer to ``point`` (awaited when it is a coroutine's)."""
         answer = self.callback(point)
         if inspect.isawaitable(answer):
             return self._awaited(answer)

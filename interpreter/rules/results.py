@@ -25,6 +25,7 @@ class JsonResult:
     __slots__ = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """The result as plain data (JSON-serialisable): what ``--json`` prints, parsed."""
         raise NotImplementedError
 
     def to_json(self) -> str:
