@@ -17,8 +17,9 @@ diagnostics found.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from interpreter.core.lazy import lazy_names
 
 if TYPE_CHECKING:  # imported on first use (below), so that a one-shot roll starts fast
     from interpreter.api import odds, roll
@@ -35,15 +36,4 @@ _LAZY = {"odds": "interpreter.api", "roll": "interpreter.api", "load": "interpre
          "load_text": "interpreter.rules", "sweep": "interpreter.rules.sweep"}
 
 
-def __getattr__(name: str) -> Any:
-    """The API's names, imported when first asked for (PEP 562)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'interpreter' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)

@@ -14,8 +14,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from interpreter.core.lazy import lazy_names
 
 if TYPE_CHECKING:  # imported on first use (below): a module of the layer need not load all of it
     from interpreter.core.values import Level
@@ -29,15 +30,4 @@ _LAZY = {"Level": "interpreter.core.values", "Rules": "interpreter.rules.model",
          "CheckResult": "interpreter.rules.results"}
 
 
-def __getattr__(name: str) -> Any:
-    """The layer's names, imported when first asked for (PEP 562)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'interpreter.rules' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
