@@ -20,7 +20,7 @@ CHARACTER_FILES = (".yaml", ".yml")
 def character_problems(paths: list[str], game: str | None, procedure: str | None = None) -> list[Diagnostic]:
     """Character, NPC, party and choices files checked against their game (``--game``, or a
     ``game:`` line in the file): stats, resources and conditions as a run would read them;
-    a choices file's answers against the procedure it names (``procedure:`` or ``procedure``)."""
+    a choices file's answers against the procedure it names (its ``procedure:`` line, or ``procedure``)."""
     found: list[Diagnostic] = []
     for raw in paths:
         try:
@@ -37,7 +37,7 @@ def character_problems(paths: list[str], game: str | None, procedure: str | None
                 continue
         try:
             rules = load(named)
-            if procedure is not None or is_choices_file(data):
+            if is_choices_file(data):
                 found.extend(choices_problems(source, root, data, rules, procedure))
             else:
                 rules.entities(raw)
