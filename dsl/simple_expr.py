@@ -1,5 +1,5 @@
-"""The commonest expressions read without the grammar: sums of plain dice and numbers
-(``1d20``, ``2d6+3``, ``1d20 + 5 - 1d4``), what a one-shot ``runebook roll`` or a chat bot's
+"""The commonest expressions read without the grammar: sums of dice and numbers (``1d20``,
+``2d6+3``, ``1d20 + 5 - 1d4``, ``4d6kh3``, ``2d20kl1 + 4``), what a one-shot ``runebook roll`` or a chat bot's
 roll command is given most. Loading the grammar's tables costs more than such a roll, so
 these are read here into exactly the nodes the grammar's reading gives (spans included: a
 test compares the two); anything else, or anything unusual about these (a leading sign, a
@@ -15,8 +15,9 @@ from dsl.source import Span
 
 __all__ = ["simple_expression"]
 
-#: A term: ``NdM``, ``dM`` or ``N`` (at most 6 digits each), with the spaces before it.
-_TERM = re.compile(r"[ ]*(?:(\d{1,6})?d(\d{1,6})(?![\w.%])|(\d{1,6})(?![\w.]))")
+#: A term: ``NdM``, ``dM`` (either with one keep or drop: ``4d6kh3``) or ``N`` (at most 6
+#: digits each), with the spaces before it.
+_TERM = re.compile(r"[ ]*(?:(\d{1,6})?d(\d{1,6})(?:(kh|kl|dh|dl)(\d{1,6}))?(?![\w.%!])|(\d{1,6})(?![\w.]))")
 #: An operator between terms, with the spaces before it.
 _OPERATOR = re.compile(r"[ ]*([+-])")
 #: Terms past this are left to the parser (and its limits).
@@ -24,15 +25,19 @@ _MAX_TERMS = 16
 
 
 def _term(match: re.Match[str]) -> ex.Expr:
-    count, sides, number = match.group(1), match.group(2), match.group(3)
+    count, sides, op, kept, number = match.group(1, 2, 3, 4, 5)
     if number is not None:
-        return ex.Number(int(number), span=Span(1, match.start(3) + 1, 1, match.end(3) + 1))
+        return ex.Number(int(number), span=Span(1, match.start(5) + 1, 1, match.end(5) + 1))
     die_start = match.start(2)  # the 'd' is just before the sides (a 1-based column)
     die = ex.SidesDie(int(sides), span=Span(1, die_start, 1, match.end(2) + 1))
-    if count is None:
-        return ex.Dice(None, die, (), span=die.span)
-    counted = ex.Number(int(count), span=Span(1, match.start(1) + 1, 1, match.end(1) + 1))
-    return ex.Dice(counted, die, (), span=Span(1, match.start(1) + 1, 1, match.end(2) + 1))
+    modifiers: tuple[ex.DiceModifier, ...] = ()
+    end = match.end(2)
+    if op is not None:
+        modifiers = (ex.DiceModifier(op, None, int(kept), span=Span(1, match.start(3) + 1, 1, match.end(4) + 1)),)
+        end = match.end(4)
+    start = die_start if count is None else match.start(1) + 1
+    counted = None if count is None else ex.Number(int(count), span=Span(1, match.start(1) + 1, 1, match.end(1) + 1))
+    return ex.Dice(counted, die, modifiers, span=Span(1, start, 1, end + 1))
 
 
 def simple_expression(text: str) -> ex.Expr | None:

@@ -23,8 +23,8 @@ def _fields(node: Any) -> Any:
 
 
 CORPUS = ["1d20", "d20", "2d6+3", "2d6 + 3", "1d20 + 5 - 1d4", "  1d20", "1d20  ", "3", "10d10", "1d100",
-          "007d6", "1d6+1d6+1d6", "100-1d20"]
-LEFT_TO_THE_PARSER = ["4d6kh3", "-1d4", "+1d4", "1d20+", "1 d20", "1d20 5", "1D20", "1d%", "1dF", "1d6x",
+          "007d6", "1d6+1d6+1d6", "100-1d20", "4d6kh3", "2d20kl1 + 4", "d20kh1", "4d6dl1", "5d10dh2-1"]
+LEFT_TO_THE_PARSER = ["4d6k3", "1d20kh", "4d6kh3x", "4d6kh3!", "4d6khh3", "4d6kh 3", "-1d4", "+1d4", "1d20+", "1 d20", "1d20 5", "1D20", "1d%", "1dF", "1d6x",
                       "1d20\n+1", "d0", "1d0", "2d6*2", "(1d6)", "1d6.5", "1234567d6", "x", "", "1d20+str",
                       "+".join(["1d6"] * 17)]
 
@@ -43,7 +43,9 @@ def test_anything_else_is_left_to_the_parser() -> None:
 
 _terms = st.one_of(
     st.integers(0, 999_999).map(str),
-    st.tuples(st.one_of(st.just(""), st.integers(0, 999).map(str)), st.integers(1, 1000)).map(lambda t: f"{t[0]}d{t[1]}"),
+    st.tuples(st.one_of(st.just(""), st.integers(0, 999).map(str)), st.integers(1, 1000),
+              st.one_of(st.just(""), st.tuples(st.sampled_from(["kh", "kl", "dh", "dl"]), st.integers(0, 99))
+                        .map(lambda m: f"{m[0]}{m[1]}"))).map(lambda t: f"{t[0]}d{t[1]}{t[2]}"),
 )
 _spaces = st.sampled_from(["", " ", "  "])
 
