@@ -392,18 +392,20 @@ def check_paths(paths: Sequence[str], game: str | None = None, *, follow_symlink
 
 _EXTENDS = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n)*extends[ \t]+([^\n#]+)")
 
-# State a forked worker inherits: (source, vocabulary). Set only in the parent, just before forking.
-_WORKER: tuple[Source, Vocabulary] | None = None
+# State a forked worker inherits: (source, vocabulary, the game extended). Set only in the
+# parent, just before forking.
+_WORKER: tuple[Source, Vocabulary, Ruleset] | None = None
 
 
 def _check_chunk(spans: list[tuple[int, int, int, int]]) -> tuple[list[Diagnostic], list[tuple[str, int]], int]:
     """In a worker: parse and check some blocks of the shared source; return plain data."""
     assert _WORKER is not None
-    source, vocab = _WORKER
+    source, vocab, base = _WORKER
     with gc_paused():
         sink = DiagnosticSink(source)
         rules = parse_rules(source, sink, spans)
         entries = check_entries(vocab, [(source, rules)], sink)
+        _shadowing(entries, base, sink)
     names = [(e.entry.name, e.entry.span.line if e.entry.span else 0) for e in entries]
     # Sources stay behind: the parent has the text already.
     return [attrs.evolve(d, source=None) for d in sink.items], names, len(entries)
@@ -438,7 +440,7 @@ def _check_large(source: Source, base: Ruleset, report: CheckReport) -> bool:
         return False  # lines naming other entries are resolved across the whole file: one process
     size = (len(spans) + workers - 1) // workers
     chunks = [spans[i : i + size] for i in range(0, len(spans), size)]
-    _WORKER = (source, vocab)
+    _WORKER = (source, vocab, base)
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             results = pool.map(_check_chunk, chunks)

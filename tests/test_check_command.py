@@ -111,3 +111,29 @@ def test_parse_shows_the_tree_and_the_canonical_form(cli, tmp_path: Path) -> Non
     broken.write_text("Jab\nCost: [Weapon + 1 CP\n")
     run = cli("parse", str(broken))
     assert run.code == 1 and "E0104 unclosed '['" in run.stderr
+
+
+def test_a_large_file_reusing_or_replacing_its_games_names_is_checked_as_a_small_one(tmp_path: Path,
+                                                                                     monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The parallel path sees what the serial one sees: a game's entry name reused (E0214) or
+    a `replaces` with nothing to replace (E0217); `replaces Sleep` itself passes."""
+    import sys
+
+    from dsl import loader
+    from dsl.diagnostics import render_text
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from bench_check import generate
+
+    text = generate(3000)
+    text = text.replace("\nGenerated Power 5\n", "\nSleep\n", 1).replace("\nGenerated Power 9\n", "\nreplaces Sleeep\n", 1)
+    assert "\nGenerated Power 30\n" in text
+    text = text.replace("\nGenerated Power 30\n", "\nreplaces Berserker Charge\n", 1)
+    path = tmp_path / "big.rules"
+    path.write_text(text)
+    monkeypatch.setattr(loader.LIMITS, "parallel_lines", 1000)
+    parallel = loader.check_paths([str(path)])
+    monkeypatch.setattr(loader.LIMITS, "parallel_lines", 10**9)
+    serial = loader.check_paths([str(path)])
+    assert [render_text(d) for d in parallel.diagnostics] == [render_text(d) for d in serial.diagnostics]
+    assert sorted(d.code for d in serial.diagnostics) == ["E0214", "E0217"]
