@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from dsl import expr_ast as ex
-from dsl.source import Span
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.source import Span
 
 __all__ = ["simple_expression"]
 

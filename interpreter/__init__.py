@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from interpreter.core.lazy import lazy_names
+from runebook.interpreter.core.lazy import lazy_names
 
 if TYPE_CHECKING:  # imported on first use (below), so that a one-shot roll starts fast
-    from interpreter.api import odds, roll
-    from interpreter.rules import load, load_text
-    from interpreter.rules.sweep import sweep
+    from runebook.interpreter.api import odds, roll
+    from runebook.interpreter.rules import load, load_text
+    from runebook.interpreter.rules.sweep import sweep
 
 __all__ = ["__version__", "load", "load_text", "odds", "roll", "sweep"]
 
@@ -32,8 +32,8 @@ __all__ = ["__version__", "load", "load_text", "odds", "roll", "sweep"]
 __version__ = "0.1.0"
 
 #: Where each name of the API lives.
-_LAZY = {"odds": "interpreter.api", "roll": "interpreter.api", "load": "interpreter.rules",
-         "load_text": "interpreter.rules", "sweep": "interpreter.rules.sweep"}
+_LAZY = {"odds": "runebook.interpreter.api", "roll": "runebook.interpreter.api", "load": "runebook.interpreter.rules",
+         "load_text": "runebook.interpreter.rules", "sweep": "runebook.interpreter.rules.sweep"}
 
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY)

@@ -9,11 +9,11 @@ import inspect
 from pathlib import Path
 from typing import Any
 
-import interpreter
-from interpreter import api
-from interpreter.core.distribution import Distribution
-from interpreter.rules import CheckOdds, CheckResult, Rules
-from interpreter.rules.procedures import CallbackDriver, ChoicePoint, RunResult
+from runebook import interpreter
+from runebook.interpreter import api
+from runebook.interpreter.core.distribution import Distribution
+from runebook.interpreter.rules import CheckOdds, CheckResult, Rules
+from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint, RunResult
 
 REPO = Path(__file__).resolve().parent.parent
 #: The methods of each public class an embedder calls.
@@ -29,7 +29,7 @@ METHODS: dict[type, tuple[str, ...]] = {
 
 def _public() -> list[tuple[str, Any]]:
     found = [(f"interpreter.{n}", getattr(interpreter, n)) for n in interpreter.__all__ if n != "__version__"]
-    found += [(f"interpreter.api.{n}", getattr(api, n)) for n in api.__all__]
+    found += [(f"runebook.interpreter.api.{n}", getattr(api, n)) for n in api.__all__]
     found += [(f"{cls.__name__}.{m}", getattr(cls, m)) for cls, ms in METHODS.items() for m in ms]
     found += [(cls.__name__, cls) for cls in (Rules, Distribution, ChoicePoint, CallbackDriver, RunResult)]
     return found

@@ -8,9 +8,9 @@ import asyncio
 
 import pytest
 
-from dsl.diagnostics import RunebookError
-from interpreter.rules import load_text
-from interpreter.rules.procedures import CallbackDriver, ChoicePoint, ScriptedDriver
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules import load_text
+from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint, ScriptedDriver
 
 GAME = """\
 procedure Wager (purse = 10)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.rules import load
-from interpreter.rules.procedures import NamedDriver, load_choices
+from runebook.interpreter.rules import load
+from runebook.interpreter.rules.procedures import NamedDriver, load_choices
 
 REPO = Path(__file__).resolve().parent.parent
 GAME = """\

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rulesets import RULESETS_DIR
+from runebook.rulesets import RULESETS_DIR
 
 BAD = Path(__file__).resolve().parent / "cases" / "homebrew" / "frost_lance.rules"
 
@@ -63,7 +63,7 @@ def _big_file_both_ways(tmp_path: Path, monkeypatch, edit) -> tuple:  # type: ig
     path and on the serial one: (text, parallel report, serial report)."""
     import sys
 
-    from dsl import loader
+    from runebook.dsl import loader
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     from bench_check import generate
@@ -78,7 +78,7 @@ def _big_file_both_ways(tmp_path: Path, monkeypatch, edit) -> tuple:  # type: ig
 
 
 def test_large_files_checked_in_parallel_report_what_serial_checking_reports(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from dsl.diagnostics import render_text
+    from runebook.dsl.diagnostics import render_text
 
     text, parallel, serial = _big_file_both_ways(tmp_path, monkeypatch, lambda text: text.replace(
         "Generated Power 5\nCost", "Generated Power 5\nCots", 1).replace("Generated Power 250\n", "Generated Power 7\n", 1))
@@ -92,7 +92,7 @@ def test_a_large_file_naming_other_entries_is_checked_whole(tmp_path: Path, monk
     them is not split between workers: its bad reference is still reported."""
     import sys
 
-    from dsl import loader
+    from runebook.dsl import loader
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     from bench_check import generate
@@ -123,7 +123,7 @@ def test_a_large_file_reusing_or_replacing_its_games_names_is_checked_as_a_small
                                                                                      monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The parallel path sees what the serial one sees: a game's entry name reused (E0214) or
     a `replaces` with nothing to replace (E0217); `replaces Berserker Charge` itself passes."""
-    from dsl.diagnostics import render_text
+    from runebook.dsl.diagnostics import render_text
 
     def edit(text: str) -> str:
         assert "\nGenerated Power 30\n" in text

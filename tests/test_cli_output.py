@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli.main import COMMAND_MODULES, build_parser
+from runebook.interpreter.cli.main import COMMAND_MODULES, build_parser
 
 GAME = """\
 procedure Stand (bonus: number = 1)

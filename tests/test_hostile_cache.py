@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from lark import Lark, Transformer
 
-from dsl import grammar_cache
-from dsl.grammar_cache import MAGIC, cache_key, cached_parser
+from runebook.dsl import grammar_cache
+from runebook.dsl.grammar_cache import MAGIC, cache_key, cached_parser
 
 REPO = Path(__file__).resolve().parent.parent
 GRAMMAR = 'start: WORD ("," WORD)*\n%import common.WORD\n%ignore " "\n'
@@ -114,8 +114,8 @@ def test_the_cache_is_replaced_by_rename(tmp_path: Path, grammar_file: Path, mon
 def test_a_planted_pickle_in_the_real_cache_folder(tmp_path: Path) -> None:
     """The command line itself, with pickles that would run planted under every name the
     cache has used (Lark's own file, and this one's)."""
-    from dsl.parser import _table_cache
-    from grammar import GRAMMAR_DIR
+    from runebook.dsl.parser import _table_cache
+    from runebook.grammar import GRAMMAR_DIR
 
     marker = tmp_path / "ran"
     folder = tmp_path / "runebook"

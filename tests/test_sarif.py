@@ -10,8 +10,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from dsl.diagnostics import MESSAGES, Diagnostic, render_sarif
-from dsl.source import Source, Span
+from runebook.dsl.diagnostics import MESSAGES, Diagnostic, render_sarif
+from runebook.dsl.source import Source, Span
 
 SCHEMAS = Path(__file__).parent / "schemas"
 #: The official OASIS schema (draft-04), vendored unchanged (tests/schemas/README.md).

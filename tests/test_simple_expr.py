@@ -9,8 +9,8 @@ import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dsl.parser import parse_expression
-from dsl.simple_expr import simple_expression
+from runebook.dsl.parser import parse_expression
+from runebook.dsl.simple_expr import simple_expression
 
 
 def _fields(node: Any) -> Any:

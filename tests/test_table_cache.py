@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dsl.parser import _table_cache
+from runebook.dsl.parser import _table_cache
 
 REPO = Path(__file__).resolve().parent.parent
 

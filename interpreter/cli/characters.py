@@ -5,11 +5,11 @@ choices file against the procedure it answers (interpreter.cli.choice_files)."""
 
 from __future__ import annotations
 
-from dsl.diagnostics import Diagnostic, RunebookError
-from dsl.source import Span
-from interpreter.cli.choice_files import choices_problems, is_choices_file
-from interpreter.rules import load
-from interpreter.rules.yamlfile import read_yaml
+from runebook.dsl.diagnostics import Diagnostic, RunebookError
+from runebook.dsl.source import Span
+from runebook.interpreter.cli.choice_files import choices_problems, is_choices_file
+from runebook.interpreter.rules import load
+from runebook.interpreter.rules.yamlfile import read_yaml
 
 __all__ = ["CHARACTER_FILES", "character_problems"]
 

@@ -15,10 +15,10 @@ from typing import Any
 
 import yaml
 
-from dsl import ast
-from dsl.diagnostics import Diagnostic, did_you_mean
-from dsl.source import Source, Span
-from dsl.vocabulary import fold
+from runebook.dsl import ast
+from runebook.dsl.diagnostics import Diagnostic, did_you_mean
+from runebook.dsl.source import Source, Span
+from runebook.dsl.vocabulary import fold
 
 __all__ = ["is_choices_file", "choices_problems"]
 

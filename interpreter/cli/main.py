@@ -13,10 +13,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from dsl.diagnostics import RunebookError, render_text
-from interpreter import __version__
-from interpreter.cli.commands import EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
-from interpreter.core.limits import DEFAULT_LIMITS, Limits, parse_limit
+from runebook.dsl.diagnostics import RunebookError, render_text
+from runebook.interpreter import __version__
+from runebook.interpreter.cli.commands import EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
+from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits, parse_limit
 
 __all__ = ["EXIT_ERRORS", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "main"]
 
@@ -25,15 +25,15 @@ USAGE_CODES = frozenset({"E0001", "E0005", "E0006"})
 
 #: Subcommand modules, in the order `runebook --help` lists them.
 COMMANDS = (
-    "interpreter.cli.commands.check",
-    "interpreter.cli.commands.fmt",
-    "interpreter.cli.commands.resolve",
-    "interpreter.cli.commands.dice",
-    "interpreter.cli.commands.parse",
-    "interpreter.cli.commands.tour",
-    "interpreter.cli.commands.export",
-    "interpreter.cli.commands.completion",
-    "interpreter.cli.commands.lsp",
+    "runebook.interpreter.cli.commands.check",
+    "runebook.interpreter.cli.commands.fmt",
+    "runebook.interpreter.cli.commands.resolve",
+    "runebook.interpreter.cli.commands.dice",
+    "runebook.interpreter.cli.commands.parse",
+    "runebook.interpreter.cli.commands.tour",
+    "runebook.interpreter.cli.commands.export",
+    "runebook.interpreter.cli.commands.completion",
+    "runebook.interpreter.cli.commands.lsp",
 )
 
 
@@ -62,7 +62,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"runebook {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     module = COMMAND_MODULES.get(command or "")
-    for name in COMMANDS if module is None else (f"interpreter.cli.commands.{module}",):
+    for name in COMMANDS if module is None else (f"runebook.interpreter.cli.commands.{module}",):
         importlib.import_module(name).register(sub)
     for command in sub.choices.values():
         command.add_argument("--limit", dest="limits", action="append", type=_limit, default=[],

@@ -16,18 +16,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from interpreter.core.lazy import lazy_names
+from runebook.interpreter.core.lazy import lazy_names
 
 if TYPE_CHECKING:  # imported on first use (below): a module of the layer need not load all of it
-    from interpreter.core.values import Level
-    from interpreter.rules.model import Rules, load, load_text
-    from interpreter.rules.results import CheckOdds, CheckResult
+    from runebook.interpreter.core.values import Level
+    from runebook.interpreter.rules.model import Rules, load, load_text
+    from runebook.interpreter.rules.results import CheckOdds, CheckResult
 
 __all__ = ["CheckOdds", "CheckResult", "Level", "Rules", "load", "load_text"]
 
-_LAZY = {"Level": "interpreter.core.values", "Rules": "interpreter.rules.model", "load": "interpreter.rules.model",
-         "load_text": "interpreter.rules.model", "CheckOdds": "interpreter.rules.results",
-         "CheckResult": "interpreter.rules.results"}
+_LAZY = {"Level": "runebook.interpreter.core.values", "Rules": "runebook.interpreter.rules.model", "load": "runebook.interpreter.rules.model",
+         "load_text": "runebook.interpreter.rules.model", "CheckOdds": "runebook.interpreter.rules.results",
+         "CheckResult": "runebook.interpreter.rules.results"}
 
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY)

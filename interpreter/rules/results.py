@@ -11,9 +11,9 @@ from typing import Any
 
 import attrs
 
-from interpreter.core.distribution import Distribution
-from interpreter.core.trace import Trace
-from interpreter.core.values import json_value
+from runebook.interpreter.core.distribution import Distribution
+from runebook.interpreter.core.trace import Trace
+from runebook.interpreter.core.values import json_value
 
 __all__ = ["CheckOdds", "CheckResult", "JsonResult"]
 
@@ -46,7 +46,7 @@ class CheckResult(JsonResult):
     @property
     def shown(self) -> dict[str, Any]:
         """The values the check's ``show`` lines gave (interpreter.rules.shown)."""
-        from interpreter.rules.shown import shown_values  # reads statements: the AST, loaded when needed
+        from runebook.interpreter.rules.shown import shown_values  # reads statements: the AST, loaded when needed
 
         return shown_values(self.trace)
 

@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from interpreter.cli.commands import EXIT_USAGE
-from interpreter.cli.options import add_check_inputs, add_trace_options, faces
-from interpreter.core.limits import DEFAULT_LIMITS
-from interpreter.core.notation import DEFAULT_DIALECT, DIALECTS
+from runebook.interpreter.cli.commands import EXIT_USAGE
+from runebook.interpreter.cli.options import add_check_inputs, add_trace_options, faces
+from runebook.interpreter.core.limits import DEFAULT_LIMITS
+from runebook.interpreter.core.notation import DEFAULT_DIALECT, DIALECTS
 
 # The rest (the evaluator, the loader, the renderers, charts) is imported by the command that
 # runs: a one-shot `runebook roll 1d20` loads neither games nor chart writers.
@@ -86,9 +86,9 @@ def _positive(text: str) -> int:
 
 
 def _warn(expr: str, args: argparse.Namespace) -> None:
-    from dsl.diagnostics import render_text
-    from interpreter import api
-    from interpreter.core.evaluate import compile_expression
+    from runebook.dsl.diagnostics import render_text
+    from runebook.interpreter import api
+    from runebook.interpreter.core.evaluate import compile_expression
 
     limits = api._limits(args.limits, args.max_dice)
     for warning in compile_expression(expr, limits=limits, dialect=args.dialect).warnings:
@@ -96,8 +96,8 @@ def _warn(expr: str, args: argparse.Namespace) -> None:
 
 
 def run_roll(args: argparse.Namespace) -> int:
-    from interpreter import api
-    from interpreter.cli.render import roll_json, roll_text
+    from runebook.interpreter import api
+    from runebook.interpreter.cli.render import roll_json, roll_text
 
     result = api.roll(args.expr, seed=args.seed, dice=args.dice, dialect=args.dialect, max_dice=args.max_dice,
                       limits=args.limits)
@@ -107,8 +107,8 @@ def run_roll(args: argparse.Namespace) -> int:
 
 
 def _is_game(name: str) -> bool:
-    from dsl.loader import builtin_games
-    from dsl.vocabulary import fold
+    from runebook.dsl.loader import builtin_games
+    from runebook.dsl.vocabulary import fold
 
     return fold(name) in builtin_games() or Path(name).is_dir()
 
@@ -123,12 +123,12 @@ def _unicode() -> bool:
 
 
 def run_odds(args: argparse.Namespace) -> int:
-    from dsl.loader import builtin_games
-    from dsl.vocabulary import fold
-    from interpreter import api
-    from interpreter.cli.charts import distributions_csv, svg_chart, write_chart
-    from interpreter.cli.commands.resolve import run_check_odds, run_sweep
-    from interpreter.cli.render import distribution_json, distribution_text
+    from runebook.dsl.loader import builtin_games
+    from runebook.dsl.vocabulary import fold
+    from runebook.interpreter import api
+    from runebook.interpreter.cli.charts import distributions_csv, svg_chart, write_chart
+    from runebook.interpreter.cli.commands.resolve import run_check_odds, run_sweep
+    from runebook.interpreter.cli.render import distribution_json, distribution_text
 
     if args.json:
         args.format = "json"
@@ -172,8 +172,8 @@ def run_odds(args: argparse.Namespace) -> int:
 
 def _compare(args: argparse.Namespace) -> int:
     """Several expressions side by side (`runebook odds 1d20 2d10`)."""
-    from interpreter import api
-    from interpreter.cli.charts import comparison_json, comparison_text, distributions_csv, svg_chart, write_chart
+    from runebook.interpreter import api
+    from runebook.interpreter.cli.charts import comparison_json, comparison_text, distributions_csv, svg_chart, write_chart
 
     expressions = list(args.expr)
     dists = [api.odds(e, dialect=args.dialect, max_dice=args.max_dice, limits=args.limits) for e in expressions]
