@@ -233,14 +233,18 @@ class Property:
 
 @attrs.frozen
 class Header:
+    """An entry's header line: ``[replaces] Name [Types] (Source)``; ``replaces`` marks a
+    homebrew entry that takes the place of its game's entry of the same name."""
+
     name: str
     types: str | None = None
     source: str | None = None
     span: Span | None = _span
     types_span: Span | None = _span
+    replaces: bool = False
 
     def __str__(self) -> str:
-        out = self.name
+        out = f"replaces {self.name}" if self.replaces else self.name
         if self.types is not None:
             out += f" [{self.types}]"
         if self.source is not None:

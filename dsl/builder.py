@@ -193,7 +193,7 @@ class RulesBuilder(Transformer):
 
     # lines
     def header(self, meta: Meta, children: list) -> ast.Header:
-        name_token, types, source = children
+        replaces, name_token, types, source = children
         name = str(name_token).strip()
         if name.startswith("**") and name.endswith("**"):
             name = name[2:-2].strip()
@@ -203,6 +203,7 @@ class RulesBuilder(Transformer):
             str(source)[1:-1].strip().strip("*").strip() if source is not None else None,
             span=span_of(name_token),
             types_span=span_of(types) if types is not None else None,
+            replaces=replaces is not None,
         )
 
     def label_line(self, meta: Meta, children: list) -> _Line:

@@ -84,6 +84,7 @@ MESSAGES: dict[str, str] = {
     "E0216": "'{text}' looks like the start of another entry",
     "E0215": "grade {grade} is beyond '{label}' (grades {low} to {high})",
     "E0214": "'{name}' is already an entry of {game} ({where})",
+    "E0217": "'{name}' replaces no entry of {game}",
     "E0230": "'{label}' names no {kind} '{name}'",
     "E0231": "'{text}' does not occur in {kind} '{name}'",
     "E0232": "{kind} '{name}' is refused by its check '{check}': {reason}",
@@ -160,6 +161,8 @@ MESSAGES: dict[str, str] = {
     "E0705": "unknown {what} '{name}'",
     "E0706": "{name} cannot pay {amount} {resource}: it has {held}",
     "E0707": "no {role} takes part: give one with {flag}",
+    "E0708": "'{name}' is not a choice of {where}",
+    "E0709": "'{answer}' is not an option of any choice of {where}",
     # E09xx: limits
     "E0901": "limit exceeded: {what} (the limit is {limit})",
     "E0902": "too many function calls: {what} (limit {name} = {limit})",

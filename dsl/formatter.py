@@ -16,6 +16,8 @@ the same comments, or the file is left as it was (:class:`Formatted` says which)
 
 from __future__ import annotations
 
+import re
+
 import attrs
 
 from runebook.dsl import ast
@@ -24,6 +26,9 @@ from runebook.dsl.parser import parse_rules, split_blocks
 from runebook.dsl.source import Source
 
 __all__ = ["Formatted", "format_source"]
+
+#: An entry's `replaces` marker, with the spaces after it.
+_REPLACES = re.compile(r"^replaces[ \t]+")
 
 
 @attrs.frozen
@@ -72,9 +77,13 @@ def _block(source: Source, lines: list[str], start: int, end: int) -> list[str]:
     sink = DiagnosticSink(sliced)
     blocks = parse_rules(sliced, sink).blocks
     if any(d.severity == "error" for d in sink.items) or any(isinstance(b, ast.Entry) for b in blocks):
-        # An entry is in the book's notation, as the author copied it; a slice that does not
-        # parse alone is left to `check`.
-        return [line.rstrip() for line in lines]
+        # An entry is in the book's notation, as the author copied it (but for one space
+        # after its `replaces` marker); a slice that does not parse alone is left to `check`.
+        trimmed = [line.rstrip() for line in lines]
+        if not sink.items and any(isinstance(b, ast.Entry) and b.header.replaces for b in blocks):
+            header = next(i for i, line in enumerate(trimmed) if line and not line.startswith("#"))
+            trimmed[header] = _REPLACES.sub("replaces ", trimmed[header], count=1)
+        return trimmed
     printed = [p for b in blocks for p in str(b).rstrip("\n").split("\n")]
     code = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
     if len(printed) != len(code):

@@ -195,17 +195,36 @@ def _assemble(name: str, root: Path | None, files: Sequence[tuple[Source, ast.Ru
               sink: DiagnosticSink, base: Ruleset | None = None) -> Ruleset:
     vocab = build_vocabulary(files, sink, base.vocabulary if base else None)
     entries = check_entries(vocab, files, sink)
-    if base is not None:
-        _shadowing(entries, base, sink)
-    references = _references(vocab, list(base.entries if base else ()) + entries, entries, sink)
+    _shadowing(entries, base, sink)
+    references = _references(vocab, list(combined_entries(base.entries if base else (), entries)), entries, sink)
     return Ruleset(name, root, tuple(files), vocab, tuple(entries), tuple(sink.items), tuple(references))
 
 
-def _shadowing(entries: Sequence[CheckedEntry], base: Ruleset, sink: DiagnosticSink) -> None:
-    """A homebrew entry with the name of one of the game's: a run would find the game's."""
-    known = {fold(e.entry.name): e for e in base.entries}
+def combined_entries(base: Sequence[CheckedEntry], added: Sequence[CheckedEntry]) -> tuple[CheckedEntry, ...]:
+    """A game's entries with a homebrew's: an entry marked ``replaces`` takes the place of the
+    game's entry of its name (where it stood); every other one comes after the game's."""
+    replacing = {fold(e.entry.name): e for e in added if e.entry.header.replaces}
+    kept = tuple(replacing.pop(fold(e.entry.name), e) for e in base)
+    placed = {id(e) for e in kept}
+    return kept + tuple(e for e in added if id(e) not in placed)
+
+
+def _shadowing(entries: Sequence[CheckedEntry], base: Ruleset | None, sink: DiagnosticSink) -> None:
+    """A homebrew entry with the name of one of the game's: a run would find the game's,
+    unless the entry says it ``replaces`` it; one that says so must have one to replace."""
+    known = {fold(e.entry.name): e for e in base.entries} if base is not None else {}
     for checked in entries:
         first = known.get(fold(checked.entry.name))
+        if checked.entry.header.replaces:
+            if first is None:
+                names = [e.entry.name for e in base.entries] if base is not None else []
+                hint = did_you_mean(checked.entry.name, names) if base is not None else \
+                    "only a file that says 'extends GAME' replaces the game's entries"
+                sink.items.append(Diagnostic.make(
+                    "E0217", checked.source, checked.entry.header.span, name=checked.entry.name,
+                    game=base.name if base is not None else "the game this file extends (it extends none)",
+                    help=hint or "remove 'replaces': the entry adds to the game"))
+            continue
         if first is None:
             continue
         line = first.entry.span.line if first.entry.span else "?"
@@ -213,7 +232,7 @@ def _shadowing(entries: Sequence[CheckedEntry], base: Ruleset, sink: DiagnosticS
             "E0214", checked.source, checked.entry.header.span, name=checked.entry.name, game=base.name,
             where=f"{Path(first.source.name).name}:{line}",
             help=f"give it a name of its own; to change the game's '{first.entry.name}', amend it with a line "
-            "that refers to it"))
+            f"that refers to it, or write 'replaces {checked.entry.name}' on the header line to put yours in its place"))
 
 
 def _mixed_games(parsed: Sequence[tuple[Source, ast.RulesFile]]) -> Diagnostic | None:
@@ -287,7 +306,7 @@ def _ruleset_of(name: str, root: Path | None, parsed: list[tuple[Source, ast.Rul
         elif base.root != root:
             ruleset = _assemble(name, root, parsed, sink, base)
             return attrs.evolve(ruleset, files=base.files + ruleset.files,
-                                entries=base.entries + ruleset.entries)
+                                entries=combined_entries(base.entries, ruleset.entries))
     return _assemble(name, root, parsed, sink)
 
 
@@ -373,18 +392,20 @@ def check_paths(paths: Sequence[str], game: str | None = None, *, follow_symlink
 
 _EXTENDS = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n)*extends[ \t]+([^\n#]+)")
 
-# State a forked worker inherits: (source, vocabulary). Set only in the parent, just before forking.
-_WORKER: tuple[Source, Vocabulary] | None = None
+# State a forked worker inherits: (source, vocabulary, the game extended). Set only in the
+# parent, just before forking.
+_WORKER: tuple[Source, Vocabulary, Ruleset] | None = None
 
 
 def _check_chunk(spans: list[tuple[int, int, int, int]]) -> tuple[list[Diagnostic], list[tuple[str, int]], int]:
     """In a worker: parse and check some blocks of the shared source; return plain data."""
     assert _WORKER is not None
-    source, vocab = _WORKER
+    source, vocab, base = _WORKER
     with gc_paused():
         sink = DiagnosticSink(source)
         rules = parse_rules(source, sink, spans)
         entries = check_entries(vocab, [(source, rules)], sink)
+        _shadowing(entries, base, sink)
     names = [(e.entry.name, e.entry.span.line if e.entry.span else 0) for e in entries]
     # Sources stay behind: the parent has the text already.
     return [attrs.evolve(d, source=None) for d in sink.items], names, len(entries)
@@ -419,7 +440,7 @@ def _check_large(source: Source, base: Ruleset, report: CheckReport) -> bool:
         return False  # lines naming other entries are resolved across the whole file: one process
     size = (len(spans) + workers - 1) // workers
     chunks = [spans[i : i + size] for i in range(0, len(spans), size)]
-    _WORKER = (source, vocab)
+    _WORKER = (source, vocab, base)
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             results = pool.map(_check_chunk, chunks)
@@ -497,6 +518,7 @@ def _check_paths(paths: Sequence[str], game: str | None) -> CheckReport:
         vocab = build_vocabulary(siblings + requested, sink)
         entries = check_entries(vocab, siblings + requested, sink)
         mine = [e for e in entries if e.source.name in names]
+        _shadowing(mine, None, sink)  # a game of its own has nothing to replace
         report.references.extend(_references(vocab, entries, mine, sink))
         report.diagnostics.extend(d for d in sink.items if d.source is None or d.source.name in names)
         report.entries += sum(1 for e in entries if e.source.name in names)

@@ -37,7 +37,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from runebook.dsl.vocabulary import fold
+from runebook.dsl.folding import fold
 
 __all__ = [
     "ANY", "BOOLEAN", "CELL", "CELLS", "ENTITY", "NONE", "NUMBER", "POOL", "RATING", "TEXT",

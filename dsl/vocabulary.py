@@ -13,6 +13,7 @@ import attrs
 
 from runebook.dsl import ast
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
+from runebook.dsl.folding import fold
 from runebook.dsl.source import Source
 
 __all__ = ["VALUE_TYPES", "KindSpec", "LabelSpec", "Vocabulary", "build_vocabulary", "fold"]
@@ -25,12 +26,6 @@ _GRADES = re.compile(r"(\d{1,3})\s*(?:to|-)\s*(\d{1,3})")
 FLAGS = ("required", "repeatable", "graded", "after", "alias", "refers", "adds", "replaces")
 
 
-def fold(name: str) -> str:
-    """Names match case-insensitively, ignoring spaces, hyphens, underscores and quotes."""
-    return name.casefold().translate(_UNFOLDED)
-
-
-_UNFOLDED = str.maketrans("", "", " -_'’")
 
 
 @attrs.frozen

@@ -15,10 +15,24 @@ Every problem is raised as one :class:`dsl.diagnostics.RunebookError` carrying a
 diagnostics found.
 """
 
-from runebook.interpreter.api import odds, roll
-from runebook.interpreter.rules import load, load_text
-from runebook.interpreter.rules.sweep import sweep
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from runebook.interpreter.core.lazy import lazy_names
+
+if TYPE_CHECKING:  # imported on first use (below), so that a one-shot roll starts fast
+    from runebook.interpreter.api import odds, roll
+    from runebook.interpreter.rules import load, load_text
+    from runebook.interpreter.rules.sweep import sweep
 
 from runebook import __version__
 
 __all__ = ["__version__", "load", "load_text", "odds", "roll", "sweep"]
+
+#: Where each name of the API lives.
+_LAZY = {"odds": "runebook.interpreter.api", "roll": "runebook.interpreter.api", "load": "runebook.interpreter.rules",
+         "load_text": "runebook.interpreter.rules", "sweep": "runebook.interpreter.rules.sweep"}
+
+
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)

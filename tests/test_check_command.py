@@ -58,24 +58,30 @@ def test_folder_with_no_rules_files(cli, tmp_path: Path) -> None:  # type: ignor
     assert "E0005" in run.stderr
 
 
-def test_large_files_checked_in_parallel_report_what_serial_checking_reports(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def _big_file_both_ways(tmp_path: Path, monkeypatch, edit) -> tuple:  # type: ignore[no-untyped-def, type-arg]
+    """A generated 3,000-power homebrew file, changed by ``edit``, checked on the parallel
+    path and on the serial one: (text, parallel report, serial report)."""
     import sys
 
     from runebook.dsl import loader
-    from runebook.dsl.diagnostics import render_text
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     from bench_check import generate
 
-    text = generate(3000)
-    text = text.replace("Generated Power 5\nCost", "Generated Power 5\nCots", 1)
-    text = text.replace("Generated Power 250\n", "Generated Power 7\n", 1)
+    text = edit(generate(3000))
     path = tmp_path / "big.rules"
     path.write_text(text)
     monkeypatch.setattr(loader.LIMITS, "parallel_lines", 1000)
     parallel = loader.check_paths([str(path)])
     monkeypatch.setattr(loader.LIMITS, "parallel_lines", 10**9)
-    serial = loader.check_paths([str(path)])
+    return text, parallel, loader.check_paths([str(path)])
+
+
+def test_large_files_checked_in_parallel_report_what_serial_checking_reports(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from runebook.dsl.diagnostics import render_text
+
+    text, parallel, serial = _big_file_both_ways(tmp_path, monkeypatch, lambda text: text.replace(
+        "Generated Power 5\nCost", "Generated Power 5\nCots", 1).replace("Generated Power 250\n", "Generated Power 7\n", 1))
     assert parallel.entries == serial.entries == text.count("\nGenerated Power")
     assert [render_text(d) for d in parallel.diagnostics] == [render_text(d) for d in serial.diagnostics]
     assert sorted(d.code for d in serial.diagnostics) == ["E0203", "E0209"]
@@ -111,3 +117,19 @@ def test_parse_shows_the_tree_and_the_canonical_form(cli, tmp_path: Path) -> Non
     broken.write_text("Jab\nCost: [Weapon + 1 CP\n")
     run = cli("parse", str(broken))
     assert run.code == 1 and "E0104 unclosed '['" in run.stderr
+
+
+def test_a_large_file_reusing_or_replacing_its_games_names_is_checked_as_a_small_one(tmp_path: Path,
+                                                                                     monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The parallel path sees what the serial one sees: a game's entry name reused (E0214) or
+    a `replaces` with nothing to replace (E0217); `replaces Berserker Charge` itself passes."""
+    from runebook.dsl.diagnostics import render_text
+
+    def edit(text: str) -> str:
+        assert "\nGenerated Power 30\n" in text
+        return text.replace("\nGenerated Power 5\n", "\nSleep\n", 1).replace(
+            "\nGenerated Power 9\n", "\nreplaces Sleeep\n", 1).replace("\nGenerated Power 30\n", "\nreplaces Berserker Charge\n", 1)
+
+    _, parallel, serial = _big_file_both_ways(tmp_path, monkeypatch, edit)
+    assert [render_text(d) for d in parallel.diagnostics] == [render_text(d) for d in serial.diagnostics]
+    assert sorted(d.code for d in serial.diagnostics) == ["E0214", "E0217"]

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from runebook.interpreter.cli.main import COMMAND_MODULES, build_parser
+
 GAME = """\
 procedure Stand (bonus: number = 1)
   choose stance: bold | careful
@@ -95,3 +97,16 @@ def test_an_input_may_be_named_like_a_keyword_of_the_api(tmp_path: Path, cli) ->
         assert run.code == 0, (command, run.stderr)
         data = json.loads(run.stdout)
         assert data["results"]["total"] in (9, {"9": "1"}), (command, data["results"])
+
+
+def test_each_command_alone_parses_as_in_the_whole_command_line() -> None:
+    """`runebook CMD` registers only CMD's module (start-up); the table of which module holds
+    which command must match what the modules register, or a command would go missing."""
+    whole = build_parser()
+    commands = next(a for a in whole._actions if a.dest == "command").choices
+    assert set(COMMAND_MODULES) == set(commands) - {"completion"}
+    for name in COMMAND_MODULES:
+        alone = next(a for a in build_parser(name)._actions if a.dest == "command").choices
+        assert name in alone
+        ours = sorted(o for a in alone[name]._actions for o in a.option_strings)
+        assert ours == sorted(o for a in commands[name]._actions for o in a.option_strings)

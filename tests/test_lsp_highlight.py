@@ -197,3 +197,14 @@ def test_vscode_extension_folder_is_consistent() -> None:
     assert '["runebook", "lsp"]' in client and "vscode-languageclient" in package["dependencies"]
     settings = package["contributes"]["configuration"]["properties"]
     assert settings["runebook.server.command"]["default"] == ["runebook", "lsp"]
+
+
+def test_the_replaces_marker_is_a_keyword_in_both() -> None:
+    text = "replaces Sleep [Charm]\nCost: 2 CP\n"
+    tokens = [(kind, value) for kind, value in RunebookLexer().get_tokens(text) if value.strip()]
+    assert tokens[:3] == [(Keyword.Declaration, "replaces"), (Name.Class, "Sleep "), (Name.Tag, "[Charm]")]
+    lines = text.split("\n")[:1]
+    (line,) = tokenize(lines)
+    scopes = {lines[0][s:e]: scopes for s, e, scopes in line}
+    assert "keyword.other.replaces.runebook" in scopes["replaces"]
+    assert "entity.name.type.entry.runebook" in scopes[" Sleep "]

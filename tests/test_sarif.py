@@ -13,8 +13,25 @@ import pytest
 from runebook.dsl.diagnostics import MESSAGES, Diagnostic, render_sarif
 from runebook.dsl.source import Source, Span
 
-SCHEMA = json.loads((Path(__file__).parent / "schemas" / "sarif-2.1.0-subset.json").read_text(encoding="utf-8"))
-VALIDATOR = jsonschema.Draft7Validator(SCHEMA, format_checker=jsonschema.FormatChecker())
+SCHEMAS = Path(__file__).parent / "schemas"
+#: The official OASIS schema (draft-04), vendored unchanged (tests/schemas/README.md).
+OFFICIAL = json.loads((SCHEMAS / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+#: The part Runebook writes, closed to it (tests/schemas/README.md).
+SUBSET = json.loads((SCHEMAS / "sarif-2.1.0-subset.json").read_text(encoding="utf-8"))
+
+
+class _Both:
+    """Validates a log against the official schema and against the subset."""
+
+    validators = (jsonschema.Draft4Validator(OFFICIAL, format_checker=jsonschema.FormatChecker()),
+                  jsonschema.Draft7Validator(SUBSET, format_checker=jsonschema.FormatChecker()))
+
+    def validate(self, log: object) -> None:
+        for validator in self.validators:
+            validator.validate(log)
+
+
+VALIDATOR = _Both()
 
 #: A homebrew file with three mistakes on lines 5, 6 and 9 (a misspelt stat, an unknown
 #: label, an unclosed bracket).
@@ -118,8 +135,16 @@ def test_the_schema_rejects_a_broken_log(broken) -> None:  # type: ignore[no-unt
                                   version="1", help_uri="https://example.org/errors.md"))
     VALIDATOR.validate(log)
     broken(log)
-    with pytest.raises(jsonschema.ValidationError):
-        VALIDATOR.validate(log)
+    for validator in VALIDATOR.validators:  # each schema alone refuses it
+        with pytest.raises(jsonschema.ValidationError):
+            validator.validate(log)
+
+
+def test_the_official_schema_is_the_oasis_one_unchanged() -> None:
+    jsonschema.Draft4Validator.check_schema(OFFICIAL)
+    assert OFFICIAL["id"] == "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    assert len((SCHEMAS / "sarif-schema-2.1.0.json").read_bytes()) == 112_768
+    assert len(OFFICIAL["definitions"]) == 52 and OFFICIAL["required"] == ["version", "runs"]
 
 
 def test_rules_link_to_the_reference_given_by_runebook_docs_url(cli, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

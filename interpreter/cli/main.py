@@ -44,14 +44,25 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: The module of each command, so that one command's run imports only what it needs
+#: (`completion` is not here: it reads every command's parser).
+COMMAND_MODULES = {
+    "check": "check", "fmt": "fmt", "resolve": "resolve", "run": "resolve", "roll": "dice", "odds": "dice",
+    "parse": "parse", "tour": "tour", "export": "export", "schema": "export", "lsp": "lsp",
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``command``, only that command's module is imported
+    and registered (what `runebook roll 1d20` parses with, to start fast)."""
     parser = _Parser(
         prog="runebook",
         description="Validate, roll, resolve and compute exact odds for tabletop RPG rules.",
     )
     parser.add_argument("--version", action="version", version=f"runebook {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
+    module = COMMAND_MODULES.get(command or "")
+    for name in COMMANDS if module is None else (f"runebook.interpreter.cli.commands.{module}",):
         importlib.import_module(name).register(sub)
     for command in sub.choices.values():
         command.add_argument("--limit", dest="limits", action="append", type=_limit, default=[],
@@ -78,7 +89,8 @@ def _limits(args: argparse.Namespace) -> Limits:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv else None)
     try:
         args = parser.parse_args(argv)
         if not getattr(args, "handler", None):

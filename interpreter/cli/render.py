@@ -71,8 +71,6 @@ def _short(text: str, width: int = 72) -> str:
 
 #: What ``--trace brief`` keeps besides the dice: choices, uses of procedures, changes of state.
 BRIEF = frozenset({"choice", "use", "state"})
-#: The levels of ``--trace``.
-TRACE_LEVELS = ("full", "brief", "none")
 
 
 def trace_text(trace: Trace, level: str = "full") -> list[str]:

@@ -47,7 +47,7 @@ import attrs
 from runebook.dsl import builtins as registry
 from runebook.dsl import expr_ast as ex
 from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
-from runebook.dsl.parser import parse_expression
+from runebook.dsl.simple_expr import simple_expression
 from runebook.dsl.source import Source, Span
 from runebook.interpreter.core import hexgrid as _hexgrid
 from runebook.interpreter.core.dice import (
@@ -1892,7 +1892,11 @@ def _compile_text(text: str, limits: Limits, dialect: str = DEFAULT_DIALECT) -> 
     check_dialect(dialect)
     source = Source("<expression>", text)
     try:
-        node = parse_expression(text, source)
+        node = simple_expression(text)
+        if node is None:
+            from runebook.dsl.parser import parse_expression  # the grammar, loaded only when needed
+
+            node = parse_expression(text, source)
     except RunebookError as error:
         hint = foreign_hint(text)
         if hint is None or error.diagnostics[0].code not in ("E0101", "E0102", "E0104", "E0105"):

@@ -20,7 +20,7 @@ import attrs
 from runebook.dsl import ast
 from runebook.dsl.checker import check_entries
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink
-from runebook.dsl.loader import Ruleset, _assemble, _extends, _references, load_game, unknown_game
+from runebook.dsl.loader import Ruleset, _assemble, _extends, _references, combined_entries, load_game, unknown_game
 from runebook.dsl.model import build_model
 from runebook.dsl.parser import _parse_slice, _prechecks, split_blocks
 from runebook.dsl.source import Source, Span, gc_paused
@@ -204,7 +204,7 @@ def _analyze(path: Path, text: str, overlay: dict[str, str], game: str | None) -
         found.diagnostics.extend(sink.items)
         found.base = base
         found.ruleset = attrs.evolve(base, files=base.files + ((source, rules_file),),
-                                     entries=base.entries + own.entries)
+                                     entries=combined_entries(base.entries, own.entries))
     else:
         folder = path.parent
         # Files on disk, and documents open in the editor that are not saved there yet.

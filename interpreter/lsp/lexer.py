@@ -49,6 +49,9 @@ class RunebookLexer(RegexLexer):
             (r".", Text, "text"),
         ],
         "header": [
+            # `replaces Sleep`: the marker of an entry that takes the place of its game's.
+            (r"replaces(?=[ \t]+[^\s\[(])", Keyword.Declaration),
+            (r"[ \t]+", Whitespace),
             (r"\[[^\]\n]*\]", Name.Tag),
             (r"\([^)\n]*\)", Comment),
             (r"\*+", Generic.Strong),

@@ -12,8 +12,22 @@
 - ``procedures``: running a procedure's lines, and the drivers that make its choices.
 """
 
-from runebook.interpreter.core.values import Level
-from runebook.interpreter.rules.model import Rules, load, load_text
-from runebook.interpreter.rules.results import CheckOdds, CheckResult
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from runebook.interpreter.core.lazy import lazy_names
+
+if TYPE_CHECKING:  # imported on first use (below): a module of the layer need not load all of it
+    from runebook.interpreter.core.values import Level
+    from runebook.interpreter.rules.model import Rules, load, load_text
+    from runebook.interpreter.rules.results import CheckOdds, CheckResult
 
 __all__ = ["CheckOdds", "CheckResult", "Level", "Rules", "load", "load_text"]
+
+_LAZY = {"Level": "runebook.interpreter.core.values", "Rules": "runebook.interpreter.rules.model", "load": "runebook.interpreter.rules.model",
+         "load_text": "runebook.interpreter.rules.model", "CheckOdds": "runebook.interpreter.rules.results",
+         "CheckResult": "runebook.interpreter.rules.results"}
+
+
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)

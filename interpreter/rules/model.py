@@ -75,7 +75,7 @@ from runebook.interpreter.rules.entities import Entity, Held, load_entities, loa
 from runebook.interpreter.rules.entries import EntryView, line_value
 from runebook.interpreter.rules.inline import ReadingEnv
 from runebook.interpreter.rules.listed import entry_query
-from runebook.interpreter.rules.procedures import RunResult, ScriptedDriver, run_lines
+from runebook.interpreter.rules.procedures import CallbackDriver, Chooser, Driver, RunResult, ScriptedDriver, run_lines
 from runebook.interpreter.rules.results import CheckOdds, CheckResult
 from runebook.interpreter.rules.runstate import RunState
 from runebook.interpreter.rules.shown import run_show
@@ -197,13 +197,13 @@ class Rules:
                                                    else f"{self.name} declares no checks"))])
         return found
 
-    def entity(self, path: str) -> Any:
+    def entity(self, path: str) -> Entity:
         """Load a character, NPC or obstacle file against this game's stats, resources and
         conditions; resources it does not list start at their declared start."""
         return self._prepared(load_entity(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
                                           [c.name for c in self.conditions.values()], bind=self._bind_held))
 
-    def entities(self, path: str) -> list[Any]:
+    def entities(self, path: str) -> list[Entity]:
         """The entities of a file: one, or each of a YAML list of them (a party)."""
         found = load_entities(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
                               [c.name for c in self.conditions.values()], bind=self._bind_held)
@@ -843,6 +843,7 @@ class Rules:
         return CheckResult(spec.name, results, ctx.trace, bound, {k: v.name for k, v in chosen.items()})
 
     def procedure(self, name: str) -> Procedure | None:
+        """A procedure by name (any case, spaces, hyphens or underscores), or None."""
         return self.procedures.get(fold(name))
 
     def _user_of(self, entry_name: str) -> tuple[Procedure, str] | None:
@@ -866,13 +867,20 @@ class Rules:
 
     def run(self, name: str, given: Mapping[str, Any] | None = None, /, *,
             options: Mapping[str, str] | None = None, seed: int | None = None,
-            dice: Sequence[int] | None = None, rng: random.Random | None = None, driver: Any = None,
-            as_: Any = None, against: Any = None, **inputs: Any) -> Any:
-        """Run a procedure (or a check) to its end, asking ``driver`` at each choice point.
-        Inputs come as keywords, or as a mapping ``given`` (any names, ``options`` too).
+            dice: Sequence[int] | None = None, rng: random.Random | None = None, driver: Driver | None = None,
+            choose: Chooser | None = None, as_: Any = None, against: Any = None, **inputs: Any) -> RunResult:
+        """Run a procedure (or a check) to its end, asking ``driver`` at each choice point
+        (or ``choose``, a function ``(ChoicePoint) -> str``: a
+        :class:`~interpreter.rules.procedures.CallbackDriver`). Inputs come as keywords, or as
+        a mapping ``given`` (any names, ``options`` too). Without either, a choice point
+        with nobody to answer it is E0610.
 
         Returns a :class:`~interpreter.rules.procedures.RunResult`.
         """
+        if choose is not None:
+            if driver is not None:
+                raise ValueError("give driver or choose, not both")
+            driver = CallbackDriver(choose)
         inputs = {**(given or {}), **inputs}
         procedure = self.procedure(name)
         if procedure is None and fold(name) not in self.checks:
@@ -911,10 +919,34 @@ class Rules:
                                     if not isinstance(v, PoolSource)}}, roles)
         return RunResult(procedure.name, results, state, ctx.trace, tuple(choices))
 
+    async def run_async(self, name: str, given: Mapping[str, Any] | None = None, /, *,
+                        choose: Chooser | None = None, driver: Driver | None = None, **kwargs: Any) -> RunResult:
+        """:meth:`run` for asyncio code (a chat bot waiting for its player): the procedure
+        runs in a worker thread, so the event loop goes on while it computes, and ``choose``
+        may be a coroutine function (``async def choose(point) -> str``), awaited on this
+        loop at each choice point — it can wait for a message. A plain function works too.
+        Other arguments as for :meth:`run`; what it raises, it raises here."""
+        import asyncio  # only asyncio embedders pay for it
+
+        loop = asyncio.get_running_loop()
+        if choose is not None:
+            if driver is not None:
+                raise ValueError("give driver or choose, not both")
+            driver = CallbackDriver(choose, loop)
+        elif isinstance(driver, CallbackDriver) and driver.loop is None:
+            driver = CallbackDriver(driver.callback, loop)
+        try:
+            return await asyncio.to_thread(self.run, name, given, driver=driver, **kwargs)
+        except asyncio.CancelledError:
+            # The thread cannot be stopped from here; the choice it waits on can.
+            if isinstance(driver, CallbackDriver):
+                driver.cancel()
+            raise
+
     def odds(self, check: str, given: Mapping[str, Any] | None = None, /, *,
              options: Mapping[str, str] | None = None, as_: Any = None,
              against: Any = None, answers: Mapping[str, str] | None = None,
-             progress: Callable[[int], None] | None = None, **inputs: Any) -> Any:
+             progress: Callable[[int], None] | None = None, **inputs: Any) -> CheckOdds:
         """The exact distribution of every named result of a check — or of a procedure,
         solved as a Markov chain (:mod:`interpreter.markov.chains`; ``answers`` fixes its
         choices; ``progress`` hears the number of states explored so far)."""

@@ -11,13 +11,14 @@ same result whichever answers it:
 
 - :class:`ScriptedDriver`: answers given in order (from a YAML file or a list);
 - :class:`PromptDriver`: asks at the terminal;
-- :class:`CallbackDriver`: a Python function, for embedders.
+- :class:`CallbackDriver`: a Python function or coroutine function, for embedders.
 """
 
 from __future__ import annotations
 
+import inspect
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
@@ -42,6 +43,7 @@ from runebook.interpreter.rules.yamlfile import read_yaml
 __all__ = [
     "CallbackDriver",
     "ChoicePoint",
+    "Chooser",
     "Driver",
     "PromptDriver",
     "RunResult",
@@ -70,6 +72,7 @@ class Driver:
     """Answers choice points (override :meth:`choose`)."""
 
     def choose(self, point: ChoicePoint) -> str:
+        """The answer to ``point``: one of its options (a name, or a whole number)."""
         raise NotImplementedError
 
     def finish(self) -> None:
@@ -149,14 +152,71 @@ class PromptDriver(Driver):
             print(f"'{answer}' is not offered{'; ' + hint if hint else ''}", file=self.out)
 
 
-class CallbackDriver(Driver):
-    """Answers from a Python function ``(ChoicePoint) -> str``."""
+#: What answers a choice point for an embedder: a function, or a coroutine function.
+Chooser = Callable[[ChoicePoint], "str | Awaitable[str]"]
 
-    def __init__(self, callback: Callable[[ChoicePoint], str]) -> None:
+
+class CallbackDriver(Driver):
+    """Answers from a Python function ``(ChoicePoint) -> str``, or from a coroutine function
+    (``async def choose(point) -> str``).
+
+    A coroutine's answer is awaited on ``loop`` when one is given (the event loop that
+    :meth:`Rules.run_async <interpreter.rules.model.Rules.run_async>` runs the procedure
+    for, from its worker thread); otherwise, outside any running loop, on a loop of its own
+    for each answer. A synchronous run inside a running event loop cannot wait for a
+    coroutine without blocking that loop: that is a :class:`RuntimeError` naming
+    ``run_async``.
+    """
+
+    def __init__(self, callback: Chooser, loop: Any = None) -> None:
         self.callback = callback
+        self.loop = loop
+        #: The answer awaited on ``loop`` now (a concurrent future), and whether the run
+        #: was abandoned (:meth:`cancel`).
+        self._pending: Any = None
+        self._cancelled = False
+
+    def cancel(self) -> None:
+        """Give up the run (its awaiting task was cancelled): the answer awaited now is
+        cancelled, and so is any later one, so the worker thread ends at its next choice."""
+        self._cancelled = True
+        pending = self._pending
+        if pending is not None:
+            pending.cancel()
 
     def choose(self, point: ChoicePoint) -> str:
-        return self.callback(point)
+        """The callback's answer to ``point`` (awaited when it is a coroutine's)."""
+        answer = self.callback(point)
+        if inspect.isawaitable(answer):
+            return self._awaited(answer)
+        return answer
+
+    def _awaited(self, answer: Awaitable[str]) -> str:
+        import asyncio  # only embedders with coroutines pay for it
+
+        async def wait() -> str:
+            return await answer
+
+        if self.loop is not None:
+            if self._cancelled:
+                if inspect.iscoroutine(answer):
+                    answer.close()
+                raise asyncio.CancelledError
+            self._pending = asyncio.run_coroutine_threadsafe(wait(), self.loop)
+            if self._cancelled:  # cancelled between the check above and now
+                self._pending.cancel()
+            try:
+                return self._pending.result()
+            finally:
+                self._pending = None
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(wait())
+        if inspect.iscoroutine(answer):
+            answer.close()  # never awaited, and said so below rather than warned about
+        raise RuntimeError("a coroutine answered a choice in a synchronous run inside a running event "
+                           "loop, which would block it: use 'await rules.run_async(...)'")
 
 
 def choice_value(statement: ast.Statement, rank: int) -> Any:
@@ -170,11 +230,15 @@ def choice_value(statement: ast.Statement, rank: int) -> Any:
 
 def load_choices(path: str | Path, otherwise: Driver | None = None) -> Driver:
     """A choices file: a YAML list of answers in order (``- bold``), a mapping ``choices:
-    [...]``, or answers by the choice's name (``stance: bold``; a choice it does not name
-    is asked of ``otherwise``). Read with ``yaml.safe_load``."""
+    [...]`` (beside it, ``game:`` and ``procedure:`` say what it answers), or answers by the
+    choice's name (``stance: bold``; a choice it does not name is asked of ``otherwise``;
+    ``game`` and ``procedure`` are never choices). Read with ``yaml.safe_load``."""
     source, _root, data = read_yaml(path)
     if isinstance(data, dict) and "choices" in data:
         data = data["choices"]
+    elif isinstance(data, dict):
+        # `game:` and `procedure:` say what the answers are for (`runebook check` reads them).
+        data = {k: v for k, v in data.items() if k not in ("game", "procedure")}
     if isinstance(data, dict) and data and all(isinstance(k, str) and isinstance(v, (str, int, float, bool))
                                               for k, v in data.items()):
         return NamedDriver({k: str(v) for k, v in data.items()}, otherwise or ScriptedDriver([], source))

@@ -14,7 +14,6 @@ import attrs
 from runebook.interpreter.core.distribution import Distribution
 from runebook.interpreter.core.trace import Trace
 from runebook.interpreter.core.values import json_value
-from runebook.interpreter.rules.shown import shown_values
 
 __all__ = ["CheckOdds", "CheckResult", "JsonResult"]
 
@@ -26,6 +25,7 @@ class JsonResult:
     __slots__ = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """The result as plain data (JSON-serialisable): what ``--json`` prints, parsed."""
         raise NotImplementedError
 
     def to_json(self) -> str:
@@ -46,6 +46,8 @@ class CheckResult(JsonResult):
     @property
     def shown(self) -> dict[str, Any]:
         """The values the check's ``show`` lines gave (interpreter.rules.shown)."""
+        from runebook.interpreter.rules.shown import shown_values  # reads statements: the AST, loaded when needed
+
         return shown_values(self.trace)
 
     def to_dict(self) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
-from runebook.dsl.loader import CheckReport, _extends, _parse, check_paths, load_game, read_text
+from runebook.dsl.loader import CheckReport, _extends, _parse, check_paths, combined_entries, load_game, read_text
 from runebook.dsl.model import build_model
 from runebook.interpreter.cli.characters import CHARACTER_FILES, character_problems
 from runebook.interpreter.cli.kind_checks import homebrew_entries, kind_checks, refused_entries
@@ -27,6 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                             description="Validate .rules files; exit 1 if any has errors.")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="a .rules file or a folder of them")
     parser.add_argument("--game", help="the game that content files extend (a built-in name or a folder)")
+    parser.add_argument("--procedure", metavar="NAME",
+                        help="the procedure the choices files given answer (else their 'procedure:' line)")
     parser.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
                         help="how to print diagnostics (default: text)")
     parser.add_argument("--follow-symlinks", action="store_true",
@@ -72,7 +74,7 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
                 continue
             # The game's files and this one, read as one ruleset; report this file's problems.
             entries = homebrew_entries(base, parsed)
-            combined = attrs.evolve(base, files=base.files + (parsed,), entries=base.entries + tuple(entries))
+            combined = attrs.evolve(base, files=base.files + (parsed,), entries=combined_entries(base.entries, entries))
             model = build_model(combined)
             found.extend(d for d in model.diagnostics if d.source is not None and d.source.name == parsed[0].name)
             found.extend(refused_entries(model, entries))
@@ -102,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     rules_paths = [p for p in args.paths if p not in characters]
     report = check_paths(rules_paths, args.game, follow_symlinks=args.follow_symlinks) if rules_paths else CheckReport()
     report.diagnostics.extend(_mechanics_problems(rules_paths, report.diagnostics))
-    report.diagnostics.extend(character_problems(characters, args.game))
+    report.diagnostics.extend(character_problems(characters, args.game, args.procedure))
     report.files += len(characters)
     errors = [d for d in report.diagnostics if d.severity == "error"]
     if args.format == "json":

@@ -6,17 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from runebook.dsl.diagnostics import render_text
-from runebook.dsl.loader import builtin_games
-from runebook.dsl.vocabulary import fold
-from runebook.interpreter import api
 from runebook.interpreter.cli.commands import EXIT_USAGE
-from runebook.interpreter.cli.commands.resolve import add_check_inputs, add_trace_options, faces, run_check_odds, run_sweep
-from runebook.interpreter.cli.charts import comparison_json, comparison_text, distributions_csv, svg_chart, write_chart
-from runebook.interpreter.cli.render import distribution_json, distribution_text, roll_json, roll_text
-from runebook.interpreter.core.evaluate import compile_expression
+from runebook.interpreter.cli.options import add_check_inputs, add_trace_options, faces
 from runebook.interpreter.core.limits import DEFAULT_LIMITS
 from runebook.interpreter.core.notation import DEFAULT_DIALECT, DIALECTS
+
+# The rest (the evaluator, the loader, the renderers, charts) is imported by the command that
+# runs: a one-shot `runebook roll 1d20` loads neither games nor chart writers.
 
 __all__ = ["register"]
 
@@ -90,12 +86,19 @@ def _positive(text: str) -> int:
 
 
 def _warn(expr: str, args: argparse.Namespace) -> None:
+    from runebook.dsl.diagnostics import render_text
+    from runebook.interpreter import api
+    from runebook.interpreter.core.evaluate import compile_expression
+
     limits = api._limits(args.limits, args.max_dice)
     for warning in compile_expression(expr, limits=limits, dialect=args.dialect).warnings:
         print(render_text(warning), file=sys.stderr)
 
 
 def run_roll(args: argparse.Namespace) -> int:
+    from runebook.interpreter import api
+    from runebook.interpreter.cli.render import roll_json, roll_text
+
     result = api.roll(args.expr, seed=args.seed, dice=args.dice, dialect=args.dialect, max_dice=args.max_dice,
                       limits=args.limits)
     _warn(args.expr, args)
@@ -104,6 +107,9 @@ def run_roll(args: argparse.Namespace) -> int:
 
 
 def _is_game(name: str) -> bool:
+    from runebook.dsl.loader import builtin_games
+    from runebook.dsl.vocabulary import fold
+
     return fold(name) in builtin_games() or Path(name).is_dir()
 
 
@@ -117,6 +123,13 @@ def _unicode() -> bool:
 
 
 def run_odds(args: argparse.Namespace) -> int:
+    from runebook.dsl.loader import builtin_games
+    from runebook.dsl.vocabulary import fold
+    from runebook.interpreter import api
+    from runebook.interpreter.cli.charts import distributions_csv, svg_chart, write_chart
+    from runebook.interpreter.cli.commands.resolve import run_check_odds, run_sweep
+    from runebook.interpreter.cli.render import distribution_json, distribution_text
+
     if args.json:
         args.format = "json"
     if len(args.expr) == 2 and _is_game(args.expr[0]) and args.vary:
@@ -159,6 +172,9 @@ def run_odds(args: argparse.Namespace) -> int:
 
 def _compare(args: argparse.Namespace) -> int:
     """Several expressions side by side (`runebook odds 1d20 2d10`)."""
+    from runebook.interpreter import api
+    from runebook.interpreter.cli.charts import comparison_json, comparison_text, distributions_csv, svg_chart, write_chart
+
     expressions = list(args.expr)
     dists = [api.odds(e, dialect=args.dialect, max_dice=args.max_dice, limits=args.limits) for e in expressions]
     for expression in expressions:

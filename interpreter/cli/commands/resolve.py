@@ -15,7 +15,8 @@ from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from runebook.dsl.source import Source, Span
 from runebook.interpreter.cli.charts import sweep_csv, sweep_svg, sweep_text, write_chart
 from runebook.interpreter.cli.progress import Progress, SweepProgress
-from runebook.interpreter.cli.render import TRACE_LEVELS, distribution_text, trace_text
+from runebook.interpreter.cli.options import add_check_inputs, add_trace_options, faces
+from runebook.interpreter.cli.render import distribution_text, trace_text
 from runebook.interpreter.core.limits import DEFAULT_LIMITS
 from runebook.interpreter.core.values import format_value
 from runebook.interpreter.rules import load
@@ -27,15 +28,6 @@ __all__ = ["add_check_inputs", "add_trace_options", "faces", "register", "run_ch
            "run_sweep"]
 
 
-def faces(text: str) -> list[int]:
-    """``--dice 8,6,1``: the faces a player rolled (an argparse type)."""
-    parts = [p for p in text.replace(" ", ",").split(",") if p]
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected whole numbers separated by commas, got '{text}'") from None
-
-
 def _pairs(values: list[str] | None, flag: str) -> dict[str, str]:
     pairs: dict[str, str] = {}
     for item in values or []:
@@ -45,19 +37,6 @@ def _pairs(values: list[str] | None, flag: str) -> dict[str, str]:
                                                  help=f"write {flag} NAME=VALUE")])
         pairs[name.strip()] = value.strip()
     return pairs
-
-
-def add_check_inputs(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--with", dest="inputs", action="append", metavar="NAME=VALUE",
-                        help="an input of the check, e.g. --with pool=5 or --with ability=7M")
-    parser.add_argument("--option", dest="options", action="append", metavar="NAME=VALUE",
-                        help="a house rule, e.g. --option enhancement_gate=meets_difficulty")
-    parser.add_argument("--as", dest="actor", metavar="CHAR.yaml", action="append",
-                        help="the acting character ('actor' in the check; its stats fill missing inputs); "
-                        "give it again for a group ('actors' lists them all)")
-    parser.add_argument("--against", dest="target", metavar="CHAR.yaml", action="append",
-                        help="the character or obstacle acted upon ('target' in the check); give it again "
-                        "for several ('targets')")
 
 
 def _blame_flags(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -117,15 +96,6 @@ def _roles(rules: Any, args: argparse.Namespace) -> dict[str, Any]:
     if problems:
         raise RunebookError(problems)
     return roles
-
-
-def add_trace_options(parser: argparse.ArgumentParser) -> None:
-    """``--trace full|brief|none`` and ``--quiet`` (the same as ``--trace none``)."""
-    parser.add_argument("--trace", choices=TRACE_LEVELS, default="full",
-                        help="how much of what happened to print: every step (full, the default), the dice, "
-                        "choices and tests (brief), or only the results (none)")
-    parser.add_argument("--quiet", "-q", action="store_const", dest="trace", const="none",
-                        help="print only the results (--trace none)")
 
 
 def _add_dice_and_output(parser: argparse.ArgumentParser) -> None:
