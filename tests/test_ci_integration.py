@@ -1,7 +1,7 @@
 """CI integration: the pre-commit hooks, the GitHub Action and the example content
 repository, run the way pre-commit and GitHub run them, offline.
 
-``runebook`` on PATH is a small script that runs this checkout (``python -m runebook.interpreter``),
+``runebook`` on PATH is a small script that runs this checkout (``python -m runebook``),
 as an installed console script would. The hooks run twice: by pre-commit itself when it is
 installed (it is in the ``test`` extra), and always the way pre-commit runs a hook: the
 entry, split like a shell would, followed by every tracked file that matches ``files``.
@@ -42,7 +42,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     shim = bin_dir / "runebook"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m runebook.interpreter "$@"\n', encoding="utf-8")
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m runebook "$@"\n', encoding="utf-8")
     shim.chmod(0o755)
     env = dict(os.environ)
     env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(REPO),

@@ -129,7 +129,7 @@ def test_a_planted_pickle_in_the_real_cache_folder(tmp_path: Path) -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     env.pop("RUNEBOOK_NO_CACHE", None)
     # An expression that needs the grammar (a plain sum such as 1d6 is read without it).
-    run = subprocess.run([sys.executable, "-m", "interpreter", "roll", "2d6 * 2", "--seed", "1"], capture_output=True,
+    run = subprocess.run([sys.executable, "-m", "runebook", "roll", "2d6 * 2", "--seed", "1"], capture_output=True,
                          text=True, env=env, cwd=REPO, check=False, timeout=60)
     assert run.returncode == 0, run.stderr
     assert not marker.exists()

@@ -85,7 +85,7 @@ def homebrew(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest_lsp.fixture(
     scope="module",
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "interpreter", "lsp"],
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "runebook", "lsp"],
                               server_env={**os.environ, "PYTHONPATH": str(REPO)}),
 )
 async def client(lsp_client: LanguageClient):
