@@ -17,6 +17,7 @@ levels, true/false, text); a record returned by a check lasts only within its se
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -32,6 +33,7 @@ from interpreter.core.distribution import Distribution
 from interpreter.core.evaluate import Context, MapEnv
 from interpreter.core.limits import limit_error
 from interpreter.core.values import Bound, Level, Rating, Record
+from interpreter.rules.memo import LineMemo
 from interpreter.rules.procedures import ChoicePoint, Driver, run_segment
 from interpreter.rules.results import CheckOdds
 
@@ -140,6 +142,8 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     numbered: list[Any] = []
     #: Segment runs so far, one per state and dice outcome (``Limits.max_worlds``).
     worlds = [0]
+    # Values of lines for the values they read, shared by every segment of this computation.
+    memo = LineMemo(rules.globals)
 
     def number(value: Any) -> int:
         found = numbers.get(value)
@@ -170,7 +174,8 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 env = MapEnv({k: _thaw(v, entities) for k, v in held}, parent=scope)
                 rules.entry_views(scope, env)
                 following = rules.in_world(ctx, lambda: run_segment(
-                    rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True))
+                    rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True,
+                    memo=memo))
             finally:
                 ctx.run.options = ctx.run.roles = None
             # An entity a value holds (a loop's member) is kept as the role it has.
@@ -263,26 +268,35 @@ def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], enter
             members: set[Any]) -> dict[Any, Fraction] | None:
     """Expected visits of each state of a group: x_t - sum_s x_s p(s,t) = entering_t, solved
     exactly by sparse elimination (a state leads to few others). None if the group never
-    lets go of its probability (the procedure may not end)."""
+    lets go of its probability (the procedure may not end).
+
+    Each equation's coefficients are scaled to whole numbers and eliminated without fractions
+    (a row less another times a number, then divided by what all its numbers share): only the
+    right-hand side, one number per row, is a fraction."""
     index = {s: i for i, s in enumerate(group)}
     if len(group) == 1:
         (state,) = group
         stay = transitions[state].get(state, Fraction(0))
         return None if stay == 1 else {state: entering[state] / (1 - stay)}
-    rows: dict[int, dict[int, Fraction]] = {i: {i: Fraction(1)} for i in range(len(group))}
-    rhs = [entering[s] for s in group]
+    size = len(group)
+    exact: list[dict[int, Fraction]] = [{i: Fraction(1)} for i in range(size)]
     for s in group:
+        column = index[s]
         for t, p in transitions[s].items():
             if t in members:
-                row = rows[index[t]]
-                row[index[s]] = row.get(index[s], Fraction(0)) - p
-    holders: dict[int, set[int]] = {i: set() for i in range(len(group))}
-    for i, row in rows.items():
-        for j in [j for j, v in row.items() if not v]:
-            del row[j]
+                row = exact[index[t]]
+                row[column] = row.get(column, 0) - p
+    rows: list[dict[int, int]] = []
+    rhs: list[Fraction] = []
+    for i, s in enumerate(group):
+        scale = math.lcm(*(value.denominator for value in exact[i].values()))
+        rows.append({j: v.numerator * (scale // v.denominator) for j, v in exact[i].items() if v})
+        rhs.append(entering[s] * scale)
+    holders: list[set[int]] = [set() for _ in range(size)]
+    for i, row in enumerate(rows):
         for j in row:
             holders[j].add(i)
-    for col in range(len(group)):
+    for col in range(size):
         pivot = col if rows[col].get(col) else next((r for r in sorted(holders[col]) if r > col), None)
         if pivot is None or not rows[pivot].get(col):
             return None
@@ -295,27 +309,35 @@ def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], enter
             for r in (col, pivot):
                 for j in rows[r]:
                     holders[j].add(r)
-        factor = rows[col][col]
-        if factor != 1:
-            rows[col] = {j: v / factor for j, v in rows[col].items()}
-            rhs[col] /= factor
         pivot_row, pivot_rhs = rows[col], rhs[col]
+        lead = pivot_row[col]
         for r in list(holders[col]):
             if r == col:
                 continue
-            scale = rows[r][col]
             target = rows[r]
+            scale = target[col]
+            # target * lead - pivot_row * scale: the column's entry becomes 0.
+            updated = {j: v * lead for j, v in target.items()}
             for j, v in pivot_row.items():
-                value = target.get(j, Fraction(0)) - scale * v
+                value = updated.get(j, 0) - scale * v
                 if value:
-                    if j not in target:
-                        holders[j].add(r)
-                    target[j] = value
-                elif j in target:
-                    del target[j]
+                    updated[j] = value
+                else:
+                    updated.pop(j, None)
+            right = rhs[r] * lead - pivot_rhs * scale
+            common = math.gcd(*updated.values())
+            if common > 1:
+                updated = {j: v // common for j, v in updated.items()}
+                right /= common
+            for j in target:
+                if j not in updated:
                     holders[j].discard(r)
-            rhs[r] -= scale * pivot_rhs
-    return {s: rhs[index[s]] for s in group}
+            for j in updated:
+                if j not in target:
+                    holders[j].add(r)
+            rows[r] = updated
+            rhs[r] = right
+    return {s: rhs[index[s]] / rows[index[s]][index[s]] for s in group}
 
 
 def _components(transitions: dict[Any, dict[Any, Fraction]]) -> list[list[Any]]:

@@ -135,7 +135,7 @@ class Rules:
         self.resources: dict[str, Resource] = {}
         self.derived: dict[str, tuple[str, ex.Expr, Source]] = {}
         # Nothing here changes per run (that is on each context: interpreter.rules.runstate), so
-        # threads may share one Rules. The two memos below only gain entries, each assigned
+        # threads may share one Rules. The memos below only gain entries, each assigned
         # whole and never changed afterwards; threads racing on one key compute it twice and
         # both values are right (two closures compiled from one node behave as one, even
         # while exact odds run: see `World.folds`).
@@ -143,6 +143,8 @@ class Rules:
         self._compiled_cache: dict[int, tuple[ex.Expr, Any]] = {}
         # Exact result distributions of checks called from procedures, per inputs.
         self._call_cache: dict[tuple[Any, ...], Distribution] = {}
+        # Procedures' lines compiled to closures, by their tuple of lines (procedures.program_of).
+        self._programs: dict[int, tuple[Any, Any]] = {}
         self.conditions: dict[str, Condition] = {}
         self.globals = MapEnv()
         self._build(model)

@@ -30,11 +30,12 @@ from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from dsl.source import Source, Span
 from dsl.vocabulary import fold
 from dsl.flow import flow_of
-from interpreter.core.evaluate import Context, MapEnv, items_of, normalize_name, truth
+from interpreter.core.evaluate import Context, MapEnv, as_env, items_of, normalize_name, truth
 from interpreter.core.trace import StepEvent, Trace
 from interpreter.core.values import Level, format_value, json_value
 from interpreter.rules.inline import bind_input
 from interpreter.rules.listed import run_listed
+from interpreter.rules.memo import LineMemo, names_read
 from interpreter.rules.results import JsonResult
 from interpreter.rules.shown import run_show, shown_values
 from interpreter.rules.yamlfile import read_yaml
@@ -315,13 +316,24 @@ class _Segment:
     """What the handlers of one ``run_segment`` share: the run's rules, context, values,
     driver and what it has given so far, and the program's labels."""
 
-    __slots__ = ("rules", "name", "statements", "ctx", "env", "driver", "results", "choices", "labels")
+    __slots__ = ("rules", "name", "statements", "ctx", "env", "driver", "results", "choices", "labels", "memo")
 
     def __init__(self, rules: Any, name: str, statements: Sequence[ast.Statement], ctx: Context, env: MapEnv,
                  driver: Driver, results: dict[str, Any], choices: list[tuple[str, str]],
-                 labels: Mapping[str, int]) -> None:
+                 labels: Mapping[str, int], memo: LineMemo | None = None) -> None:
         self.rules, self.name, self.statements, self.ctx, self.env = rules, name, statements, ctx, env
         self.driver, self.results, self.choices, self.labels = driver, results, choices, labels
+        #: Exact odds: the computation's memo of line values (interpreter.rules.memo).
+        self.memo = memo
+
+    def value(self, line: int, names: tuple[str, ...], closure: Callable[[Context, Any], Any]) -> Any:
+        """An expression of line ``line`` evaluated (a compiled closure reading ``names``);
+        while exact odds run, the value it gave before for the same values read."""
+        memo = self.memo
+        if memo is None:
+            env = self.env
+            return closure(self.ctx, env if type(env) is MapEnv else as_env(env))
+        return memo.evaluate(line, names, closure, self.ctx, self.env)
 
 
 # One handler per line class: ``handler(segment, line, source, pc)`` runs the line (``pc`` is
@@ -502,34 +514,145 @@ HANDLERS: dict[type, Callable[[_Segment, Any, Source, int], int | None]] = {
 }
 
 
+#: A compiled line: ``step(segment, pc)`` runs it (``pc``: the index of the line after it) and
+#: returns where the run goes on, or None when it ends.
+Step = Callable[[_Segment, int], "int | None"]
+
+
+class Program:
+    """A flat procedure compiled once: one closure per line, with its expressions compiled, its
+    source and what entries read while it runs (a used procedure's names) resolved up front.
+    The same closures run a seeded run, given dice and every world of exact odds."""
+
+    __slots__ = ("boundaries", "labels", "reading", "sources", "statements", "steps")
+
+    def __init__(self, rules: Any, statements: tuple[ast.Statement, ...], source: Source) -> None:
+        flow = flow_of(statements)
+        self.statements = statements
+        self.boundaries = flow.boundaries
+        self.labels = flow.labels
+        self.sources = tuple(source if s.inlined is None else s.inlined.source for s in statements)
+        self.reading = tuple("" if s.inlined is None else s.inlined.scope for s in statements)
+        self.steps: tuple[Step, ...] = tuple(_compile_line(rules, i, s, self.sources[i], flow.labels)
+                                            for i, s in enumerate(statements))
+
+
+def program_of(rules: Any, statements: tuple[ast.Statement, ...], source: Source) -> Program:
+    """The compiled program of a procedure's lines, once per loaded rules (a pure function of
+    the lines: threads sharing the rules may each compile it once, both results alike)."""
+    programs = rules._programs
+    found = programs.get(id(statements))
+    if found is None or found[0] is not statements:
+        found = programs[id(statements)] = (statements, Program(rules, statements, source))
+    return found[1]
+
+
+def _generic(line: ast.Statement, source: Source) -> Step:
+    handler = HANDLERS[type(line)]
+    return lambda run, pc: handler(run, line, source, pc)
+
+
+def _compile_line(rules: Any, index: int, line: ast.Statement, source: Source, labels: Mapping[str, int]) -> Step:
+    """The closure of one line: the common lines compiled here, the others by their handler."""
+    kind = type(line)
+    if kind in (ast.LabelLine,):
+        return _label_step
+    expr = line.expr
+    if expr is None or kind not in (ast.LetLine, ast.SetLine, ast.TestLine, ast.CountLine, ast.GotoLine,
+                                    ast.EndLine, ast.EachLine):
+        return _generic(line, source)
+    closure = rules.compiled(expr, source).closure
+    names = names_read([expr])
+    name = line.name
+    if kind is ast.LetLine:
+        def let(run: _Segment, pc: int) -> int | None:
+            run.env.define(name, run.value(index, names, closure))
+            return pc
+        return let
+    if kind is ast.SetLine:
+        def set_(run: _Segment, pc: int) -> int | None:
+            run.env.define(name, run.ctx.result(run.value(index, names, closure)))
+            return pc
+        return set_
+    if kind is ast.CountLine:
+        def count(run: _Segment, pc: int) -> int | None:
+            ctx = run.ctx
+            trace, ctx.trace = ctx.trace, None
+            try:
+                run.env.define(name, run.value(index, names, closure))
+            finally:
+                ctx.trace = trace
+            return pc
+        return count
+    if kind is ast.TestLine:
+        internal = _internal(line)
+        otherwise = labels[fold(name)]
+        text, span, file = str(expr), line.span, source.name
+
+        def test(run: _Segment, pc: int) -> int | None:
+            ctx = run.ctx
+            if internal and ctx.trace is not None:
+                trace, ctx.trace = ctx.trace, None
+                try:
+                    holds = truth(run.value(index, names, closure), ctx)
+                finally:
+                    ctx.trace = trace
+            else:
+                holds = truth(run.value(index, names, closure), ctx)
+                if ctx.trace is not None:
+                    ctx.trace.append(StepEvent("condition", text, holds, span, file))
+            return pc if holds else otherwise
+        return test
+    if kind is ast.EachLine:
+        span, file, shown = line.span, source.name, f"for each {name}"
+
+        def each(run: _Segment, pc: int) -> int | None:
+            value = run.value(index, names, closure)
+            run.env.define(name, value)
+            if run.ctx.trace is not None:
+                run.ctx.trace.append(StepEvent("each", shown, value, span, file))
+            return pc
+        return each
+    if kind is ast.EndLine:
+        def end(run: _Segment, pc: int) -> int | None:
+            return None if run.ctx.result(run.value(index, names, closure)) else pc
+        return end
+    target = labels.get(fold(name))
+    if target is None:
+        return _generic(line, source)  # E0609 when it runs
+
+    def goto(run: _Segment, pc: int) -> int | None:
+        return target if run.ctx.result(run.value(index, names, closure)) else pc
+    return goto
+
+
+def _label_step(run: _Segment, pc: int) -> int | None:
+    return pc
+
+
 def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], source: Source, ctx: Context,
                 env: MapEnv, driver: Driver, start: int, results: dict[str, Any],
-                choices: list[tuple[str, str]], *, stop_at_step: bool) -> int | None:
-    """Run lines from ``start``, each by its class's handler (``HANDLERS``). With
+                choices: list[tuple[str, str]], *, stop_at_step: bool, memo: LineMemo | None = None) -> int | None:
+    """Run lines from ``start``, each by its compiled closure (:class:`Program`). With
     ``stop_at_step``, stop on reaching a state boundary (``dsl.flow.Flow.boundaries``: a
     `step` mark or the head of a loop) other than the first line run, and return its index;
-    return None when the procedure ends."""
-    flow = flow_of(statements)
-    boundaries = flow.boundaries
-    run = _Segment(rules, name, statements, ctx, env, driver, results, choices, flow.labels)
-    handlers = HANDLERS
+    return None when the procedure ends. ``memo``: exact odds' memo of line values."""
+    program = program_of(rules, tuple(statements), source)
+    boundaries, steps, sources, reading = program.boundaries, program.steps, program.sources, program.reading
+    run = _Segment(rules, name, statements, ctx, env, driver, results, choices, program.labels, memo)
     pc = start
     ran = 0
-    own_source = source
-    count, max_steps = len(statements), rules.limits.max_steps
+    count, max_steps = len(steps), rules.limits.max_steps
     while pc < count:
-        statement = statements[pc]
-        inlined = statement.inlined
-        # A line a `do` brought in points into the used procedure's own file.
-        source = own_source if inlined is None else inlined.source
         # What entries read meanwhile: a used procedure's own names (interpreter.rules.inline.ReadingEnv).
-        env.reading = "" if inlined is None else inlined.scope  # type: ignore[attr-defined]
+        env.reading = reading[pc]  # type: ignore[attr-defined]
         if stop_at_step and ran > 0 and pc in boundaries:
             return pc
         ran += 1
         if ran > max_steps:
-            raise RunebookError([Diagnostic.make("E0612", source, statement.span, limit=rules.limits.max_steps)])
-        pc = handlers[type(statement)](run, statement, source, pc + 1)
+            raise RunebookError([Diagnostic.make("E0612", sources[pc], statements[pc].span,
+                                                 limit=rules.limits.max_steps)])
+        pc = steps[pc](run, pc + 1)
         if pc is None:
             return None
     return None

@@ -1,0 +1,121 @@
+"""Values of a procedure's lines, worked out once per exact-odds computation.
+
+Exact odds run a procedure's segments once per state and per outcome of their dice, and
+states differ in a few values only: most lines compute, again and again, the same value from
+the same inputs. A **line memo** (one per odds computation, never kept on the loaded rules)
+remembers the value an expression of a line gave for the values of the names it reads.
+
+A value is remembered only when it cannot depend on anything else:
+
+- every name the expression reads, outside the game's own constant names (functions,
+  tables, levels), holds a plain value (numbers, levels, text, ratings, records and lists
+  of them; never an entity, a pool or an entry, whose state lives elsewhere);
+- its evaluation took no choice in the world (no dice read, no check's outcome chosen) and
+  rolled no pool;
+- the value itself is plain (a lazy pool is never reused).
+
+The options of a computation are fixed, and the game's names never change, so a line that
+reads the same values gives the same value: a remembered value is exactly the one a new
+evaluation would give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from dsl import expr_ast as ex
+from dsl.checker import expression_names
+from interpreter.core.evaluate import Context, MapEnv, normalize_name
+from interpreter.core.values import Bound, Level, Rating, Record
+
+__all__ = ["LineMemo", "names_read"]
+
+#: Values that are plain whatever they hold.
+_SIMPLE: frozenset[type] = frozenset({int, bool, str, Fraction, type(None), Level, Bound, Rating})
+_MISSING = object()
+#: What a name the game itself defines (outside the run's environments) stands for in a key.
+_CONSTANT = ("#constant",)
+
+
+def plain(value: Any) -> bool:
+    """Whether a value is fully known by its equality: simple values, records and lists of them."""
+    kind = type(value)
+    if kind in _SIMPLE:
+        return True
+    if kind is tuple:
+        return all(plain(v) for v in value)
+    if kind is Record:
+        return all(plain(v) for v in value.values())
+    return False
+
+
+def names_read(exprs: Sequence[ex.Expr | None]) -> tuple[str, ...]:
+    """The names (as written) the expressions look up, each once: a possessive by its owner."""
+    found: dict[str, None] = {}
+    for expr in exprs:
+        if expr is None:
+            continue
+        for node in expression_names(expr):
+            while isinstance(node, ex.Possessive):
+                node = node.owner  # type: ignore[assignment]
+            if isinstance(node, ex.Name):
+                found.setdefault(node.text, None)
+    return tuple(found)
+
+
+class LineMemo:
+    """The memo of one exact-odds computation: (line, values read) -> value."""
+
+    __slots__ = ("stop", "values")
+
+    def __init__(self, stop: Any) -> None:
+        #: The game's own environment: names found there are constants of the computation.
+        self.stop = stop
+        self.values: dict[tuple[Any, ...], Any] = {}
+
+    def key(self, env: Any, names: tuple[str, ...]) -> tuple[Any, ...] | None:
+        """The values ``names`` hold in ``env`` (None when one is not plain)."""
+        stop = self.stop
+        out = []
+        for text in names:
+            scope = env
+            value: Any = _MISSING
+            while scope is not None and scope is not stop:
+                if type(scope) is not MapEnv:
+                    return None
+                mapping = scope.mapping
+                if text in mapping:
+                    value = mapping[text]
+                    break
+                held = scope.index.get(normalize_name(text))
+                if held is not None:
+                    value = mapping[held]
+                    break
+                scope = scope.parent
+            if value is _MISSING:
+                out.append(_CONSTANT)
+            elif type(value) in _SIMPLE or plain(value):
+                out.append(value)
+            else:
+                return None
+        return tuple(out)
+
+    def evaluate(self, line: int, names: tuple[str, ...], closure: Callable[[Context, Any], Any],
+                 ctx: Context, env: Any) -> Any:
+        """``closure(ctx, env)``, or the value it gave before for the same values read."""
+        world = ctx.world
+        key = self.key(env, names) if world is not None and ctx.trace is None else None
+        if key is None:
+            return closure(ctx, env)
+        key = (line, key)
+        values = self.values
+        found = values.get(key, _MISSING)
+        if found is not _MISSING:
+            return found
+        taken, realized = len(world.taken), len(ctx.realized)
+        value = closure(ctx, env)
+        if len(world.taken) == taken and len(ctx.realized) == realized and plain(value):
+            values[key] = value
+        return value
