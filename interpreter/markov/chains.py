@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 
 from dsl import ast
+from dsl.checker import CheckedEntry
 from dsl.diagnostics import Diagnostic, RunebookError
 from dsl.flow import flow_of
 from dsl.vocabulary import fold
@@ -44,6 +45,8 @@ _UNKNOWN = ("unknown",)
 
 class FixedDriver(Driver):
     """Answers each choice point by its name (``answers``), else with its first option."""
+
+    reads_state = False
 
     def __init__(self, answers: Mapping[str, str] | None = None) -> None:
         self.answers = {fold(k): v for k, v in (answers or {}).items()}
@@ -67,6 +70,8 @@ class ProcedureOdds(CheckOdds):
         return {"procedure": payload.pop("check"), "states": self.states, **payload}
 
 
+#: Values that are plain whatever they hold.
+_SIMPLE: frozenset[type] = frozenset({type(None), int, bool, str, Fraction, Level, Bound, Rating})
 #: The types of values a state may carry from one step to the next.
 _PLAIN_TYPES: frozenset[type] = frozenset({type(None), int, bool, str, Fraction, Level, Bound, Rating, Record})
 
@@ -144,6 +149,9 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     worlds = [0]
     # Values of lines for the values they read, shared by every segment of this computation.
     memo = LineMemo(rules.globals)
+    #: The scope of the inputs, when every world can share it (see `run`); names as `fold` has them.
+    shared_scope: list[Any] = [None]
+    folded: dict[str, str] = {}
 
     def number(value: Any) -> int:
         found = numbers.get(value)
@@ -170,9 +178,16 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 entities[role] = entity
             ctx.run.options, ctx.run.roles = options, entities
             try:
-                scope = rules._scope(ctx, decl.params, inputs, options, entities, source)
-                env = MapEnv({k: _thaw(v, entities) for k, v in held}, parent=scope)
-                rules.entry_views(scope, env)
+                scope = shared_scope[0]
+                env = MapEnv({k: _thaw(v, entities) for k, v in held} if entities else dict(held), parent=scope)
+                if scope is None:
+                    chosen = len(ctx.world.taken)
+                    scope = env.parent = rules._scope(ctx, decl.params, inputs, options, entities, source)
+                    if not entities and len(ctx.world.taken) == chosen and \
+                            not any(isinstance(v, CheckedEntry) for v in scope.mapping.values()):
+                        # No entity and no entry: the inputs' scope is the same in every world.
+                        shared_scope[0] = scope
+                    rules.entry_views(scope, env)
                 following = rules.in_world(ctx, lambda: run_segment(
                     rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True,
                     memo=memo))
@@ -180,14 +195,24 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 ctx.run.options = ctx.run.roles = None
             # An entity a value holds (a loop's member) is kept as the role it has.
             refs = {id(e): role for role, e in entities.items()}
-            if following is not None and live is not None:
-                # Only what the rest of the run may read is part of its state.
-                needed = live[following]
-                values = tuple(sorted((k, _freeze(v, refs)) for k, v in env.mapping.items()
-                                      if fold(k) in needed and _plain(_freeze(v, refs))))
-            else:
-                values = tuple(sorted((k, _freeze(v, refs)) for k, v in env.mapping.items()
-                                      if _plain(_freeze(v, refs))))
+            # Only what the rest of the run may read is part of its state.
+            needed = live[following] if following is not None and live is not None else None
+            kept = []
+            for k, v in env.mapping.items():
+                if needed is not None:
+                    name = folded.get(k)
+                    if name is None:
+                        name = folded[k] = fold(k)
+                    if name not in needed:
+                        continue
+                if type(v) in _SIMPLE:
+                    kept.append((k, v))
+                    continue
+                v = _freeze(v, refs)
+                if _plain(v):
+                    kept.append((k, v))
+            kept.sort()
+            values = tuple(kept)
             if following is None:
                 found = dict(values)
                 return ("end", tuple(found.get(n) for n in result_names))
@@ -270,14 +295,17 @@ def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], enter
     exactly by sparse elimination (a state leads to few others). None if the group never
     lets go of its probability (the procedure may not end).
 
-    Each equation's coefficients are scaled to whole numbers and eliminated without fractions
-    (a row less another times a number, then divided by what all its numbers share): only the
-    right-hand side, one number per row, is a fraction."""
-    index = {s: i for i, s in enumerate(group)}
+    The states are numbered along the group (breadth first from an end: a chain of rounds
+    becomes a narrow band, and elimination fills in little outside it); each equation's
+    coefficients are scaled to whole numbers and eliminated without fractions (a row less
+    another times a number, then divided by what all its numbers share): only the right-hand
+    side, one number per row, is a fraction. Back substitution gives the visits."""
     if len(group) == 1:
         (state,) = group
         stay = transitions[state].get(state, Fraction(0))
         return None if stay == 1 else {state: entering[state] / (1 - stay)}
+    group = _banded(group, transitions, members)
+    index = {s: i for i, s in enumerate(group)}
     size = len(group)
     exact: list[dict[int, Fraction]] = [{i: Fraction(1)} for i in range(size)]
     for s in group:
@@ -311,9 +339,7 @@ def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], enter
                     holders[j].add(r)
         pivot_row, pivot_rhs = rows[col], rhs[col]
         lead = pivot_row[col]
-        for r in list(holders[col]):
-            if r == col:
-                continue
+        for r in [r for r in holders[col] if r > col]:
             target = rows[r]
             scale = target[col]
             # target * lead - pivot_row * scale: the column's entry becomes 0.
@@ -324,7 +350,7 @@ def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], enter
                     updated[j] = value
                 else:
                     updated.pop(j, None)
-            right = rhs[r] * lead - pivot_rhs * scale
+            right = rhs[r] * lead - pivot_rhs * scale if pivot_rhs else rhs[r] * lead
             common = math.gcd(*updated.values())
             if common > 1:
                 updated = {j: v // common for j, v in updated.items()}
@@ -337,7 +363,42 @@ def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], enter
                     holders[j].add(r)
             rows[r] = updated
             rhs[r] = right
-    return {s: rhs[index[s]] / rows[index[s]][index[s]] for s in group}
+    solved: list[Fraction] = [Fraction(0)] * size
+    for i in range(size - 1, -1, -1):
+        row = rows[i]
+        value = rhs[i]
+        for j, v in row.items():
+            if j > i and solved[j]:
+                value -= v * solved[j]
+        solved[i] = value / row[i]
+    return {s: solved[index[s]] for s in group}
+
+
+def _banded(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], members: set[Any]) -> list[Any]:
+    """The group's states in breadth-first order from an end of it (Cuthill-McKee: neighbours
+    with fewer links first), so that each state's links reach only a few places away."""
+    links: dict[Any, set[Any]] = {s: set() for s in group}
+    for s in group:
+        for t in transitions[s]:
+            if t in members and t != s:
+                links[s].add(t)
+                links[t].add(s)
+    order = {s: i for i, s in enumerate(group)}
+
+    def sweep(root: Any) -> list[Any]:
+        seen = {root}
+        found = [root]
+        for state in found:
+            for other in sorted(links[state] - seen, key=lambda o: (len(links[o]), order[o])):
+                seen.add(other)
+                found.append(other)
+        return found
+
+    start = min(group, key=lambda s: (len(links[s]), order[s]))
+    found = sweep(sweep(start)[-1])
+    if len(found) < len(group):  # not connected both ways (cannot happen in a group): keep it whole
+        found += [s for s in group if s not in set(found)]
+    return found
 
 
 def _components(transitions: dict[Any, dict[Any, Fraction]]) -> list[list[Any]]:

@@ -68,12 +68,21 @@ def names_read(exprs: Sequence[ex.Expr | None]) -> tuple[str, ...]:
 class LineMemo:
     """The memo of one exact-odds computation: (line, values read) -> value."""
 
-    __slots__ = ("stop", "values")
+    __slots__ = ("records", "stop", "values")
 
     def __init__(self, stop: Any) -> None:
         #: The game's own environment: names found there are constants of the computation.
         self.stop = stop
         self.values: dict[tuple[Any, ...], Any] = {}
+        #: Whether a record is plain, by the record (a check's outcomes are the same records
+        #: every time they are chosen; kept alive here, so an id is never reused meanwhile).
+        self.records: dict[int, tuple[Record, bool]] = {}
+
+    def _plain_record(self, record: Record) -> bool:
+        found = self.records.get(id(record))
+        if found is None or found[0] is not record:
+            found = self.records[id(record)] = (record, plain(record))
+        return found[1]
 
     def key(self, env: Any, names: tuple[str, ...]) -> tuple[Any, ...] | None:
         """The values ``names`` hold in ``env`` (None when one is not plain)."""
@@ -96,7 +105,7 @@ class LineMemo:
                 scope = scope.parent
             if value is _MISSING:
                 out.append(_CONSTANT)
-            elif type(value) in _SIMPLE or plain(value):
+            elif type(value) in _SIMPLE or (self._plain_record(value) if type(value) is Record else plain(value)):
                 out.append(value)
             else:
                 return None

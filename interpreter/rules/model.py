@@ -141,8 +141,8 @@ class Rules:
         # while exact odds run: see `World.folds`).
         # Compiled expressions, by node (see `compiled`).
         self._compiled_cache: dict[int, tuple[ex.Expr, Any]] = {}
-        # Exact result distributions of checks called from procedures, per inputs.
-        self._call_cache: dict[tuple[Any, ...], Distribution] = {}
+        # Exact result distributions of checks called from procedures, per inputs: (record, chance).
+        self._call_cache: dict[tuple[Any, ...], list[tuple[Any, Fraction]]] = {}
         # Procedures' lines compiled to closures, by their tuple of lines (procedures.program_of).
         self._programs: dict[int, tuple[Any, Any]] = {}
         self.conditions: dict[str, Condition] = {}
@@ -1149,28 +1149,44 @@ class CheckCall:
         world of the caller. None when the inputs cannot be a cache key."""
         names = [s.name for s in self.check.decl.statements if isinstance(s, ast.ResultLine)]
         try:
-            key = (self.check.name, tuple(sorted(inputs.items())), tuple(sorted((k, v.name) for k, v in options.items())),
+            key = (self.check.name, tuple(inputs.items()), _options_key(options),
                    tuple(sorted((role, tuple(sorted(e.stats.items())), tuple(sorted(e.resources.items())),
-                                 tuple(e.conditions)) for role, e in (roles or {}).items())))
+                                 tuple(e.conditions)) for role, e in roles.items())) if roles else ())
             hash(key)
         except TypeError:
             return None
         cache = self.rules._call_cache
-        dist = cache.get(key)
-        if dist is None:
+        found = cache.get(key)
+        if found is None:
             rules = self.rules
 
             def outcome(inner: Context) -> tuple[Any, ...]:
                 results = rules.in_world(inner, lambda: rules._run(inner, self.check, inputs, options, roles))
                 return tuple(results.get(n) for n in names)
 
-            dist = cache[key] = rules.enumerate(outcome)
-        unknown = object()
-        branches = list(dist.items()) + ([(unknown, dist.residual)] if dist.residual else [])
-        picked = ctx.world.choose(branches)
-        if picked is unknown:
+            dist = rules.enumerate(outcome)
+            # Each outcome as the record the caller gets: made once, the same object every time.
+            branches = [(Record(zip(names, values)), p) for values, p in dist.items()]
+            found = cache[key] = branches + ([(_UNKNOWN_BRANCH, dist.residual)] if dist.residual else [])
+        picked = ctx.world.choose(found)
+        if picked is _UNKNOWN_BRANCH:
             raise Undetermined
-        return Record(zip(names, picked))
+        return picked
+
+
+#: The outcome of a check called in exact odds that rests on what the limits cut off.
+_UNKNOWN_BRANCH = object()
+#: Options as part of a cache key, by the options mapping (the same object throughout a run).
+_OPTION_KEYS: dict[int, tuple[Mapping[str, Level], tuple[tuple[str, str], ...]]] = {}
+
+
+def _options_key(options: Mapping[str, Level]) -> tuple[tuple[str, str], ...]:
+    found = _OPTION_KEYS.get(id(options))
+    if found is None or found[0] is not options:
+        if len(_OPTION_KEYS) > 256:
+            _OPTION_KEYS.clear()
+        found = _OPTION_KEYS[id(options)] = (options, tuple(sorted((k, v.name) for k, v in options.items())))
+    return found[1]
 
 
 #: The runtime value of each name the model binds, by what the name stands for (dsl.model).

@@ -70,6 +70,10 @@ class ChoicePoint:
 class Driver:
     """Answers choice points (override :meth:`choose`)."""
 
+    #: Whether :meth:`choose` looks at a choice point's ``state`` and ``shown`` values (a
+    #: driver answering by the choice's name alone says False, and they are not gathered).
+    reads_state = True
+
     def choose(self, point: ChoicePoint) -> str:
         raise NotImplementedError
 
@@ -293,8 +297,10 @@ def _choose_from(rules: Any, name: str, statement: ast.Statement, source: Source
                                              help="the list it offers is empty here; guard the choice with "
                                              "'if count(...) > 0'")])
     options = tuple(_option_text(item) for item in items)
-    shown = {} if statement.expr is None else _values_read(rules, ctx, source, statement.expr, env)
-    point = ChoicePoint(name, statement.name, options, dict(env.mapping), statement.span, source, shown)
+    reads = driver.reads_state
+    shown = {} if statement.expr is None or not reads else _values_read(rules, ctx, source, statement.expr, env)
+    point = ChoicePoint(name, statement.name, options, dict(env.mapping) if reads else {}, statement.span, source,
+                        shown)
     answer = driver.choose(point)
     wanted = fold(str(answer))
     index = next((i for i, folded in enumerate(_folded(options)) if folded == wanted), None)
@@ -445,8 +451,10 @@ def _choose(run: _Segment, line: ast.ChooseLine, source: Source, pc: int) -> int
         # `choose NAME: a | b if condition`: not offered; the first option, unasked.
         env.define(line.name, choice_value(line, 0))
         return pc
-    shown = {} if line.expr is None else _values_read(run.rules, ctx, source, line.expr, env)
-    point = ChoicePoint(run.name, line.name, line.choices, dict(env.mapping), line.span, source, shown)
+    reads = run.driver.reads_state
+    shown = {} if line.expr is None or not reads else _values_read(run.rules, ctx, source, line.expr, env)
+    point = ChoicePoint(run.name, line.name, line.choices, dict(env.mapping) if reads else {}, line.span, source,
+                        shown)
     answer = run.driver.choose(point)
     wanted = fold(str(answer))
     match = [c for c, folded in zip(line.choices, _folded(line.choices)) if folded == wanted]
