@@ -87,7 +87,7 @@ def _freeze(value: Any, refs: Mapping[int, str]) -> Any:
     """A value as a state keeps it: entities by their role, inside lists and records too."""
     kind = type(value)
     if kind is tuple:
-        return tuple(_freeze(v, refs) for v in value) if any(type(v) not in _PLAIN_TYPES for v in value) else value
+        return value if _PLAIN_TYPES.issuperset(map(type, value)) else tuple(_freeze(v, refs) for v in value)
     if kind is Record:
         return Record({k: _freeze(v, refs) for k, v in value.items()})
     role = refs.get(id(value)) if kind not in _PLAIN_TYPES else None
@@ -114,7 +114,7 @@ def _plain(value: Any) -> bool:
     if kind in _PLAIN_TYPES:
         return kind is not Record or all(_plain(v) for v in value.values())
     if kind is tuple:
-        return all(_plain(v) for v in value)
+        return _SIMPLE.issuperset(map(type, value)) or all(_plain(v) for v in value)
     return isinstance(value, Level | Bound)
 
 
@@ -218,7 +218,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 return ("end", tuple(found.get(n) for n in result_names))
             return ("state", following, number(values), number(entity_key(entities)))
 
-        return rules.enumerate(run)
+        return rules.enumerate(run, memo)
 
     start = (0, number(()), number(entity_key(roles)))
     transitions: dict[tuple[Any, ...], dict[Any, Fraction]] = {}

@@ -5,6 +5,9 @@ states differ in a few values only: most lines compute, again and again, the sam
 the same inputs. A **line memo** (one per odds computation, never kept on the loaded rules)
 remembers the value an expression of a line gave for the values of the names it reads.
 
+The same holds for a call of a function the game defines (its body sees only its
+arguments and the game's own names): its value is remembered for its arguments.
+
 A value is remembered only when it cannot depend on anything else:
 
 - every name the expression reads, outside the game's own constant names (functions,
@@ -27,8 +30,8 @@ from typing import Any
 
 from dsl import expr_ast as ex
 from dsl.checker import expression_names
-from interpreter.core.evaluate import Context, MapEnv, normalize_name
-from interpreter.core.values import Bound, Level, Rating, Record
+from interpreter.core.evaluate import Context, MapEnv, call_function_value, normalize_name
+from interpreter.core.values import Bound, Function, Level, Rating, Record
 
 __all__ = ["LineMemo", "names_read"]
 
@@ -45,7 +48,8 @@ def plain(value: Any) -> bool:
     if kind in _SIMPLE:
         return True
     if kind is tuple:
-        return all(plain(v) for v in value)
+        # Most lists hold simple values only: one test in C for them all.
+        return _SIMPLE.issuperset(map(type, value)) or all(plain(v) for v in value)
     if kind is Record:
         return all(plain(v) for v in value.values())
     return False
@@ -66,9 +70,10 @@ def names_read(exprs: Sequence[ex.Expr | None]) -> tuple[str, ...]:
 
 
 class LineMemo:
-    """The memo of one exact-odds computation: (line, values read) -> value."""
+    """The memo of one exact-odds computation: (line, values read) -> value. A line is
+    named by its object's id (the loaded rules keep every line alive)."""
 
-    __slots__ = ("records", "stop", "values")
+    __slots__ = ("lines", "records", "stop", "values")
 
     def __init__(self, stop: Any) -> None:
         #: The game's own environment: names found there are constants of the computation.
@@ -77,6 +82,15 @@ class LineMemo:
         #: Whether a record is plain, by the record (a check's outcomes are the same records
         #: every time they are chosen; kept alive here, so an id is never reused meanwhile).
         self.records: dict[int, tuple[Record, bool]] = {}
+        #: The names each line's expression reads, by the line (kept alive here).
+        self.lines: dict[int, tuple[Any, tuple[str, ...]]] = {}
+
+    def names(self, line: Any) -> tuple[str, ...]:
+        """The names a line's expression reads (worked out once per line)."""
+        found = self.lines.get(id(line))
+        if found is None or found[0] is not line:
+            found = self.lines[id(line)] = (line, names_read([line.expr]))
+        return found[1]
 
     def _plain_record(self, record: Record) -> bool:
         found = self.records.get(id(record))
@@ -127,4 +141,24 @@ class LineMemo:
         value = closure(ctx, env)
         if len(world.taken) == taken and len(ctx.realized) == realized and plain(value):
             values[key] = value
+        return value
+
+    def call(self, func: Function, values: list[Any], ctx: Context, site: Any) -> Any:
+        """A call of a function the game defines (its body sees only its parameters and the
+        game's own names): the value it gave before for the same plain arguments."""
+        world = ctx.world
+        if func.env is not self.stop:
+            return call_function_value(func, values, ctx, site)
+        for value in values:
+            if type(value) not in _SIMPLE and not (self._plain_record(value) if type(value) is Record
+                                                   else plain(value)):
+                return call_function_value(func, values, ctx, site)
+        key = (id(func), *values)
+        found = self.values.get(key, _MISSING)
+        if found is not _MISSING:
+            return found
+        taken, realized = len(world.taken), len(ctx.realized)
+        value = call_function_value(func, values, ctx, site)
+        if len(world.taken) == taken and len(ctx.realized) == realized and plain(value):
+            self.values[key] = value
         return value

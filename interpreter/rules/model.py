@@ -75,6 +75,7 @@ from interpreter.rules.entities import Entity, Held, load_entities, load_entity,
 from interpreter.rules.entries import EntryView, line_value
 from interpreter.rules.inline import ReadingEnv
 from interpreter.rules.listed import entry_query
+from interpreter.rules.memo import LineMemo
 from interpreter.rules.procedures import RunResult, ScriptedDriver, run_lines
 from interpreter.rules.results import CheckOdds, CheckResult
 from interpreter.rules.runstate import RunState
@@ -775,21 +776,33 @@ class Rules:
             env = MapEnv({}, parent=scope)
             self.entry_views(scope, env, ctx)
             results: dict[str, Any] = {}
+            memo = run.memo if ctx.trace is None else None
             for index, statement in enumerate(check.decl.statements):
-                value = VALUE_LINES[type(statement)](self, ctx, statement, check.source, env, index, check.name)
-                if isinstance(statement, ast.ResultLine):
+                kind = type(statement)
+                if memo is not None and kind in _MEMO_LINES and not getattr(statement, "path", ()):
+                    # Exact odds: a value line's value for the values it reads, once (interpreter.rules.memo).
+                    value = memo.evaluate(id(statement), memo.names(statement),
+                                          self.compiled(statement.expr, check.source).closure, ctx, env)
+                    if kind is not ast.LetLine:
+                        value = ctx.result(value)
+                    env.define(statement.name, value)
+                else:
+                    value = VALUE_LINES[kind](self, ctx, statement, check.source, env, index, check.name)
+                if kind is ast.ResultLine:
                     results[statement.name] = value
             return results
         finally:
             run.options, run.roles = previous
 
-    def enumerate(self, fn: Any) -> Distribution:
+    def enumerate(self, fn: Any, memo: LineMemo | None = None) -> Distribution:
         """``joint(fn)`` with pools named by their place in the run: every world's context
-        gets a run state whose ``pools`` are this enumeration's (see interpreter.rules.runstate)."""
+        gets a run state whose ``pools`` are this enumeration's (see interpreter.rules.runstate),
+        and whose ``memo`` of line values is ``memo`` (a new one when None)."""
         pools: dict[tuple[Any, ...], PoolSource] = {}
+        memo = memo if memo is not None else LineMemo(self.globals)
 
         def world(ctx: Context) -> Any:
-            ctx.run = RunState(pools=pools)
+            ctx.run = RunState(pools=pools, memo=memo)
             return fn(ctx)
 
         return joint(world, limits=self.limits)
@@ -1174,6 +1187,8 @@ class CheckCall:
         return picked
 
 
+#: Lines of a check whose values exact odds remember (interpreter.rules.memo).
+_MEMO_LINES = frozenset({ast.LetLine, ast.SetLine, ast.ResultLine})
 #: The outcome of a check called in exact odds that rests on what the limits cut off.
 _UNKNOWN_BRANCH = object()
 #: Options as part of a cache key, by the options mapping (the same object throughout a run).

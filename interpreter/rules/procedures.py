@@ -272,6 +272,15 @@ def _folded(options: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(fold(o) for o in options)
 
 
+@lru_cache(maxsize=1024)
+def _option_index(options: tuple[str, ...]) -> dict[str, int]:
+    """A choice's options by their folded text (the first of equals), once per list of options."""
+    found: dict[str, int] = {}
+    for index, folded in enumerate(_folded(options)):
+        found.setdefault(folded, index)
+    return found
+
+
 def _option_text(item: Any) -> str:
     """How an item of a list is offered at a choice: its name when it has one."""
     name = getattr(item, "name", None)
@@ -333,7 +342,7 @@ class _Segment:
         self.memo = memo
 
     def value(self, line: int, names: tuple[str, ...], closure: Callable[[Context, Any], Any]) -> Any:
-        """An expression of line ``line`` evaluated (a compiled closure reading ``names``);
+        """An expression of line ``line`` (its id) evaluated (a compiled closure reading ``names``);
         while exact odds run, the value it gave before for the same values read."""
         memo = self.memo
         if memo is None:
@@ -456,13 +465,13 @@ def _choose(run: _Segment, line: ast.ChooseLine, source: Source, pc: int) -> int
     point = ChoicePoint(run.name, line.name, line.choices, dict(env.mapping) if reads else {}, line.span, source,
                         shown)
     answer = run.driver.choose(point)
-    wanted = fold(str(answer))
-    match = [c for c, folded in zip(line.choices, _folded(line.choices)) if folded == wanted]
+    found = _option_index(line.choices).get(fold(str(answer)))
+    match = [] if found is None else [line.choices[found]]
     if not match:
         raise RunebookError([Diagnostic.make("E0611", source, line.span, answer=answer, name=line.name,
                                              allowed=", ".join(ast.choice_runs(line.choices)),
                                              help=did_you_mean(str(answer), line.choices))])
-    env.define(line.name, choice_value(line, line.choices.index(match[0])))
+    env.define(line.name, choice_value(line, found))
     run.choices.append((line.name, match[0]))
     if ctx.trace is not None:
         ctx.trace.append(StepEvent("choice", line.name, match[0], line.span, source.name))
@@ -572,6 +581,7 @@ def _compile_line(rules: Any, index: int, line: ast.Statement, source: Source, l
     closure = rules.compiled(expr, source).closure
     names = names_read([expr])
     name = line.name
+    index = id(line)  # how the memo names the line
     if kind is ast.LetLine:
         def let(run: _Segment, pc: int) -> int | None:
             run.env.define(name, run.value(index, names, closure))
