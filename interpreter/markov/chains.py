@@ -267,59 +267,100 @@ def _solve(transitions: dict[Any, dict[Any, Fraction]], start: Any, source: Any,
     time in topological order: within a group, the expected visits x of its states solve
     x = inflow + x Q (Q: moves inside the group), one scalar per state; what leaves the
     group flows on to the next groups and to the ends.
+
+    The amounts are kept as whole numbers over a denominator their group shares (a state's
+    inflow is a list of such parts): adding fractions of thousands of digits one by one
+    would reduce each sum, and the chain's odds have that many digits. Each end's
+    probability is reduced once, at the end.
     """
-    inflow: dict[Any, Fraction] = {start: Fraction(1)}
-    ends: dict[Any, Fraction] = {}
+    inflow: dict[Any, list[tuple[int, int]]] = {start: [(1, 1)]}
+    ends: dict[Any, list[tuple[int, int]]] = {}
     for group in reversed(_components(transitions)):
-        entering = {s: inflow.pop(s, Fraction(0)) for s in group}
-        if not any(entering.values()):
+        parts = [inflow.pop(s, ()) for s in group]
+        if not any(parts):
             continue
+        # One denominator for everything entering the group (parts from one group share theirs).
+        common = 1
+        for found in parts:
+            for _, den in found:
+                if common % den:
+                    common = math.lcm(common, den)
+        entering = [sum(num * (common // den) for num, den in found) for found in parts]
         members = set(group)
-        visits = _visits(group, transitions, entering, members)
-        if visits is None:
+        solved = _visits(group, transitions, entering, members)
+        if solved is None:
             raise RunebookError([Diagnostic.make("E0614", source, decl.name.span)])
-        for state, times in visits.items():
+        visits, below = solved
+        below *= common
+        leaving: dict[Any, list[int]] = {}
+        for state, times in zip(group, visits):
             if not times:
                 continue
             for target, p in transitions[state].items():
                 if target in members:
                     continue
-                bucket = inflow if _is_state(target) else ends
-                bucket[target] = bucket.get(target, Fraction(0)) + times * p
-    return ends
+                found = leaving.get(target)
+                if found is None:
+                    found = leaving[target] = [0, 1]
+                # found[0] / (below * found[1]) += times * p / below
+                num, den = p.numerator, p.denominator
+                if found[1] % den:
+                    grow = den // math.gcd(found[1], den)
+                    found[0] *= grow
+                    found[1] *= grow
+                found[0] += times * num * (found[1] // den)
+        for target, (num, den) in leaving.items():
+            bucket = inflow if _is_state(target) else ends
+            bucket.setdefault(target, []).append((num, below * den))
+    result: dict[Any, Fraction] = {}
+    for end_key, found in ends.items():
+        common = 1
+        for _, den in found:
+            if common % den:
+                common = math.lcm(common, den)
+        result[end_key] = Fraction(sum(num * (common // den) for num, den in found), common)
+    return result
 
 
-def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], entering: dict[Any, Fraction],
-            members: set[Any]) -> dict[Any, Fraction] | None:
-    """Expected visits of each state of a group: x_t - sum_s x_s p(s,t) = entering_t, solved
-    exactly by sparse elimination (a state leads to few others). None if the group never
-    lets go of its probability (the procedure may not end).
+def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], entering: list[int],
+            members: set[Any]) -> tuple[list[int], int] | None:
+    """Expected visits of each state of a group times a denominator they share, and that
+    denominator: x_t - sum_s x_s p(s,t) = entering_t (whole numbers; the caller divides by
+    their own denominator), solved exactly by sparse elimination (a state leads to few
+    others). None if the group never lets go of its probability (the procedure may not end).
 
     The states are numbered along the group (breadth first from an end: a chain of rounds
     becomes a narrow band, and elimination fills in little outside it); each equation's
     coefficients are scaled to whole numbers and eliminated without fractions (a row less
-    another times a number, then divided by what all its numbers share): only the right-hand
-    side, one number per row, is a fraction. Back substitution gives the visits."""
+    another times a number, then divided by what all its numbers share). A row's right-hand
+    side is a whole number over a small divisor of its own; back substitution brings the
+    visits over one denominator. No step reduces a fraction of the size of the odds."""
     if len(group) == 1:
         (state,) = group
         stay = transitions[state].get(state, Fraction(0))
-        return None if stay == 1 else {state: entering[state] / (1 - stay)}
-    group = _banded(group, transitions, members)
-    index = {s: i for i, s in enumerate(group)}
-    size = len(group)
+        if stay == 1:
+            return None
+        # x = e / (1 - stay)
+        return [entering[0] * stay.denominator], stay.denominator - stay.numerator
+    position = {s: i for i, s in enumerate(group)}
+    order = _banded(group, transitions, members)
+    index = {s: i for i, s in enumerate(order)}
+    size = len(order)
     exact: list[dict[int, Fraction]] = [{i: Fraction(1)} for i in range(size)]
-    for s in group:
+    for s in order:
         column = index[s]
         for t, p in transitions[s].items():
             if t in members:
                 row = exact[index[t]]
                 row[column] = row.get(column, 0) - p
     rows: list[dict[int, int]] = []
-    rhs: list[Fraction] = []
-    for i, s in enumerate(group):
+    rhs: list[int] = []
+    divisors: list[int] = []
+    for i, s in enumerate(order):
         scale = math.lcm(*(value.denominator for value in exact[i].values()))
         rows.append({j: v.numerator * (scale // v.denominator) for j, v in exact[i].items() if v})
-        rhs.append(entering[s] * scale)
+        rhs.append(entering[position[s]] * scale)
+        divisors.append(1)
     holders: list[set[int]] = [set() for _ in range(size)]
     for i, row in enumerate(rows):
         for j in row:
@@ -334,10 +375,11 @@ def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], enter
                     holders[j].discard(r)
             rows[col], rows[pivot] = rows[pivot], rows[col]
             rhs[col], rhs[pivot] = rhs[pivot], rhs[col]
+            divisors[col], divisors[pivot] = divisors[pivot], divisors[col]
             for r in (col, pivot):
                 for j in rows[r]:
                     holders[j].add(r)
-        pivot_row, pivot_rhs = rows[col], rhs[col]
+        pivot_row, pivot_rhs, pivot_divisor = rows[col], rhs[col], divisors[col]
         lead = pivot_row[col]
         for r in [r for r in holders[col] if r > col]:
             target = rows[r]
@@ -350,28 +392,57 @@ def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], enter
                     updated[j] = value
                 else:
                     updated.pop(j, None)
-            right = rhs[r] * lead - pivot_rhs * scale if pivot_rhs else rhs[r] * lead
+            # The right-hand sides: rhs[r] / divisors[r] * lead - pivot_rhs / pivot_divisor * scale.
+            divisor = math.lcm(divisors[r], pivot_divisor)
+            right = rhs[r] * lead * (divisor // divisors[r])
+            if pivot_rhs:
+                right -= pivot_rhs * scale * (divisor // pivot_divisor)
             common = math.gcd(*updated.values())
             if common > 1:
                 updated = {j: v // common for j, v in updated.items()}
-                right /= common
+                divisor *= common
+            shared = math.gcd(right, divisor)  # a small divisor: cheap
+            if shared > 1:
+                right //= shared
+                divisor //= shared
             for j in target:
                 if j not in updated:
                     holders[j].discard(r)
             for j in updated:
                 if j not in target:
                     holders[j].add(r)
-            rows[r] = updated
-            rhs[r] = right
-    solved: list[Fraction] = [Fraction(0)] * size
+            rows[r], rhs[r], divisors[r] = updated, right, divisor
+    # Back substitution: x_i = numerators[i] / denominators[i].
+    numerators: list[int] = [0] * size
+    denominators: list[int] = [1] * size
     for i in range(size - 1, -1, -1):
         row = rows[i]
-        value = rhs[i]
-        for j, v in row.items():
-            if j > i and solved[j]:
-                value -= v * solved[j]
-        solved[i] = value / row[i]
-    return {s: solved[index[s]] for s in group}
+        below = divisors[i]
+        later = [j for j in row if j > i and numerators[j]]
+        for j in later:
+            if below % denominators[j]:
+                below = math.lcm(below, denominators[j])
+        value = rhs[i] * (below // divisors[i])
+        for j in later:
+            value -= row[j] * numerators[j] * (below // denominators[j])
+        lead = row[i]
+        if lead < 0:
+            lead, value = -lead, -value
+        below *= lead
+        shared = math.gcd(value, below)
+        if shared > 1:
+            value //= shared
+            below //= shared
+        numerators[i], denominators[i] = value, below
+    common = 1
+    for den in denominators:
+        if common % den:
+            common = math.lcm(common, den)
+    visits = [0] * size
+    for s in group:
+        i = index[s]
+        visits[position[s]] = numerators[i] * (common // denominators[i])
+    return visits, common
 
 
 def _banded(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], members: set[Any]) -> list[Any]:
