@@ -38,6 +38,8 @@ __all__ = ["LineMemo", "names_read"]
 #: Values that are plain whatever they hold.
 _SIMPLE: frozenset[type] = frozenset({int, bool, str, Fraction, type(None), Level, Bound, Rating})
 _MISSING = object()
+#: A value the memo cannot see (an environment it does not know): never plain.
+_OPAQUE = object()
 #: What a name the game itself defines (outside the run's environments) stands for in a key.
 _CONSTANT = ("#constant",)
 
@@ -100,30 +102,40 @@ class LineMemo:
 
     def key(self, env: Any, names: tuple[str, ...]) -> tuple[Any, ...] | None:
         """The values ``names`` hold in ``env`` (None when one is not plain)."""
-        stop = self.stop
+        if type(env) is not MapEnv:
+            return None
+        top = env.mapping
         out = []
         for text in names:
-            scope = env
-            value: Any = _MISSING
-            while scope is not None and scope is not stop:
-                if type(scope) is not MapEnv:
-                    return None
-                mapping = scope.mapping
-                if text in mapping:
-                    value = mapping[text]
-                    break
-                held = scope.index.get(normalize_name(text))
-                if held is not None:
-                    value = mapping[held]
-                    break
-                scope = scope.parent
+            value = top.get(text, _MISSING)
             if value is _MISSING:
-                out.append(_CONSTANT)
-            elif type(value) in _SIMPLE or (self._plain_record(value) if type(value) is Record else plain(value)):
+                value = self._find(env, text)
+                if value is _MISSING:
+                    out.append(_CONSTANT)
+                    continue
+            kind = type(value)
+            if kind in _SIMPLE or (self._plain_record(value) if kind is Record else plain(value)):
                 out.append(value)
             else:
                 return None
         return tuple(out)
+
+    def _find(self, env: MapEnv, text: str) -> Any:
+        """A name's value as ``MapEnv.lookup`` finds it, below the game's own names (``_MISSING``
+        when it is one of those, or not found); ``_OPAQUE`` in an environment of another kind."""
+        stop = self.stop
+        scope: Any = env
+        while scope is not None and scope is not stop:
+            if type(scope) is not MapEnv:
+                return _OPAQUE
+            mapping = scope.mapping
+            if text in mapping:
+                return mapping[text]
+            held = scope.index.get(normalize_name(text))
+            if held is not None:
+                return mapping[held]
+            scope = scope.parent
+        return _MISSING
 
     def evaluate(self, line: int, names: tuple[str, ...], closure: Callable[[Context, Any], Any],
                  ctx: Context, env: Any) -> Any:

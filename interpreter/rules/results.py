@@ -13,7 +13,7 @@ import attrs
 
 from interpreter.core.distribution import Distribution
 from interpreter.core.trace import Trace
-from interpreter.core.values import json_value
+from interpreter.core.values import fraction_text, json_value
 from interpreter.rules.shown import shown_values
 
 __all__ = ["CheckOdds", "CheckResult", "JsonResult"]
@@ -96,5 +96,4 @@ def _key(value: Any) -> str:
 
 
 def _fraction(value: Fraction) -> str:
-    value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return fraction_text(Fraction(value))
