@@ -163,6 +163,8 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     def segment(state: tuple[Any, ...]) -> Distribution:
         pc, held_number, entity_number = state
         held, entity_state = numbered[held_number], numbered[entity_number]
+        # Where this state's worlds first part ways (procedures.run_segment).
+        resume: list[Any] = [None]
 
         def run(ctx: Context) -> tuple[Any, ...]:
             worlds[0] += 1
@@ -190,7 +192,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                     rules.entry_views(scope, env)
                 following = rules.in_world(ctx, lambda: run_segment(
                     rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True,
-                    memo=memo))
+                    memo=memo, resume=None if entities or reads_entries else resume))
             finally:
                 ctx.run.options = ctx.run.roles = None
             # An entity a value holds (a loop's member) is kept as the role it has.

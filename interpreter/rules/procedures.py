@@ -650,17 +650,32 @@ def _label_step(run: _Segment, pc: int) -> int | None:
 
 def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], source: Source, ctx: Context,
                 env: MapEnv, driver: Driver, start: int, results: dict[str, Any],
-                choices: list[tuple[str, str]], *, stop_at_step: bool, memo: LineMemo | None = None) -> int | None:
+                choices: list[tuple[str, str]], *, stop_at_step: bool, memo: LineMemo | None = None,
+                resume: list[Any] | None = None) -> int | None:
     """Run lines from ``start``, each by its compiled closure (:class:`Program`). With
     ``stop_at_step``, stop on reaching a state boundary (``dsl.flow.Flow.boundaries``: a
     `step` mark or the head of a loop) other than the first line run, and return its index;
-    return None when the procedure ends. ``memo``: exact odds' memo of line values."""
+    return None when the procedure ends. ``memo``: exact odds' memo of line values.
+
+    ``resume`` (exact odds, a segment without entities): one list shared by the worlds of
+    one state. Every world runs the same lines until the first choice among the dice, so
+    the first world keeps where that line starts and the values before it, and the others
+    start there instead of running those lines again."""
     program = program_of(rules, tuple(statements), source)
     boundaries, steps, sources, reading = program.boundaries, program.steps, program.sources, program.reading
     run = _Segment(rules, name, statements, ctx, env, driver, results, choices, program.labels, memo)
     pc = start
     ran = 0
     count, max_steps = len(steps), rules.limits.max_steps
+    world = ctx.world
+    watch = resume is not None and world is not None
+    if watch and resume[0] is not None:  # type: ignore[index]
+        pc, values, ran, rolls = resume[0]  # type: ignore[index]
+        env.mapping.clear()
+        env.mapping.update(values)
+        env.index = {normalize_name(k): k for k in values}
+        ctx.run.rolls = rolls  # type: ignore[union-attr]
+        watch = False
     while pc < count:
         # What entries read meanwhile: a used procedure's own names (interpreter.rules.inline.ReadingEnv).
         env.reading = reading[pc]  # type: ignore[attr-defined]
@@ -670,7 +685,15 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
         if ran > max_steps:
             raise RunebookError([Diagnostic.make("E0612", sources[pc], statements[pc].span,
                                                  limit=rules.limits.max_steps)])
-        pc = steps[pc](run, pc + 1)
+        if watch:
+            before = (pc, dict(env.mapping), ran - 1, ctx.run.rolls)  # type: ignore[union-attr]
+            following = steps[pc](run, pc + 1)
+            if world.taken:  # type: ignore[union-attr]
+                resume[0] = before  # type: ignore[index]
+                watch = False
+            pc = following
+        else:
+            pc = steps[pc](run, pc + 1)
         if pc is None:
             return None
     return None
