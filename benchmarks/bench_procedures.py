@@ -11,8 +11,9 @@ in a new process per side, the two sides alternating (the earlier commit, then t
 then again), so that a machine shared with other work loads both alike. A process loads the
 game (not timed), then times one ``rules.odds(PROCEDURE, **inputs)`` on the new rules: the
 whole exact computation, its chain explored and solved, every memo starting empty. The table
-shows the best wall time of each side, their ratio, the states of each chain and this tree's
-states per second, and whether every result the two sides share has identical fractions.
+shows the best wall time of each side with its CPU time (the process's own: on a loaded
+machine the fairer figure), their ratios, the states of each chain and this tree's states
+per CPU second, and whether every result the two sides share has identical fractions.
 
 Cases only this tree can run (the earlier one stops at its state limit) are timed here alone.
 """
@@ -110,22 +111,23 @@ def main() -> int:
                 if best_here is None or here["wall"] < best_here["wall"]:
                     best_here = here
             assert best_here is not None
-            rate = best_here["states"] / best_here["wall"]
+            rate = best_here["states"] / best_here["cpu"]
+            here_text = f"{best_here['wall']:.2f} ({best_here['cpu']:.2f})"
             if best_there is None:
-                rows.append((label, "—", f"{best_here['wall']:.2f}", "—", f"— / {best_here['states']:,}",
-                             f"{rate:,.0f}", "(here only)"))
+                rows.append((label, "—", here_text, "—", f"— / {best_here['states']:,}", f"{rate:,.0f}",
+                             "(here only)"))
                 continue
             same = compare(best_here["results"], best_there["results"])
             failed = failed or same.startswith("DIFFERENT")
-            rows.append((label, f"{best_there['wall']:.2f}", f"{best_here['wall']:.2f}",
-                         f"{best_there['wall'] / best_here['wall']:.1f}×",
+            rows.append((label, f"{best_there['wall']:.2f} ({best_there['cpu']:.2f})", here_text,
+                         f"{best_there['wall'] / best_here['wall']:.1f}× ({best_there['cpu'] / best_here['cpu']:.1f}×)",
                          f"{best_there['states']:,} / {best_here['states']:,}", f"{rate:,.0f}", same))
-    print(f"| procedure odds | {args.against} s | this tree s | ratio | states (then / now) | states/s now | "
-          f"fractions |")
+    print(f"| procedure odds | {args.against}: wall s (CPU s) | this tree: wall s (CPU s) | ratio: wall (CPU) | "
+          f"states (then / now) | states per CPU second now | fractions |")
     print("|---|---:|---:|---:|---:|---:|---|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
-    print(f"(best wall time of {args.repeat}; each side in its own process, alternating)")
+    print(f"(best wall time of {args.repeat}, with its CPU time; each side in its own process, alternating)")
     return 1 if failed else 0
 
 

@@ -31,7 +31,7 @@ from dsl.flow import flow_of
 from dsl.vocabulary import fold
 from interpreter.core.dice import PoolSource
 from interpreter.core.distribution import Distribution
-from interpreter.core.evaluate import Context, MapEnv
+from interpreter.core.evaluate import Context, MapEnv, normalize_name
 from interpreter.core.limits import limit_error
 from interpreter.core.values import Bound, Level, Rating, Record
 from interpreter.rules.memo import LineMemo
@@ -165,6 +165,9 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
         held, entity_state = numbered[held_number], numbered[entity_number]
         # Where this state's worlds first part ways (procedures.run_segment).
         resume: list[Any] = [None]
+        # The values the state holds, with their names' folded index, made once for its worlds.
+        held_values = dict(held)
+        held_index = {normalize_name(k): k for k in held_values}
 
         def run(ctx: Context) -> tuple[Any, ...]:
             worlds[0] += 1
@@ -181,7 +184,8 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
             ctx.run.options, ctx.run.roles = options, entities
             try:
                 scope = shared_scope[0]
-                env = MapEnv({k: _thaw(v, entities) for k, v in held} if entities else dict(held), parent=scope)
+                env = MapEnv({k: _thaw(v, entities) for k, v in held}, parent=scope) if entities else \
+                    MapEnv.indexed(dict(held_values), dict(held_index), scope)
                 if scope is None:
                     chosen = len(ctx.world.taken)
                     scope = env.parent = rules._scope(ctx, decl.params, inputs, options, entities, source)

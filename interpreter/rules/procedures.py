@@ -670,10 +670,8 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
     world = ctx.world
     watch = resume is not None and world is not None
     if watch and resume[0] is not None:  # type: ignore[index]
-        pc, values, ran, rolls = resume[0]  # type: ignore[index]
-        env.mapping.clear()
-        env.mapping.update(values)
-        env.index = {normalize_name(k): k for k in values}
+        pc, values, index, ran, rolls = resume[0]  # type: ignore[index]
+        env.mapping, env.index = dict(values), dict(index)
         ctx.run.rolls = rolls  # type: ignore[union-attr]
         watch = False
     while pc < count:
@@ -686,7 +684,7 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
             raise RunebookError([Diagnostic.make("E0612", sources[pc], statements[pc].span,
                                                  limit=rules.limits.max_steps)])
         if watch:
-            before = (pc, dict(env.mapping), ran - 1, ctx.run.rolls)  # type: ignore[union-attr]
+            before = (pc, dict(env.mapping), dict(env.index), ran - 1, ctx.run.rolls)  # type: ignore[union-attr]
             following = steps[pc](run, pc + 1)
             if world.taken:  # type: ignore[union-attr]
                 resume[0] = before  # type: ignore[index]
