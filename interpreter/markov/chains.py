@@ -18,7 +18,7 @@ levels, true/false, text); a record returned by a check lasts only within its se
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -286,11 +286,7 @@ def _solve(transitions: dict[Any, dict[Any, Fraction]], start: Any, source: Any,
         if not any(parts):
             continue
         # One denominator for everything entering the group (parts from one group share theirs).
-        common = 1
-        for found in parts:
-            for _, den in found:
-                if common % den:
-                    common = math.lcm(common, den)
+        common = _common(den for found in parts for _, den in found)
         entering = [sum(num * (common // den) for num, den in found) for found in parts]
         members = set(group)
         solved = _visits(group, transitions, entering, members)
@@ -320,12 +316,19 @@ def _solve(transitions: dict[Any, dict[Any, Fraction]], start: Any, source: Any,
             bucket.setdefault(target, []).append((num, below * den))
     result: dict[Any, Fraction] = {}
     for end_key, found in ends.items():
-        common = 1
-        for _, den in found:
-            if common % den:
-                common = math.lcm(common, den)
+        common = _common(den for _, den in found)
         result[end_key] = Fraction(sum(num * (common // den) for num, den in found), common)
     return result
+
+
+def _common(denominators: Iterable[int]) -> int:
+    """The least common multiple of whole numbers that mostly divide each other (one division
+    each when they do)."""
+    common = 1
+    for den in denominators:
+        if common % den:
+            common = math.lcm(common, den)
+    return common
 
 
 def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], entering: list[int],
@@ -440,10 +443,7 @@ def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], enter
             value //= shared
             below //= shared
         numerators[i], denominators[i] = value, below
-    common = 1
-    for den in denominators:
-        if common % den:
-            common = math.lcm(common, den)
+    common = _common(denominators)
     visits = [0] * size
     for s in group:
         i = index[s]
