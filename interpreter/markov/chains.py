@@ -147,7 +147,9 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     numbered: list[Any] = []
     #: Segment runs so far, one per state and dice outcome (``Limits.max_worlds``).
     worlds = [0]
-    # Values of lines for the values they read, shared by every segment of this computation.
+    # Values of lines for the values they read, shared by every segment of this computation
+    # (not for the lines of a procedure that takes an entry: its lines read the procedure's
+    # values by name, unseen; calls of the game's functions are remembered all the same).
     memo = LineMemo(rules.globals)
     #: The scope of the inputs, when every world can share it (see `run`); names as `fold` has them.
     shared_scope: list[Any] = [None]
@@ -196,7 +198,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                     rules.entry_views(scope, env)
                 following = rules.in_world(ctx, lambda: run_segment(
                     rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True,
-                    memo=memo, resume=None if entities or reads_entries else resume))
+                    memo=None if reads_entries else memo, resume=None if entities or reads_entries else resume))
             finally:
                 ctx.run.options = ctx.run.roles = None
             # An entity a value holds (a loop's member) is kept as the role it has.

@@ -40,8 +40,9 @@ _SIMPLE: frozenset[type] = frozenset({int, bool, str, Fraction, type(None), Leve
 _MISSING = object()
 #: A value the memo cannot see (an environment it does not know): never plain.
 _OPAQUE = object()
-#: What a name the game itself defines (outside the run's environments) stands for in a key.
-_CONSTANT = ("#constant",)
+#: What a name the game itself defines (outside the run's environments) stands for in a key
+#: (equal to nothing else).
+_CONSTANT = object()
 
 
 def plain(value: Any) -> bool:
