@@ -560,6 +560,8 @@ def program_of(rules: Any, statements: tuple[ast.Statement, ...], source: Source
     programs = rules._programs
     found = programs.get(id(statements))
     if found is None or found[0] is not statements:
+        if len(programs) > 1024:  # lines passed as new tuples each time: keep the memo bounded
+            programs.clear()
         found = programs[id(statements)] = (statements, Program(rules, statements, source))
     return found[1]
 
