@@ -303,16 +303,16 @@ def _solve(transitions: dict[Any, dict[Any, Fraction]], start: Any, source: Any,
             for target, p in transitions[state].items():
                 if target in members:
                     continue
-                found = leaving.get(target)
-                if found is None:
-                    found = leaving[target] = [0, 1]
-                # found[0] / (below * found[1]) += times * p / below
+                sums = leaving.get(target)
+                if sums is None:
+                    sums = leaving[target] = [0, 1]
+                # sums[0] / (below * sums[1]) += times * p / below
                 num, den = p.numerator, p.denominator
-                if found[1] % den:
-                    grow = den // math.gcd(found[1], den)
-                    found[0] *= grow
-                    found[1] *= grow
-                found[0] += times * num * (found[1] // den)
+                if sums[1] % den:
+                    grow = den // math.gcd(sums[1], den)
+                    sums[0] *= grow
+                    sums[1] *= grow
+                sums[0] += times * num * (sums[1] // den)
         for target, (num, den) in leaving.items():
             bucket = inflow if _is_state(target) else ends
             bucket.setdefault(target, []).append((num, below * den))
@@ -362,13 +362,13 @@ def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], enter
         column = index[s]
         for t, p in transitions[s].items():
             if t in members:
-                row = exact[index[t]]
-                row[column] = row.get(column, 0) - p
+                coefficients = exact[index[t]]
+                coefficients[column] = coefficients.get(column, 0) - p
     rows: list[dict[int, int]] = []
     rhs: list[int] = []
     divisors: list[int] = []
     for i, s in enumerate(order):
-        scale = math.lcm(*(value.denominator for value in exact[i].values()))
+        scale = math.lcm(*(c.denominator for c in exact[i].values()))
         rows.append({j: v.numerator * (scale // v.denominator) for j, v in exact[i].items() if v})
         rhs.append(entering[position[s]] * scale)
         divisors.append(1)

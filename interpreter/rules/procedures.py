@@ -354,18 +354,8 @@ class _Segment:
 # One handler per line class: ``handler(segment, line, source, pc)`` runs the line (``pc`` is
 # the index of the line after it) and returns where the run goes on, or None when it ends.
 
-def _let(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
-    run.rules.run_let(run.ctx, line, source, run.env)
-    return pc
-
-
 def _show(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
     run_show(run.rules, run.ctx, line, source, run.env)
-    return pc
-
-
-def _set(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
-    run.rules.run_set(run.ctx, line, source, run.env)
     return pc
 
 
@@ -385,43 +375,10 @@ def _require(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
     return pc
 
 
-def _label(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
-    return pc
-
-
-def _test(run: _Segment, line: ast.TestLine, source: Source, pc: int) -> int | None:
-    """An `if`, `else if` or `case`: on when the condition holds, else to its label."""
-    ctx, rules = run.ctx, run.rules
-    if _internal(line):
-        trace, ctx.trace = ctx.trace, None
-        try:
-            holds = truth(ctx.evaluate(rules.compiled(line.expr, source), run.env), ctx)
-        finally:
-            ctx.trace = trace
-    else:
-        holds = truth(ctx.evaluate(rules.compiled(line.expr, source), run.env), ctx)
-    if ctx.trace is not None and not _internal(line):
-        ctx.trace.append(StepEvent("condition", str(line.expr), holds, line.span, source.name))
-    return pc if holds else run.labels[fold(line.name)]
-
-
-def _count(run: _Segment, line: ast.CountLine, source: Source, pc: int) -> int | None:
-    ctx = run.ctx
-    trace, ctx.trace = ctx.trace, None
-    try:
-        run.env.define(line.name, ctx.evaluate(run.rules.compiled(line.expr, source), run.env))
-    finally:
-        ctx.trace = trace
-    return pc
-
-
-def _each(run: _Segment, line: ast.EachLine, source: Source, pc: int) -> int | None:
-    ctx = run.ctx
-    value = ctx.evaluate(run.rules.compiled(line.expr, source), run.env)
-    run.env.define(line.name, value)
-    if ctx.trace is not None:
-        ctx.trace.append(StepEvent("each", f"for each {line.name}", value, line.span, source.name))
-    return pc
+def _compiled(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
+    """A line of a kind :func:`_compile_line` compiles, run on its own (a program runs its
+    compiled closure: this is the same closure, made for one line)."""
+    return _compile_line(run.rules, line, source, run.labels)(run, pc)
 
 
 def _step(run: _Segment, line: ast.StepLine, source: Source, pc: int) -> int | None:
@@ -466,15 +423,14 @@ def _choose(run: _Segment, line: ast.ChooseLine, source: Source, pc: int) -> int
                         shown)
     answer = run.driver.choose(point)
     found = _option_index(line.choices).get(fold(str(answer)))
-    match = [] if found is None else [line.choices[found]]
-    if not match:
+    if found is None:
         raise RunebookError([Diagnostic.make("E0611", source, line.span, answer=answer, name=line.name,
                                              allowed=", ".join(ast.choice_runs(line.choices)),
                                              help=did_you_mean(str(answer), line.choices))])
     env.define(line.name, choice_value(line, found))
-    run.choices.append((line.name, match[0]))
+    run.choices.append((line.name, line.choices[found]))
     if ctx.trace is not None:
-        ctx.trace.append(StepEvent("choice", line.name, match[0], line.span, source.name))
+        ctx.trace.append(StepEvent("choice", line.name, line.choices[found], line.span, source.name))
     return pc
 
 
@@ -504,16 +460,16 @@ def _input(run: _Segment, line: ast.InputLine, source: Source, pc: int) -> int |
 #: How each line of a flat procedure runs (``do`` lines are expanded before a run, and a
 #: condition's lines never are a procedure's).
 HANDLERS: dict[type, Callable[[_Segment, Any, Source, int], int | None]] = {
-    ast.LetLine: _let,
-    ast.SetLine: _set,
+    ast.LetLine: _compiled,
+    ast.SetLine: _compiled,
     ast.ResultLine: _result,
     ast.ShowLine: _show,
     ast.RollLine: _roll,
     ast.RequireLine: _require,
-    ast.LabelLine: _label,
-    ast.TestLine: _test,
-    ast.CountLine: _count,
-    ast.EachLine: _each,
+    ast.LabelLine: _compiled,
+    ast.TestLine: _compiled,
+    ast.CountLine: _compiled,
+    ast.EachLine: _compiled,
     ast.StepLine: _step,
     ast.GotoLine: _goto,
     ast.EndLine: _end,
@@ -550,7 +506,7 @@ class Program:
         self.labels = flow.labels
         self.sources = tuple(source if s.inlined is None else s.inlined.source for s in statements)
         self.reading = tuple("" if s.inlined is None else s.inlined.scope for s in statements)
-        self.steps: tuple[Step, ...] = tuple(_compile_line(rules, i, s, self.sources[i], flow.labels)
+        self.steps: tuple[Step, ...] = tuple(_compile_line(rules, s, self.sources[i], flow.labels)
                                             for i, s in enumerate(statements))
 
 
@@ -571,7 +527,7 @@ def _generic(line: ast.Statement, source: Source) -> Step:
     return lambda run, pc: handler(run, line, source, pc)
 
 
-def _compile_line(rules: Any, index: int, line: ast.Statement, source: Source, labels: Mapping[str, int]) -> Step:
+def _compile_line(rules: Any, line: ast.Statement, source: Source, labels: Mapping[str, int]) -> Step:
     """The closure of one line: the common lines compiled here, the others by their handler."""
     kind = type(line)
     if kind in (ast.LabelLine,):
