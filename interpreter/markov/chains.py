@@ -6,9 +6,13 @@ lines up to the next ``step`` (or the end) are a **segment**; the exact joint di
 of where a segment leads is computed by the one evaluator
 (:func:`interpreter.core.distribution.joint`), so every roll inside it is exact. States are
 explored breadth-first from the start; then the chance of ending with each set of results
-is solved exactly, with fractions: probability flows forward from the start, and strongly
-connected groups of states (a tie that repeats a round, a loop between steps) are solved as
-small sparse linear systems of expected visits, in topological order. Nothing is simulated.
+is solved exactly: probability flows forward from the start, and strongly connected groups
+of states (a tie that repeats a round, a loop between steps) are solved as small sparse
+linear systems of expected visits, in topological order, in whole numbers over shared
+denominators (the odds of a long contest have thousands of digits). Nothing is simulated.
+The lines of a segment are evaluated once per distinct values they read, across every state
+of the computation (:mod:`interpreter.rules.memo`), and the worlds of a state run the lines
+before their first roll once.
 
 Choice points need answers for odds: a fixed answer per choice name (``answers``), else
 the first option. Values carried from one step to the next must be plain values (numbers,

@@ -4,7 +4,10 @@ A procedure's lines run in order under a program counter. ``step NAME`` marks a 
 ``goto NAME [if condition]`` jumps to it, ``end [if condition]`` stops, ``set`` changes a
 value, ``choose NAME: a | b`` asks the **driver**, and checks are called like functions.
 Every line run, every choice and every die is recorded in the trace; the number of lines
-a run may take is bounded (``Limits.max_steps``), so a loop can never hang.
+a run may take is bounded (``Limits.max_steps``), so a loop can never hang. The lines are
+compiled once per loaded rules into one closure each (:class:`Program`), which every
+semantics runs: a seeded run, given dice, and the worlds of exact odds (which also remember
+line values per computation: :mod:`interpreter.rules.memo`).
 
 Drivers answer choice points and are interchangeable, so the same procedure gives the
 same result whichever answers it:
