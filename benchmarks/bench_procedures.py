@@ -47,7 +47,7 @@ CASES: list[tuple[str, str, str, dict[str, Any], dict[str, Any] | None, bool]] =
 RUNNER = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-import interpreter
+from runebook import interpreter
 game, procedure, inputs = sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 rules = interpreter.load(game)
 start, cpu = time.perf_counter(), time.process_time()

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from interpreter.core.values import format_value
+from runebook import interpreter
+from runebook.interpreter.core.values import format_value
 
 GAME = """\
 function bump(x) = x + 1d6

@@ -28,10 +28,10 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from dsl import expr_ast as ex
-from dsl.checker import expression_names
-from interpreter.core.evaluate import Context, MapEnv, call_function_value, normalize_name
-from interpreter.core.values import Bound, Function, Level, Rating, Record
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.checker import expression_names
+from runebook.interpreter.core.evaluate import Context, MapEnv, call_function_value, normalize_name
+from runebook.interpreter.core.values import Bound, Function, Level, Rating, Record
 
 __all__ = ["LineMemo", "names_read"]
 
