@@ -8,8 +8,6 @@ from pathlib import Path
 import pytest
 
 from runebook import interpreter
-from runebook.dsl.diagnostics import RunebookError
-from runebook.interpreter.rules.procedures import ScriptedDriver
 
 
 def _game(tmp_path: Path, text: str) -> Path:

@@ -13,6 +13,7 @@ import pytest
 
 from runebook.interpreter.rules import load
 from runebook.interpreter.rules.model import RunebookError
+from runebook.interpreter.rules.procedures import ScriptedDriver
 from mezzo_helpers import LADDER, book_pool
 
 

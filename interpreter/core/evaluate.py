@@ -1545,6 +1545,11 @@ class Compiler:
             if len(args) != len(func.params):
                 raise _error("E0406", site, name=name, expected=len(func.params), got=len(args))
             values = [a(ctx, env) for a in args]
+            if ctx.trace is None and ctx.world is not None:
+                # Exact odds: the run's memo may know the value for these arguments.
+                memo = getattr(ctx.run, "memo", None)
+                if memo is not None:
+                    return memo.call(func, values, ctx, site)
             value = call_function_value(func, values, ctx, site)
             if ctx.trace is not None:
                 ctx.trace.append(StepEvent("call", text, trace_value(value), span))
@@ -1931,6 +1936,9 @@ def evaluate(expr: str | ex.Expr | CompiledExpression, env: Any = None, *, oracl
 
 class _SpecWorld:
     """Captures the spec of a dice expression instead of rolling it."""
+
+    #: No die is ever taken here (a memo of the run's values compares its length).
+    taken: tuple[Any, ...] = ()
 
     def __init__(self, site: Any) -> None:
         self.site = site

@@ -38,11 +38,12 @@ class Limits:
     #: Items of one collection: a list made by the rules, or one a `for each` walks.
     max_collection: int = 1_000
     #: States of a procedure's chain (places at a ``step`` line with the values and the
-    #: entities' state there) that exact odds may explore before giving up.
-    max_states: int = 5_000
+    #: entities' state there) that exact odds may explore before giving up: 400 to 700 a
+    #: second with their segments run (benchmarks/bench_procedures.py), so about 10 s of work.
+    max_states: int = 10_000
     #: Runs of a procedure's segments that exact odds may make (one per state and outcome of
     #: its dice): 5,000 to 20,000 a second.
-    max_worlds: int = 50_000
+    max_worlds: int = 100_000
     #: Calls of functions defined in rules during one evaluation (``fib(25)`` makes 250,000).
     max_calls: int = 20_000
     #: Digits of a number a computation makes (a product, a quotient's parts).

@@ -422,7 +422,7 @@ def format_value(value: Any) -> str:
     if value is None:
         return "none"
     if type(value) is Fraction:
-        return f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value.numerator)
+        return fraction_text(value)
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{k}: {format_value(v)}" for k, v in value.items()) + "}"
     if isinstance(value, tuple | list):  # a list, as the language writes one
@@ -460,3 +460,30 @@ def outcome_sort_key(value: Any) -> tuple[int, Any, int]:
     if isinstance(value, tuple):
         return (5, tuple(outcome_sort_key(v) for v in value), 0)
     return (6, format_value(value), 0)
+
+
+#: Digits converted at a time for a whole number longer than Python's conversion limit.
+_CHUNK = 4000
+
+
+def integer_text(value: int) -> str:
+    """A whole number's digits, however many: exact odds of a long chain have fractions of
+    thousands of digits, beyond what ``str`` converts at once (``sys.get_int_max_str_digits``)."""
+    if value.bit_length() < 13_000:  # under 4,300 digits
+        return str(value)
+    if value < 0:
+        return "-" + integer_text(-value)
+    chunks = []
+    scale = 10 ** _CHUNK
+    while value >= scale:
+        value, low = divmod(value, scale)
+        chunks.append(str(low).zfill(_CHUNK))
+    chunks.append(str(value))
+    return "".join(reversed(chunks))
+
+
+def fraction_text(value: Fraction) -> str:
+    """``numerator/denominator`` (or the whole number), of any length."""
+    if value.denominator == 1:
+        return integer_text(value.numerator)
+    return f"{integer_text(value.numerator)}/{integer_text(value.denominator)}"

@@ -6,9 +6,13 @@ lines up to the next ``step`` (or the end) are a **segment**; the exact joint di
 of where a segment leads is computed by the one evaluator
 (:func:`interpreter.core.distribution.joint`), so every roll inside it is exact. States are
 explored breadth-first from the start; then the chance of ending with each set of results
-is solved exactly, with fractions: probability flows forward from the start, and strongly
-connected groups of states (a tie that repeats a round, a loop between steps) are solved as
-small sparse linear systems of expected visits, in topological order. Nothing is simulated.
+is solved exactly: probability flows forward from the start, and strongly connected groups
+of states (a tie that repeats a round, a loop between steps) are solved as small sparse
+linear systems of expected visits, in topological order, in whole numbers over shared
+denominators (the odds of a long contest have thousands of digits). Nothing is simulated.
+The lines of a segment are evaluated once per distinct values they read, across every state
+of the computation (:mod:`interpreter.rules.memo`), and the worlds of a state run the lines
+before their first roll once.
 
 Choice points need answers for odds: a fixed answer per choice name (``answers``), else
 the first option. Values carried from one step to the next must be plain values (numbers,
@@ -17,21 +21,24 @@ levels, true/false, text); a record returned by a check lasts only within its se
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+import math
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
 import attrs
 
 from runebook.dsl import ast
+from runebook.dsl.checker import CheckedEntry
 from runebook.dsl.diagnostics import Diagnostic, RunebookError
 from runebook.dsl.flow import flow_of
 from runebook.dsl.vocabulary import fold
 from runebook.interpreter.core.dice import PoolSource
 from runebook.interpreter.core.distribution import Distribution
-from runebook.interpreter.core.evaluate import Context, MapEnv
+from runebook.interpreter.core.evaluate import Context, MapEnv, normalize_name
 from runebook.interpreter.core.limits import limit_error
 from runebook.interpreter.core.values import Bound, Level, Rating, Record
+from runebook.interpreter.rules.memo import LineMemo
 from runebook.interpreter.rules.procedures import ChoicePoint, Driver, run_segment
 from runebook.interpreter.rules.results import CheckOdds
 
@@ -42,6 +49,8 @@ _UNKNOWN = ("unknown",)
 
 class FixedDriver(Driver):
     """Answers each choice point by its name (``answers``), else with its first option."""
+
+    reads_state = False
 
     def __init__(self, answers: Mapping[str, str] | None = None) -> None:
         self.answers = {fold(k): v for k, v in (answers or {}).items()}
@@ -65,6 +74,8 @@ class ProcedureOdds(CheckOdds):
         return {"procedure": payload.pop("check"), "states": self.states, **payload}
 
 
+#: Values that are plain whatever they hold.
+_SIMPLE: frozenset[type] = frozenset({type(None), int, bool, str, Fraction, Level, Bound, Rating})
 #: The types of values a state may carry from one step to the next.
 _PLAIN_TYPES: frozenset[type] = frozenset({type(None), int, bool, str, Fraction, Level, Bound, Rating, Record})
 
@@ -80,7 +91,7 @@ def _freeze(value: Any, refs: Mapping[int, str]) -> Any:
     """A value as a state keeps it: entities by their role, inside lists and records too."""
     kind = type(value)
     if kind is tuple:
-        return tuple(_freeze(v, refs) for v in value) if any(type(v) not in _PLAIN_TYPES for v in value) else value
+        return value if _PLAIN_TYPES.issuperset(map(type, value)) else tuple(_freeze(v, refs) for v in value)
     if kind is Record:
         return Record({k: _freeze(v, refs) for k, v in value.items()})
     role = refs.get(id(value)) if kind not in _PLAIN_TYPES else None
@@ -107,7 +118,7 @@ def _plain(value: Any) -> bool:
     if kind in _PLAIN_TYPES:
         return kind is not Record or all(_plain(v) for v in value.values())
     if kind is tuple:
-        return all(_plain(v) for v in value)
+        return _SIMPLE.issuperset(map(type, value)) or all(_plain(v) for v in value)
     return isinstance(value, Level | Bound)
 
 
@@ -140,6 +151,13 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     numbered: list[Any] = []
     #: Segment runs so far, one per state and dice outcome (``Limits.max_worlds``).
     worlds = [0]
+    # Values of lines for the values they read, shared by every segment of this computation
+    # (not for the lines of a procedure that takes an entry: its lines read the procedure's
+    # values by name, unseen; calls of the game's functions are remembered all the same).
+    memo = LineMemo(rules.globals)
+    #: The scope of the inputs, when every world can share it (see `run`); names as `fold` has them.
+    shared_scope: list[Any] = [None]
+    folded: dict[str, str] = {}
 
     def number(value: Any) -> int:
         found = numbers.get(value)
@@ -151,6 +169,11 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     def segment(state: tuple[Any, ...]) -> Distribution:
         pc, held_number, entity_number = state
         held, entity_state = numbered[held_number], numbered[entity_number]
+        # Where this state's worlds first part ways (procedures.run_segment).
+        resume: list[Any] = [None]
+        # The values the state holds, with their names' folded index, made once for its worlds.
+        held_values = dict(held)
+        held_index = {normalize_name(k): k for k in held_values}
 
         def run(ctx: Context) -> tuple[Any, ...]:
             worlds[0] += 1
@@ -166,29 +189,48 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 entities[role] = entity
             ctx.run.options, ctx.run.roles = options, entities
             try:
-                scope = rules._scope(ctx, decl.params, inputs, options, entities, source)
-                env = MapEnv({k: _thaw(v, entities) for k, v in held}, parent=scope)
-                rules.entry_views(scope, env)
+                scope = shared_scope[0]
+                env = MapEnv({k: _thaw(v, entities) for k, v in held}, parent=scope) if entities else \
+                    MapEnv.indexed(dict(held_values), dict(held_index), scope)
+                if scope is None:
+                    chosen = len(ctx.world.taken)
+                    scope = env.parent = rules._scope(ctx, decl.params, inputs, options, entities, source)
+                    if not entities and len(ctx.world.taken) == chosen and \
+                            not any(isinstance(v, CheckedEntry) for v in scope.mapping.values()):
+                        # No entity and no entry: the inputs' scope is the same in every world.
+                        shared_scope[0] = scope
+                    rules.entry_views(scope, env)
                 following = rules.in_world(ctx, lambda: run_segment(
-                    rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True))
+                    rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True,
+                    memo=None if reads_entries else memo, resume=None if entities or reads_entries else resume))
             finally:
                 ctx.run.options = ctx.run.roles = None
             # An entity a value holds (a loop's member) is kept as the role it has.
             refs = {id(e): role for role, e in entities.items()}
-            if following is not None and live is not None:
-                # Only what the rest of the run may read is part of its state.
-                needed = live[following]
-                values = tuple(sorted((k, _freeze(v, refs)) for k, v in env.mapping.items()
-                                      if fold(k) in needed and _plain(_freeze(v, refs))))
-            else:
-                values = tuple(sorted((k, _freeze(v, refs)) for k, v in env.mapping.items()
-                                      if _plain(_freeze(v, refs))))
+            # Only what the rest of the run may read is part of its state.
+            needed = live[following] if following is not None and live is not None else None
+            kept = []
+            for k, v in env.mapping.items():
+                if needed is not None:
+                    name = folded.get(k)
+                    if name is None:
+                        name = folded[k] = fold(k)
+                    if name not in needed:
+                        continue
+                if type(v) in _SIMPLE:
+                    kept.append((k, v))
+                    continue
+                v = _freeze(v, refs)
+                if _plain(v):
+                    kept.append((k, v))
+            kept.sort()
+            values = tuple(kept)
             if following is None:
                 found = dict(values)
                 return ("end", tuple(found.get(n) for n in result_names))
             return ("state", following, number(values), number(entity_key(entities)))
 
-        return rules.enumerate(run)
+        return rules.enumerate(run, memo)
 
     start = (0, number(()), number(entity_key(roles)))
     transitions: dict[tuple[Any, ...], dict[Any, Fraction]] = {}
@@ -237,52 +279,108 @@ def _solve(transitions: dict[Any, dict[Any, Fraction]], start: Any, source: Any,
     time in topological order: within a group, the expected visits x of its states solve
     x = inflow + x Q (Q: moves inside the group), one scalar per state; what leaves the
     group flows on to the next groups and to the ends.
+
+    The amounts are kept as whole numbers over a denominator their group shares (a state's
+    inflow is a list of such parts): adding fractions of thousands of digits one by one
+    would reduce each sum, and the chain's odds have that many digits. Each end's
+    probability is reduced once, at the end.
     """
-    inflow: dict[Any, Fraction] = {start: Fraction(1)}
-    ends: dict[Any, Fraction] = {}
+    inflow: dict[Any, list[tuple[int, int]]] = {start: [(1, 1)]}
+    ends: dict[Any, list[tuple[int, int]]] = {}
     for group in reversed(_components(transitions)):
-        entering = {s: inflow.pop(s, Fraction(0)) for s in group}
-        if not any(entering.values()):
+        parts = [inflow.pop(s, ()) for s in group]
+        if not any(parts):
             continue
+        # One denominator for everything entering the group (parts from one group share theirs).
+        common = _common(den for found in parts for _, den in found)
+        entering = [sum(num * (common // den) for num, den in found) for found in parts]
         members = set(group)
-        visits = _visits(group, transitions, entering, members)
-        if visits is None:
+        solved = _visits(group, transitions, entering, members)
+        if solved is None:
             raise RunebookError([Diagnostic.make("E0614", source, decl.name.span)])
-        for state, times in visits.items():
+        visits, below = solved
+        below *= common
+        leaving: dict[Any, list[int]] = {}
+        for state, times in zip(group, visits):
             if not times:
                 continue
             for target, p in transitions[state].items():
                 if target in members:
                     continue
-                bucket = inflow if _is_state(target) else ends
-                bucket[target] = bucket.get(target, Fraction(0)) + times * p
-    return ends
+                sums = leaving.get(target)
+                if sums is None:
+                    sums = leaving[target] = [0, 1]
+                # sums[0] / (below * sums[1]) += times * p / below
+                num, den = p.numerator, p.denominator
+                if sums[1] % den:
+                    grow = den // math.gcd(sums[1], den)
+                    sums[0] *= grow
+                    sums[1] *= grow
+                sums[0] += times * num * (sums[1] // den)
+        for target, (num, den) in leaving.items():
+            bucket = inflow if _is_state(target) else ends
+            bucket.setdefault(target, []).append((num, below * den))
+    result: dict[Any, Fraction] = {}
+    for end_key, found in ends.items():
+        common = _common(den for _, den in found)
+        result[end_key] = Fraction(sum(num * (common // den) for num, den in found), common)
+    return result
 
 
-def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], entering: dict[Any, Fraction],
-            members: set[Any]) -> dict[Any, Fraction] | None:
-    """Expected visits of each state of a group: x_t - sum_s x_s p(s,t) = entering_t, solved
-    exactly by sparse elimination (a state leads to few others). None if the group never
-    lets go of its probability (the procedure may not end)."""
-    index = {s: i for i, s in enumerate(group)}
+def _common(denominators: Iterable[int]) -> int:
+    """The least common multiple of whole numbers that mostly divide each other (one division
+    each when they do)."""
+    common = 1
+    for den in denominators:
+        if common % den:
+            common = math.lcm(common, den)
+    return common
+
+
+def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], entering: list[int],
+            members: set[Any]) -> tuple[list[int], int] | None:
+    """Expected visits of each state of a group times a denominator they share, and that
+    denominator: x_t - sum_s x_s p(s,t) = entering_t (whole numbers; the caller divides by
+    their own denominator), solved exactly by sparse elimination (a state leads to few
+    others). None if the group never lets go of its probability (the procedure may not end).
+
+    The states are numbered along the group (breadth first from an end: a chain of rounds
+    becomes a narrow band, and elimination fills in little outside it); each equation's
+    coefficients are scaled to whole numbers and eliminated without fractions (a row less
+    another times a number, then divided by what all its numbers share). A row's right-hand
+    side is a whole number over a small divisor of its own; back substitution brings the
+    visits over one denominator. No step reduces a fraction of the size of the odds."""
     if len(group) == 1:
         (state,) = group
         stay = transitions[state].get(state, Fraction(0))
-        return None if stay == 1 else {state: entering[state] / (1 - stay)}
-    rows: dict[int, dict[int, Fraction]] = {i: {i: Fraction(1)} for i in range(len(group))}
-    rhs = [entering[s] for s in group]
-    for s in group:
+        if stay == 1:
+            return None
+        # x = e / (1 - stay)
+        return [entering[0] * stay.denominator], stay.denominator - stay.numerator
+    position = {s: i for i, s in enumerate(group)}
+    order = _banded(group, transitions, members)
+    index = {s: i for i, s in enumerate(order)}
+    size = len(order)
+    exact: list[dict[int, Fraction]] = [{i: Fraction(1)} for i in range(size)]
+    for s in order:
+        column = index[s]
         for t, p in transitions[s].items():
             if t in members:
-                row = rows[index[t]]
-                row[index[s]] = row.get(index[s], Fraction(0)) - p
-    holders: dict[int, set[int]] = {i: set() for i in range(len(group))}
-    for i, row in rows.items():
-        for j in [j for j, v in row.items() if not v]:
-            del row[j]
+                coefficients = exact[index[t]]
+                coefficients[column] = coefficients.get(column, 0) - p
+    rows: list[dict[int, int]] = []
+    rhs: list[int] = []
+    divisors: list[int] = []
+    for i, s in enumerate(order):
+        scale = math.lcm(*(c.denominator for c in exact[i].values()))
+        rows.append({j: v.numerator * (scale // v.denominator) for j, v in exact[i].items() if v})
+        rhs.append(entering[position[s]] * scale)
+        divisors.append(1)
+    holders: list[set[int]] = [set() for _ in range(size)]
+    for i, row in enumerate(rows):
         for j in row:
             holders[j].add(i)
-    for col in range(len(group)):
+    for col in range(size):
         pivot = col if rows[col].get(col) else next((r for r in sorted(holders[col]) if r > col), None)
         if pivot is None or not rows[pivot].get(col):
             return None
@@ -292,30 +390,98 @@ def _visits(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], enter
                     holders[j].discard(r)
             rows[col], rows[pivot] = rows[pivot], rows[col]
             rhs[col], rhs[pivot] = rhs[pivot], rhs[col]
+            divisors[col], divisors[pivot] = divisors[pivot], divisors[col]
             for r in (col, pivot):
                 for j in rows[r]:
                     holders[j].add(r)
-        factor = rows[col][col]
-        if factor != 1:
-            rows[col] = {j: v / factor for j, v in rows[col].items()}
-            rhs[col] /= factor
-        pivot_row, pivot_rhs = rows[col], rhs[col]
-        for r in list(holders[col]):
-            if r == col:
-                continue
-            scale = rows[r][col]
+        pivot_row, pivot_rhs, pivot_divisor = rows[col], rhs[col], divisors[col]
+        lead = pivot_row[col]
+        for r in [r for r in holders[col] if r > col]:
             target = rows[r]
+            scale = target[col]
+            # target * lead - pivot_row * scale: the column's entry becomes 0.
+            updated = {j: v * lead for j, v in target.items()}
             for j, v in pivot_row.items():
-                value = target.get(j, Fraction(0)) - scale * v
+                value = updated.get(j, 0) - scale * v
                 if value:
-                    if j not in target:
-                        holders[j].add(r)
-                    target[j] = value
-                elif j in target:
-                    del target[j]
+                    updated[j] = value
+                else:
+                    updated.pop(j, None)
+            # The right-hand sides: rhs[r] / divisors[r] * lead - pivot_rhs / pivot_divisor * scale.
+            divisor = math.lcm(divisors[r], pivot_divisor)
+            right = rhs[r] * lead * (divisor // divisors[r])
+            if pivot_rhs:
+                right -= pivot_rhs * scale * (divisor // pivot_divisor)
+            common = math.gcd(*updated.values())
+            if common > 1:
+                updated = {j: v // common for j, v in updated.items()}
+                divisor *= common
+            shared = math.gcd(right, divisor)  # a small divisor: cheap
+            if shared > 1:
+                right //= shared
+                divisor //= shared
+            for j in target:
+                if j not in updated:
                     holders[j].discard(r)
-            rhs[r] -= scale * pivot_rhs
-    return {s: rhs[index[s]] for s in group}
+            for j in updated:
+                if j not in target:
+                    holders[j].add(r)
+            rows[r], rhs[r], divisors[r] = updated, right, divisor
+    # Back substitution: x_i = numerators[i] / denominators[i].
+    numerators: list[int] = [0] * size
+    denominators: list[int] = [1] * size
+    for i in range(size - 1, -1, -1):
+        row = rows[i]
+        below = divisors[i]
+        later = [j for j in row if j > i and numerators[j]]
+        for j in later:
+            if below % denominators[j]:
+                below = math.lcm(below, denominators[j])
+        value = rhs[i] * (below // divisors[i])
+        for j in later:
+            value -= row[j] * numerators[j] * (below // denominators[j])
+        lead = row[i]
+        if lead < 0:
+            lead, value = -lead, -value
+        below *= lead
+        shared = math.gcd(value, below)
+        if shared > 1:
+            value //= shared
+            below //= shared
+        numerators[i], denominators[i] = value, below
+    common = _common(denominators)
+    visits = [0] * size
+    for s in group:
+        i = index[s]
+        visits[position[s]] = numerators[i] * (common // denominators[i])
+    return visits, common
+
+
+def _banded(group: list[Any], transitions: dict[Any, dict[Any, Fraction]], members: set[Any]) -> list[Any]:
+    """The group's states in breadth-first order from an end of it (Cuthill-McKee: neighbours
+    with fewer links first), so that each state's links reach only a few places away."""
+    links: dict[Any, set[Any]] = {s: set() for s in group}
+    for s in group:
+        for t in transitions[s]:
+            if t in members and t != s:
+                links[s].add(t)
+                links[t].add(s)
+    order = {s: i for i, s in enumerate(group)}
+
+    def sweep(root: Any) -> list[Any]:
+        seen = {root}
+        found = [root]
+        for state in found:
+            for other in sorted(links[state] - seen, key=lambda o: (len(links[o]), order[o])):
+                seen.add(other)
+                found.append(other)
+        return found
+
+    start = min(group, key=lambda s: (len(links[s]), order[s]))
+    found = sweep(sweep(start)[-1])
+    if len(found) < len(group):  # not connected both ways (cannot happen in a group): keep it whole
+        found += [s for s in group if s not in set(found)]
+    return found
 
 
 def _components(transitions: dict[Any, dict[Any, Fraction]]) -> list[list[Any]]:

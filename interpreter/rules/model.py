@@ -75,6 +75,7 @@ from runebook.interpreter.rules.entities import Entity, Held, load_entities, loa
 from runebook.interpreter.rules.entries import EntryView, line_value
 from runebook.interpreter.rules.inline import ReadingEnv
 from runebook.interpreter.rules.listed import entry_query
+from runebook.interpreter.rules.memo import LineMemo
 from runebook.interpreter.rules.procedures import CallbackDriver, Chooser, Driver, RunResult, ScriptedDriver, run_lines
 from runebook.interpreter.rules.results import CheckOdds, CheckResult
 from runebook.interpreter.rules.runstate import RunState
@@ -135,14 +136,16 @@ class Rules:
         self.resources: dict[str, Resource] = {}
         self.derived: dict[str, tuple[str, ex.Expr, Source]] = {}
         # Nothing here changes per run (that is on each context: interpreter.rules.runstate), so
-        # threads may share one Rules. The two memos below only gain entries, each assigned
+        # threads may share one Rules. The memos below only gain entries, each assigned
         # whole and never changed afterwards; threads racing on one key compute it twice and
         # both values are right (two closures compiled from one node behave as one, even
         # while exact odds run: see `World.folds`).
         # Compiled expressions, by node (see `compiled`).
         self._compiled_cache: dict[int, tuple[ex.Expr, Any]] = {}
-        # Exact result distributions of checks called from procedures, per inputs.
-        self._call_cache: dict[tuple[Any, ...], Distribution] = {}
+        # Exact result distributions of checks called from procedures, per inputs: (record, chance).
+        self._call_cache: dict[tuple[Any, ...], list[tuple[Any, Fraction]]] = {}
+        # Procedures' lines compiled to closures, by their tuple of lines (procedures.program_of).
+        self._programs: dict[int, tuple[Any, Any]] = {}
         self.conditions: dict[str, Condition] = {}
         self.globals = MapEnv()
         self._build(model)
@@ -779,21 +782,33 @@ class Rules:
             env = MapEnv({}, parent=scope)
             self.entry_views(scope, env, ctx)
             results: dict[str, Any] = {}
+            memo = run.memo if ctx.trace is None else None
             for index, statement in enumerate(check.decl.statements):
-                value = VALUE_LINES[type(statement)](self, ctx, statement, check.source, env, index, check.name)
-                if isinstance(statement, ast.ResultLine):
+                kind = type(statement)
+                if memo is not None and kind in _MEMO_LINES and not getattr(statement, "path", ()):
+                    # Exact odds: a value line's value for the values it reads, once (interpreter.rules.memo).
+                    value = memo.evaluate(id(statement), memo.names(statement),
+                                          self.compiled(statement.expr, check.source).closure, ctx, env)
+                    if kind is not ast.LetLine:
+                        value = ctx.result(value)
+                    env.define(statement.name, value)
+                else:
+                    value = VALUE_LINES[kind](self, ctx, statement, check.source, env, index, check.name)
+                if kind is ast.ResultLine:
                     results[statement.name] = value
             return results
         finally:
             run.options, run.roles = previous
 
-    def enumerate(self, fn: Any) -> Distribution:
+    def enumerate(self, fn: Any, memo: LineMemo | None = None) -> Distribution:
         """``joint(fn)`` with pools named by their place in the run: every world's context
-        gets a run state whose ``pools`` are this enumeration's (see interpreter.rules.runstate)."""
+        gets a run state whose ``pools`` are this enumeration's (see interpreter.rules.runstate),
+        and whose ``memo`` of line values is ``memo`` (a new one when None)."""
         pools: dict[tuple[Any, ...], PoolSource] = {}
+        memo = memo if memo is not None else LineMemo(self.globals)
 
         def world(ctx: Context) -> Any:
-            ctx.run = RunState(pools=pools)
+            ctx.run = RunState(pools=pools, memo=memo)
             return fn(ctx)
 
         return joint(world, limits=self.limits)
@@ -1185,28 +1200,46 @@ class CheckCall:
         world of the caller. None when the inputs cannot be a cache key."""
         names = [s.name for s in self.check.decl.statements if isinstance(s, ast.ResultLine)]
         try:
-            key = (self.check.name, tuple(sorted(inputs.items())), tuple(sorted((k, v.name) for k, v in options.items())),
+            key = (self.check.name, tuple(inputs.items()), _options_key(options),
                    tuple(sorted((role, tuple(sorted(e.stats.items())), tuple(sorted(e.resources.items())),
-                                 tuple(e.conditions)) for role, e in (roles or {}).items())))
+                                 tuple(e.conditions)) for role, e in roles.items())) if roles else ())
             hash(key)
         except TypeError:
             return None
         cache = self.rules._call_cache
-        dist = cache.get(key)
-        if dist is None:
+        found = cache.get(key)
+        if found is None:
             rules = self.rules
 
             def outcome(inner: Context) -> tuple[Any, ...]:
                 results = rules.in_world(inner, lambda: rules._run(inner, self.check, inputs, options, roles))
                 return tuple(results.get(n) for n in names)
 
-            dist = cache[key] = rules.enumerate(outcome)
-        unknown = object()
-        branches = list(dist.items()) + ([(unknown, dist.residual)] if dist.residual else [])
-        picked = ctx.world.choose(branches)
-        if picked is unknown:
+            dist = rules.enumerate(outcome)
+            # Each outcome as the record the caller gets: made once, the same object every time.
+            branches = [(Record(zip(names, values)), p) for values, p in dist.items()]
+            found = cache[key] = branches + ([(_UNKNOWN_BRANCH, dist.residual)] if dist.residual else [])
+        picked = ctx.world.choose(found)
+        if picked is _UNKNOWN_BRANCH:
             raise Undetermined
-        return Record(zip(names, picked))
+        return picked
+
+
+#: Lines of a check whose values exact odds remember (interpreter.rules.memo).
+_MEMO_LINES = frozenset({ast.LetLine, ast.SetLine, ast.ResultLine})
+#: The outcome of a check called in exact odds that rests on what the limits cut off.
+_UNKNOWN_BRANCH = object()
+#: Options as part of a cache key, by the options mapping (the same object throughout a run).
+_OPTION_KEYS: dict[int, tuple[Mapping[str, Level], tuple[tuple[str, str], ...]]] = {}
+
+
+def _options_key(options: Mapping[str, Level]) -> tuple[tuple[str, str], ...]:
+    found = _OPTION_KEYS.get(id(options))
+    if found is None or found[0] is not options:
+        if len(_OPTION_KEYS) > 256:
+            _OPTION_KEYS.clear()
+        found = _OPTION_KEYS[id(options)] = (options, tuple(sorted((k, v.name) for k, v in options.items())))
+    return found[1]
 
 
 #: The runtime value of each name the model binds, by what the name stands for (dsl.model).

@@ -4,7 +4,10 @@ A procedure's lines run in order under a program counter. ``step NAME`` marks a 
 ``goto NAME [if condition]`` jumps to it, ``end [if condition]`` stops, ``set`` changes a
 value, ``choose NAME: a | b`` asks the **driver**, and checks are called like functions.
 Every line run, every choice and every die is recorded in the trace; the number of lines
-a run may take is bounded (``Limits.max_steps``), so a loop can never hang.
+a run may take is bounded (``Limits.max_steps``), so a loop can never hang. The lines are
+compiled once per loaded rules into one closure each (:class:`Program`), which every
+semantics runs: a seeded run, given dice, and the worlds of exact odds (which also remember
+line values per computation: :mod:`interpreter.rules.memo`).
 
 Drivers answer choice points and are interchangeable, so the same procedure gives the
 same result whichever answers it:
@@ -31,11 +34,12 @@ from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from runebook.dsl.source import Source, Span
 from runebook.dsl.vocabulary import fold
 from runebook.dsl.flow import flow_of
-from runebook.interpreter.core.evaluate import Context, MapEnv, items_of, normalize_name, truth
+from runebook.interpreter.core.evaluate import Context, MapEnv, as_env, items_of, normalize_name, truth
 from runebook.interpreter.core.trace import StepEvent, Trace
 from runebook.interpreter.core.values import Level, format_value, json_value
 from runebook.interpreter.rules.inline import bind_input
 from runebook.interpreter.rules.listed import run_listed
+from runebook.interpreter.rules.memo import LineMemo, names_read
 from runebook.interpreter.rules.results import JsonResult
 from runebook.interpreter.rules.shown import run_show, shown_values
 from runebook.interpreter.rules.yamlfile import read_yaml
@@ -70,6 +74,10 @@ class ChoicePoint:
 
 class Driver:
     """Answers choice points (override :meth:`choose`)."""
+
+    #: Whether :meth:`choose` looks at a choice point's ``state`` and ``shown`` values (a
+    #: driver answering by the choice's name alone says False, and they are not gathered).
+    reads_state = True
 
     def choose(self, point: ChoicePoint) -> str:
         """The answer to ``point``: one of its options (a name, or a whole number)."""
@@ -331,6 +339,15 @@ def _folded(options: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(fold(o) for o in options)
 
 
+@lru_cache(maxsize=1024)
+def _option_index(options: tuple[str, ...]) -> dict[str, int]:
+    """A choice's options by their folded text (the first of equals), once per list of options."""
+    found: dict[str, int] = {}
+    for index, folded in enumerate(_folded(options)):
+        found.setdefault(folded, index)
+    return found
+
+
 def _option_text(item: Any) -> str:
     """How an item of a list is offered at a choice: its name when it has one."""
     name = getattr(item, "name", None)
@@ -356,8 +373,10 @@ def _choose_from(rules: Any, name: str, statement: ast.Statement, source: Source
                                              help="the list it offers is empty here; guard the choice with "
                                              "'if count(...) > 0'")])
     options = tuple(_option_text(item) for item in items)
-    shown = {} if statement.expr is None else _values_read(rules, ctx, source, statement.expr, env)
-    point = ChoicePoint(name, statement.name, options, dict(env.mapping), statement.span, source, shown)
+    reads = driver.reads_state
+    shown = {} if statement.expr is None or not reads else _values_read(rules, ctx, source, statement.expr, env)
+    point = ChoicePoint(name, statement.name, options, dict(env.mapping) if reads else {}, statement.span, source,
+                        shown)
     answer = driver.choose(point)
     wanted = fold(str(answer))
     index = next((i for i, folded in enumerate(_folded(options)) if folded == wanted), None)
@@ -379,30 +398,31 @@ class _Segment:
     """What the handlers of one ``run_segment`` share: the run's rules, context, values,
     driver and what it has given so far, and the program's labels."""
 
-    __slots__ = ("rules", "name", "statements", "ctx", "env", "driver", "results", "choices", "labels")
+    __slots__ = ("rules", "name", "statements", "ctx", "env", "driver", "results", "choices", "labels", "memo")
 
     def __init__(self, rules: Any, name: str, statements: Sequence[ast.Statement], ctx: Context, env: MapEnv,
                  driver: Driver, results: dict[str, Any], choices: list[tuple[str, str]],
-                 labels: Mapping[str, int]) -> None:
+                 labels: Mapping[str, int], memo: LineMemo | None = None) -> None:
         self.rules, self.name, self.statements, self.ctx, self.env = rules, name, statements, ctx, env
         self.driver, self.results, self.choices, self.labels = driver, results, choices, labels
+        #: Exact odds: the computation's memo of line values (interpreter.rules.memo).
+        self.memo = memo
+
+    def value(self, line: int, names: tuple[str, ...], closure: Callable[[Context, Any], Any]) -> Any:
+        """An expression of line ``line`` (its id) evaluated (a compiled closure reading ``names``);
+        while exact odds run, the value it gave before for the same values read."""
+        memo = self.memo
+        if memo is None:
+            env = self.env
+            return closure(self.ctx, env if type(env) is MapEnv else as_env(env))
+        return memo.evaluate(line, names, closure, self.ctx, self.env)
 
 
 # One handler per line class: ``handler(segment, line, source, pc)`` runs the line (``pc`` is
 # the index of the line after it) and returns where the run goes on, or None when it ends.
 
-def _let(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
-    run.rules.run_let(run.ctx, line, source, run.env)
-    return pc
-
-
 def _show(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
     run_show(run.rules, run.ctx, line, source, run.env)
-    return pc
-
-
-def _set(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
-    run.rules.run_set(run.ctx, line, source, run.env)
     return pc
 
 
@@ -422,43 +442,10 @@ def _require(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
     return pc
 
 
-def _label(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
-    return pc
-
-
-def _test(run: _Segment, line: ast.TestLine, source: Source, pc: int) -> int | None:
-    """An `if`, `else if` or `case`: on when the condition holds, else to its label."""
-    ctx, rules = run.ctx, run.rules
-    if _internal(line):
-        trace, ctx.trace = ctx.trace, None
-        try:
-            holds = truth(ctx.evaluate(rules.compiled(line.expr, source), run.env), ctx)
-        finally:
-            ctx.trace = trace
-    else:
-        holds = truth(ctx.evaluate(rules.compiled(line.expr, source), run.env), ctx)
-    if ctx.trace is not None and not _internal(line):
-        ctx.trace.append(StepEvent("condition", str(line.expr), holds, line.span, source.name))
-    return pc if holds else run.labels[fold(line.name)]
-
-
-def _count(run: _Segment, line: ast.CountLine, source: Source, pc: int) -> int | None:
-    ctx = run.ctx
-    trace, ctx.trace = ctx.trace, None
-    try:
-        run.env.define(line.name, ctx.evaluate(run.rules.compiled(line.expr, source), run.env))
-    finally:
-        ctx.trace = trace
-    return pc
-
-
-def _each(run: _Segment, line: ast.EachLine, source: Source, pc: int) -> int | None:
-    ctx = run.ctx
-    value = ctx.evaluate(run.rules.compiled(line.expr, source), run.env)
-    run.env.define(line.name, value)
-    if ctx.trace is not None:
-        ctx.trace.append(StepEvent("each", f"for each {line.name}", value, line.span, source.name))
-    return pc
+def _compiled(run: _Segment, line: Any, source: Source, pc: int) -> int | None:
+    """A line of a kind :func:`_compile_line` compiles, run on its own (a program runs its
+    compiled closure: this is the same closure, made for one line)."""
+    return _compile_line(run.rules, line, source, run.labels)(run, pc)
 
 
 def _step(run: _Segment, line: ast.StepLine, source: Source, pc: int) -> int | None:
@@ -497,19 +484,20 @@ def _choose(run: _Segment, line: ast.ChooseLine, source: Source, pc: int) -> int
         # `choose NAME: a | b if condition`: not offered; the first option, unasked.
         env.define(line.name, choice_value(line, 0))
         return pc
-    shown = {} if line.expr is None else _values_read(run.rules, ctx, source, line.expr, env)
-    point = ChoicePoint(run.name, line.name, line.choices, dict(env.mapping), line.span, source, shown)
+    reads = run.driver.reads_state
+    shown = {} if line.expr is None or not reads else _values_read(run.rules, ctx, source, line.expr, env)
+    point = ChoicePoint(run.name, line.name, line.choices, dict(env.mapping) if reads else {}, line.span, source,
+                        shown)
     answer = run.driver.choose(point)
-    wanted = fold(str(answer))
-    match = [c for c, folded in zip(line.choices, _folded(line.choices)) if folded == wanted]
-    if not match:
+    found = _option_index(line.choices).get(fold(str(answer)))
+    if found is None:
         raise RunebookError([Diagnostic.make("E0611", source, line.span, answer=answer, name=line.name,
                                              allowed=", ".join(ast.choice_runs(line.choices)),
                                              help=did_you_mean(str(answer), line.choices))])
-    env.define(line.name, choice_value(line, line.choices.index(match[0])))
-    run.choices.append((line.name, match[0]))
+    env.define(line.name, choice_value(line, found))
+    run.choices.append((line.name, line.choices[found]))
     if ctx.trace is not None:
-        ctx.trace.append(StepEvent("choice", line.name, match[0], line.span, source.name))
+        ctx.trace.append(StepEvent("choice", line.name, line.choices[found], line.span, source.name))
     return pc
 
 
@@ -539,16 +527,16 @@ def _input(run: _Segment, line: ast.InputLine, source: Source, pc: int) -> int |
 #: How each line of a flat procedure runs (``do`` lines are expanded before a run, and a
 #: condition's lines never are a procedure's).
 HANDLERS: dict[type, Callable[[_Segment, Any, Source, int], int | None]] = {
-    ast.LetLine: _let,
-    ast.SetLine: _set,
+    ast.LetLine: _compiled,
+    ast.SetLine: _compiled,
     ast.ResultLine: _result,
     ast.ShowLine: _show,
     ast.RollLine: _roll,
     ast.RequireLine: _require,
-    ast.LabelLine: _label,
-    ast.TestLine: _test,
-    ast.CountLine: _count,
-    ast.EachLine: _each,
+    ast.LabelLine: _compiled,
+    ast.TestLine: _compiled,
+    ast.CountLine: _compiled,
+    ast.EachLine: _compiled,
     ast.StepLine: _step,
     ast.GotoLine: _goto,
     ast.EndLine: _end,
@@ -566,34 +554,169 @@ HANDLERS: dict[type, Callable[[_Segment, Any, Source, int], int | None]] = {
 }
 
 
+#: A compiled line: ``step(segment, pc)`` runs it (``pc``: the index of the line after it) and
+#: returns where the run goes on, or None when it ends.
+Step = Callable[[_Segment, int], "int | None"]
+
+
+class Program:
+    """A flat procedure compiled once: one closure per line, with its expressions compiled, its
+    source and what entries read while it runs (a used procedure's names) resolved up front.
+    The same closures run a seeded run, given dice and every world of exact odds."""
+
+    __slots__ = ("boundaries", "labels", "reading", "sources", "statements", "steps")
+
+    def __init__(self, rules: Any, statements: tuple[ast.Statement, ...], source: Source) -> None:
+        flow = flow_of(statements)
+        self.statements = statements
+        self.boundaries = flow.boundaries
+        self.labels = flow.labels
+        self.sources = tuple(source if s.inlined is None else s.inlined.source for s in statements)
+        self.reading = tuple("" if s.inlined is None else s.inlined.scope for s in statements)
+        self.steps: tuple[Step, ...] = tuple(_compile_line(rules, s, self.sources[i], flow.labels)
+                                            for i, s in enumerate(statements))
+
+
+def program_of(rules: Any, statements: tuple[ast.Statement, ...], source: Source) -> Program:
+    """The compiled program of a procedure's lines, once per loaded rules (a pure function of
+    the lines: threads sharing the rules may each compile it once, both results alike)."""
+    programs = rules._programs
+    found = programs.get(id(statements))
+    if found is None or found[0] is not statements:
+        if len(programs) > 1024:  # lines passed as new tuples each time: keep the memo bounded
+            programs.clear()
+        found = programs[id(statements)] = (statements, Program(rules, statements, source))
+    return found[1]
+
+
+def _generic(line: ast.Statement, source: Source) -> Step:
+    handler = HANDLERS[type(line)]
+    return lambda run, pc: handler(run, line, source, pc)
+
+
+def _compile_line(rules: Any, line: ast.Statement, source: Source, labels: Mapping[str, int]) -> Step:
+    """The closure of one line: the common lines compiled here, the others by their handler."""
+    kind = type(line)
+    if kind in (ast.LabelLine,):
+        return _label_step
+    expr = line.expr
+    if expr is None or kind not in (ast.LetLine, ast.SetLine, ast.TestLine, ast.CountLine, ast.GotoLine,
+                                    ast.EndLine, ast.EachLine):
+        return _generic(line, source)
+    closure = rules.compiled(expr, source).closure
+    names = names_read([expr])
+    name = line.name
+    index = id(line)  # how the memo names the line
+    if kind is ast.LetLine:
+        def let(run: _Segment, pc: int) -> int | None:
+            run.env.define(name, run.value(index, names, closure))
+            return pc
+        return let
+    if kind is ast.SetLine:
+        def set_(run: _Segment, pc: int) -> int | None:
+            run.env.define(name, run.ctx.result(run.value(index, names, closure)))
+            return pc
+        return set_
+    if kind is ast.CountLine:
+        def count(run: _Segment, pc: int) -> int | None:
+            ctx = run.ctx
+            trace, ctx.trace = ctx.trace, None
+            try:
+                run.env.define(name, run.value(index, names, closure))
+            finally:
+                ctx.trace = trace
+            return pc
+        return count
+    if kind is ast.TestLine:
+        internal = _internal(line)
+        otherwise = labels[fold(name)]
+        text, span, file = str(expr), line.span, source.name
+
+        def test(run: _Segment, pc: int) -> int | None:
+            ctx = run.ctx
+            if internal and ctx.trace is not None:
+                trace, ctx.trace = ctx.trace, None
+                try:
+                    holds = truth(run.value(index, names, closure), ctx)
+                finally:
+                    ctx.trace = trace
+            else:
+                holds = truth(run.value(index, names, closure), ctx)
+                if ctx.trace is not None:
+                    ctx.trace.append(StepEvent("condition", text, holds, span, file))
+            return pc if holds else otherwise
+        return test
+    if kind is ast.EachLine:
+        span, file, shown = line.span, source.name, f"for each {name}"
+
+        def each(run: _Segment, pc: int) -> int | None:
+            value = run.value(index, names, closure)
+            run.env.define(name, value)
+            if run.ctx.trace is not None:
+                run.ctx.trace.append(StepEvent("each", shown, value, span, file))
+            return pc
+        return each
+    if kind is ast.EndLine:
+        def end(run: _Segment, pc: int) -> int | None:
+            return None if run.ctx.result(run.value(index, names, closure)) else pc
+        return end
+    target = labels.get(fold(name))
+    if target is None:
+        return _generic(line, source)  # E0609 when it runs
+
+    def goto(run: _Segment, pc: int) -> int | None:
+        return target if run.ctx.result(run.value(index, names, closure)) else pc
+    return goto
+
+
+def _label_step(run: _Segment, pc: int) -> int | None:
+    return pc
+
+
 def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], source: Source, ctx: Context,
                 env: MapEnv, driver: Driver, start: int, results: dict[str, Any],
-                choices: list[tuple[str, str]], *, stop_at_step: bool) -> int | None:
-    """Run lines from ``start``, each by its class's handler (``HANDLERS``). With
+                choices: list[tuple[str, str]], *, stop_at_step: bool, memo: LineMemo | None = None,
+                resume: list[Any] | None = None) -> int | None:
+    """Run lines from ``start``, each by its compiled closure (:class:`Program`). With
     ``stop_at_step``, stop on reaching a state boundary (``dsl.flow.Flow.boundaries``: a
     `step` mark or the head of a loop) other than the first line run, and return its index;
-    return None when the procedure ends."""
-    flow = flow_of(statements)
-    boundaries = flow.boundaries
-    run = _Segment(rules, name, statements, ctx, env, driver, results, choices, flow.labels)
-    handlers = HANDLERS
+    return None when the procedure ends. ``memo``: exact odds' memo of line values.
+
+    ``resume`` (exact odds, a segment without entities): one list shared by the worlds of
+    one state. Every world runs the same lines until the first choice among the dice, so
+    the first world keeps where that line starts and the values before it, and the others
+    start there instead of running those lines again."""
+    program = program_of(rules, tuple(statements), source)
+    boundaries, steps, sources, reading = program.boundaries, program.steps, program.sources, program.reading
+    run = _Segment(rules, name, statements, ctx, env, driver, results, choices, program.labels, memo)
     pc = start
     ran = 0
-    own_source = source
-    count, max_steps = len(statements), rules.limits.max_steps
+    count, max_steps = len(steps), rules.limits.max_steps
+    world = ctx.world
+    watch = resume is not None and world is not None
+    if watch and resume[0] is not None:  # type: ignore[index]
+        pc, values, index, ran, rolls = resume[0]  # type: ignore[index]
+        env.mapping, env.index = dict(values), dict(index)
+        ctx.run.rolls = rolls  # type: ignore[union-attr]
+        watch = False
     while pc < count:
-        statement = statements[pc]
-        inlined = statement.inlined
-        # A line a `do` brought in points into the used procedure's own file.
-        source = own_source if inlined is None else inlined.source
         # What entries read meanwhile: a used procedure's own names (interpreter.rules.inline.ReadingEnv).
-        env.reading = "" if inlined is None else inlined.scope  # type: ignore[attr-defined]
+        env.reading = reading[pc]  # type: ignore[attr-defined]
         if stop_at_step and ran > 0 and pc in boundaries:
             return pc
         ran += 1
         if ran > max_steps:
-            raise RunebookError([Diagnostic.make("E0612", source, statement.span, limit=rules.limits.max_steps)])
-        pc = handlers[type(statement)](run, statement, source, pc + 1)
+            raise RunebookError([Diagnostic.make("E0612", sources[pc], statements[pc].span,
+                                                 limit=rules.limits.max_steps)])
+        if watch:
+            before = (pc, dict(env.mapping), dict(env.index), ran - 1, ctx.run.rolls)  # type: ignore[union-attr]
+            following = steps[pc](run, pc + 1)
+            if world.taken:  # type: ignore[union-attr]
+                resume[0] = before  # type: ignore[index]
+                watch = False
+            pc = following
+        else:
+            pc = steps[pc](run, pc + 1)
         if pc is None:
             return None
     return None

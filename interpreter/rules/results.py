@@ -13,7 +13,7 @@ import attrs
 
 from runebook.interpreter.core.distribution import Distribution
 from runebook.interpreter.core.trace import Trace
-from runebook.interpreter.core.values import json_value
+from runebook.interpreter.core.values import fraction_text, json_value
 
 __all__ = ["CheckOdds", "CheckResult", "JsonResult"]
 
@@ -98,5 +98,4 @@ def _key(value: Any) -> str:
 
 
 def _fraction(value: Fraction) -> str:
-    value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return fraction_text(Fraction(value))

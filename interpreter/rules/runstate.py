@@ -23,14 +23,17 @@ class RunState:
     exact-odds enumeration and is the same dict for all of them: the pools the run declares
     (``roll`` lines), named by their place in the run (the n-th roll, its line, its spec),
     so that every world reads the same pool objects. ``rolls`` counts the rolls of this
-    world so far (the n of the next name).
+    world so far (the n of the next name). ``memo``, while exact odds are computed: the
+    computation's memo of line values (:class:`interpreter.rules.memo.LineMemo`), shared by
+    its worlds.
     """
 
-    __slots__ = ("options", "pools", "roles", "rolls")
+    __slots__ = ("memo", "options", "pools", "roles", "rolls")
 
     def __init__(self, options: Mapping[str, Any] | None = None, roles: Mapping[str, Any] | None = None,
-                 pools: dict[tuple[Any, ...], Any] | None = None) -> None:
+                 pools: dict[tuple[Any, ...], Any] | None = None, memo: Any = None) -> None:
         self.options = options
         self.roles = roles
         self.pools = pools
         self.rolls = 0
+        self.memo = memo

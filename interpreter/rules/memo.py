@@ -1,0 +1,177 @@
+"""Values of a procedure's lines, worked out once per exact-odds computation.
+
+Exact odds run a procedure's segments once per state and per outcome of their dice, and
+states differ in a few values only: most lines compute, again and again, the same value from
+the same inputs. A **line memo** (one per odds computation, never kept on the loaded rules)
+remembers the value an expression of a line gave for the values of the names it reads.
+
+The same holds for a call of a function the game defines (its body sees only its
+arguments and the game's own names): its value is remembered for its arguments.
+
+A value is remembered only when it cannot depend on anything else:
+
+- every name the expression reads, outside the game's own constant names (functions,
+  tables, levels), holds a plain value (numbers, levels, text, ratings, records and lists
+  of them; never an entity, a pool or an entry, whose state lives elsewhere);
+- its evaluation took no choice in the world (no dice read, no check's outcome chosen) and
+  rolled no pool;
+- the value itself is plain (a lazy pool is never reused).
+
+The options of a computation are fixed, and the game's names never change, so a line that
+reads the same values gives the same value: a remembered value is exactly the one a new
+evaluation would give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.checker import expression_names
+from runebook.interpreter.core.evaluate import Context, MapEnv, call_function_value, normalize_name
+from runebook.interpreter.core.values import Bound, Function, Level, Rating, Record
+
+__all__ = ["LineMemo", "names_read"]
+
+#: Values that are plain whatever they hold.
+_SIMPLE: frozenset[type] = frozenset({int, bool, str, Fraction, type(None), Level, Bound, Rating})
+_MISSING = object()
+#: A value the memo cannot see (an environment it does not know): never plain.
+_OPAQUE = object()
+#: What a name the game itself defines (outside the run's environments) stands for in a key
+#: (equal to nothing else).
+_CONSTANT = object()
+
+
+def plain(value: Any) -> bool:
+    """Whether a value is fully known by its equality: simple values, records and lists of them."""
+    kind = type(value)
+    if kind in _SIMPLE:
+        return True
+    if kind is tuple:
+        # Most lists hold simple values only: one test in C for them all.
+        return _SIMPLE.issuperset(map(type, value)) or all(plain(v) for v in value)
+    if kind is Record:
+        return all(plain(v) for v in value.values())
+    return False
+
+
+def names_read(exprs: Sequence[ex.Expr | None]) -> tuple[str, ...]:
+    """The names (as written) the expressions look up, each once: a possessive by its owner."""
+    found: dict[str, None] = {}
+    for expr in exprs:
+        if expr is None:
+            continue
+        for node in expression_names(expr):
+            while isinstance(node, ex.Possessive):
+                node = node.owner  # type: ignore[assignment]
+            if isinstance(node, ex.Name):
+                found.setdefault(node.text, None)
+    return tuple(found)
+
+
+class LineMemo:
+    """The memo of one exact-odds computation: (line, values read) -> value. A line is
+    named by its object's id (the loaded rules keep every line alive)."""
+
+    __slots__ = ("lines", "records", "stop", "values")
+
+    def __init__(self, stop: Any) -> None:
+        #: The game's own environment: names found there are constants of the computation.
+        self.stop = stop
+        self.values: dict[tuple[Any, ...], Any] = {}
+        #: Whether a record is plain, by the record (a check's outcomes are the same records
+        #: every time they are chosen; kept alive here, so an id is never reused meanwhile).
+        self.records: dict[int, tuple[Record, bool]] = {}
+        #: The names each line's expression reads, by the line (kept alive here).
+        self.lines: dict[int, tuple[Any, tuple[str, ...]]] = {}
+
+    def names(self, line: Any) -> tuple[str, ...]:
+        """The names a line's expression reads (worked out once per line)."""
+        found = self.lines.get(id(line))
+        if found is None or found[0] is not line:
+            found = self.lines[id(line)] = (line, names_read([line.expr]))
+        return found[1]
+
+    def _plain_record(self, record: Record) -> bool:
+        found = self.records.get(id(record))
+        if found is None or found[0] is not record:
+            found = self.records[id(record)] = (record, plain(record))
+        return found[1]
+
+    def key(self, env: Any, names: tuple[str, ...]) -> tuple[Any, ...] | None:
+        """The values ``names`` hold in ``env`` (None when one is not plain)."""
+        if type(env) is not MapEnv:
+            return None
+        top = env.mapping
+        out = []
+        for text in names:
+            value = top.get(text, _MISSING)
+            if value is _MISSING:
+                value = self._find(env, text)
+                if value is _MISSING:
+                    out.append(_CONSTANT)
+                    continue
+            kind = type(value)
+            if kind in _SIMPLE or (self._plain_record(value) if kind is Record else plain(value)):
+                out.append(value)
+            else:
+                return None
+        return tuple(out)
+
+    def _find(self, env: MapEnv, text: str) -> Any:
+        """A name's value as ``MapEnv.lookup`` finds it, below the game's own names (``_MISSING``
+        when it is one of those, or not found); ``_OPAQUE`` in an environment of another kind."""
+        stop = self.stop
+        scope: Any = env
+        while scope is not None and scope is not stop:
+            if type(scope) is not MapEnv:
+                return _OPAQUE
+            mapping = scope.mapping
+            if text in mapping:
+                return mapping[text]
+            held = scope.index.get(normalize_name(text))
+            if held is not None:
+                return mapping[held]
+            scope = scope.parent
+        return _MISSING
+
+    def evaluate(self, line: int, names: tuple[str, ...], closure: Callable[[Context, Any], Any],
+                 ctx: Context, env: Any) -> Any:
+        """``closure(ctx, env)``, or the value it gave before for the same values read."""
+        world = ctx.world
+        key = self.key(env, names) if world is not None and ctx.trace is None else None
+        if key is None:
+            return closure(ctx, env)
+        key = (line, key)
+        values = self.values
+        found = values.get(key, _MISSING)
+        if found is not _MISSING:
+            return found
+        taken, realized = len(world.taken), len(ctx.realized)
+        value = closure(ctx, env)
+        if len(world.taken) == taken and len(ctx.realized) == realized and plain(value):
+            values[key] = value
+        return value
+
+    def call(self, func: Function, values: list[Any], ctx: Context, site: Any) -> Any:
+        """A call of a function the game defines (its body sees only its parameters and the
+        game's own names): the value it gave before for the same plain arguments."""
+        world = ctx.world
+        if func.env is not self.stop:
+            return call_function_value(func, values, ctx, site)
+        for value in values:
+            if type(value) not in _SIMPLE and not (self._plain_record(value) if type(value) is Record
+                                                   else plain(value)):
+                return call_function_value(func, values, ctx, site)
+        key = (id(func), *values)
+        found = self.values.get(key, _MISSING)
+        if found is not _MISSING:
+            return found
+        taken, realized = len(world.taken), len(ctx.realized)
+        value = call_function_value(func, values, ctx, site)
+        if len(world.taken) == taken and len(ctx.realized) == realized and plain(value):
+            self.values[key] = value
+        return value

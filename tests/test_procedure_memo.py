@@ -1,0 +1,104 @@
+"""Exact odds of procedures computed with the memo of line values and the whole-number solve
+(interpreter.rules.memo, interpreter.markov.chains), against enumerations written here."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from fractions import Fraction
+from itertools import product
+from math import comb
+from pathlib import Path
+
+import pytest
+
+from runebook import interpreter
+from runebook.interpreter.core.values import format_value
+
+GAME = """\
+function bump(x) = x + 1d6
+function twice(x) = x * 2
+
+procedure Same Call Twice (start = 1)
+  let a = bump(start)
+  let b = bump(start)
+  result total = a + b
+  result same = a == b
+
+procedure Loop Of Rolls (times = 3)
+  let hits = 0
+  for each i in range(0, times)
+    let r = 1d6
+    set hits = hits + (1 if r >= 5 else 0)
+  result hits = hits
+
+procedure Walk (start = 3, goal = 6)
+  let at = start
+  let moves = 0
+  step move
+  let d = 1d6
+  set at = at + (1 if d >= 3 else -1)
+  set moves = twice(moves) % 7
+  goto move if at > 0 and at < goal
+  result reached = at >= goal
+"""
+
+
+@pytest.fixture
+def rules(tmp_path: Path):  # type: ignore[no-untyped-def]
+    (tmp_path / "g.rules").write_text(GAME)
+    return interpreter.load(str(tmp_path))
+
+
+def test_a_function_that_rolls_is_not_remembered(rules) -> None:  # type: ignore[no-untyped-def]
+    # The same call with the same argument twice: two independent rolls, never one value.
+    odds = rules.odds("same call twice", start=1)
+    totals: dict[int, Fraction] = {}
+    for a, b in product(range(1, 7), repeat=2):
+        totals[a + b + 2] = totals.get(a + b + 2, Fraction(0)) + Fraction(1, 36)
+    assert dict(odds.results["total"]) == totals
+    assert odds.results["same"][True] == Fraction(1, 6)
+
+
+def test_a_roll_read_again_in_a_loop_is_a_new_roll(rules) -> None:  # type: ignore[no-untyped-def]
+    # The loop's line reads nothing but rolls: each round is its own die.
+    odds = rules.odds("loop of rolls", times=3)
+    expected = {k: comb(3, k) * Fraction(1, 3) ** k * Fraction(2, 3) ** (3 - k) for k in range(4)}
+    assert dict(odds.results["hits"]) == expected
+
+
+@pytest.mark.parametrize("start, goal", [(3, 6), (1, 12), (10, 25)])
+def test_a_long_walk_matches_gamblers_ruin(rules, start: int, goal: int) -> None:  # type: ignore[no-untyped-def]
+    # Up with 2/3, down with 1/3: P(reach goal from start) = (1 - r^start) / (1 - r^goal), r = 1/2.
+    # The states form one group (the walk goes both ways) with `moves` cycling through values.
+    r = Fraction(1, 2)
+    odds = rules.odds("walk", start=start, goal=goal)
+    assert odds.results["reached"][True] == (1 - r ** start) / (1 - r ** goal)
+    assert odds.residual == 0
+
+
+def test_one_loaded_ruleset_gives_the_same_odds_in_threads(rules) -> None:  # type: ignore[no-untyped-def]
+    alone = rules.odds("walk", start=4, goal=9).results["reached"]
+    found: list[object] = []
+
+    def work() -> None:
+        found.append(rules.odds("walk", start=4, goal=9).results["reached"])
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert found == [alone] * 3
+
+
+def test_fractions_longer_than_pythons_conversion_limit_are_written(rules) -> None:  # type: ignore[no-untyped-def]
+    value = Fraction(2, 3 ** 10_000)
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        expected = f"2/{3 ** 10_000}"
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert format_value(value) == expected
+    assert format_value(-value) == "-" + expected
