@@ -857,7 +857,7 @@ def _summed(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
             raise _TooBig(f"more than max_support = {limits.max_support:,} states")
         charge(low * len(go))  # type: ignore[operator]
         scaled = series.exploding_series(stop, go, total, low)[least:]  # type: ignore[arg-type]
-        found = series.power(scaled, n, terms, charge)
+        found = series.power(scaled, n, terms, charge) if terms else []
         # [z^K] d^n = found[K - least n] / t^(n + K): over one denominator t^(n + low - 1)
         top = n + low - 1  # type: ignore[operator]
         parts.append((least * n, [c * total ** (top - n - least * n - i) for i, c in enumerate(found)], total**top))

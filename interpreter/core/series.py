@@ -32,6 +32,8 @@ def power(coefficients: list[int], n: int, terms: int, charge: object = None) ->
     it is done."""
     p = coefficients
     p0 = p[0]
+    if terms <= 0:
+        return []
     if n == 0:
         return [1] + [0] * (terms - 1)
     degree = len(p) - 1
