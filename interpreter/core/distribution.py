@@ -1011,6 +1011,8 @@ def _kept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[
         after.append(list(reversed(suffix)))
     unknown_state = tuple(UNKNOWN for _ in readers)
     if len(groups) == 1 and not unknown_faces:
+        if len(readers) == 1 and aggs[0] in ("sum", "count") and all(type(element(v)[0]) is int for v in ordered):
+            return _kept_summed(groups[0], ordered, after[0], kept_count, element, limits), denominator
         return _kept_one_group(groups[0], ordered, after[0], kept_count, identity, combine, element, aggs,
                                limits), denominator
     states: dict[tuple[tuple[int, ...], tuple[Any, ...]], int] = {(tuple(n for n, _, _ in groups), identity): 1}
@@ -1107,6 +1109,66 @@ def _kept_one_group(group: tuple[int, dict[Any, int], int], ordered: list[Any], 
         if len(states) > limits.max_support:
             raise _TooBig(f"more than max_support = {limits.max_support:,} states")
     return final
+
+
+def _kept_summed(group: tuple[int, dict[Any, int], int], ordered: list[Any], after: list[int], kept_count: int,
+                 element: Callable[[Any], tuple[Any, ...]], limits: Limits) -> dict[Any, int]:
+    """``_kept_one_group`` for one sum or count of whole numbers, by counts: the kept sums
+    of all the ways that leave ``r`` dice are one distribution ``A_r``, and a face shown by
+    ``c`` of them moves all of ``A_r`` at once (shifted by ``c`` times its value, scaled by
+    ``C(r, c) w^c``), so each (dice left, count) pair costs one pass over its sums and
+    one big multiplication, not one per sum."""
+    n, weights, _total = group
+    work = (n + 1) * (n + 2) // 2
+    if work > limits.max_work:
+        raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
+    combs = [[1]]
+    for r in range(1, n + 1):
+        prev = combs[-1]
+        combs.append([1, *(prev[c - 1] + prev[c] for c in range(1, r)), 1])
+    final: dict[Any, int] = {}
+    by_left: dict[int, dict[int, int]] = {n: {0: 1}}
+    for i, face in enumerate(ordered):
+        fw = weights.get(face)
+        if not fw:
+            continue
+        rest = after[i]
+        value = element(face)[0]
+        work += sum(len(sums) for sums in by_left.values()) * (n + 1)
+        if work > limits.max_work:
+            raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
+        powers = [1]
+        for _ in range(n):
+            powers.append(powers[-1] * fw)
+        rests = [1]
+        if rest:
+            for _ in range(n):
+                rests.append(rests[-1] * rest)
+        following: dict[int, dict[int, int]] = {}
+        for r, sums in by_left.items():
+            need = kept_count - (n - r)
+            row = combs[r]
+            for c in (range(r, r + 1) if rest == 0 else range(r + 1)):
+                if c >= need:
+                    # Every kept die is known: the r - c dice left all show lower faces.
+                    factor = row[c] * powers[c] * rests[r - c] if r > c else row[c] * powers[c]
+                    shift = value * need
+                    target = final
+                    for acc, w in sums.items():
+                        key = acc + shift
+                        target[key] = target.get(key, 0) + w * factor
+                    continue
+                factor = row[c] * powers[c]
+                shift = value * c
+                target = following.setdefault(r - c, {})
+                get = target.get
+                for acc, w in sums.items():
+                    key = acc + shift
+                    target[key] = get(key, 0) + w * factor
+        by_left = following
+        if sum(len(sums) for sums in by_left.values()) > limits.max_support:
+            raise _TooBig(f"more than max_support = {limits.max_support:,} states")
+    return {(acc,): w for acc, w in final.items()}
 
 
 def _kept_exploding(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[dict[Any, int], int]:
