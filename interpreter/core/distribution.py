@@ -1062,19 +1062,25 @@ def _kept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[
     return final, denominator
 
 
+def _binomials(n: int, limits: Limits) -> tuple[int, list[list[int]]]:
+    """Pascal's triangle to row ``n`` by additions (``math.comb`` row by row is quadratic in
+    big multiplications), and the work it counts."""
+    work = (n + 1) * (n + 2) // 2
+    if work > limits.max_work:
+        raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
+    combs = [[1]]
+    for r in range(1, n + 1):
+        prev = combs[-1]
+        combs.append([1, *(prev[c - 1] + prev[c] for c in range(1, r)), 1])
+    return work, combs
+
+
 def _kept_one_group(group: tuple[int, dict[Any, int], int], ordered: list[Any], after: list[int],
                     kept_count: int, identity: tuple[Any, ...], combine: Callable[[Any, Any], Any],
                     element: Callable[[Any], tuple[Any, ...]], aggs: list[str], limits: Limits) -> dict[Any, int]:
     """``_kept`` for one kind of die: the state is (dice left, accumulators)."""
     n, weights, _total = group
-    work = (n + 1) * (n + 2) // 2
-    if work > limits.max_work:
-        raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
-    # Pascal's triangle by additions: math.comb row by row is quadratic in big multiplications.
-    combs = [[1]]
-    for r in range(1, n + 1):
-        prev = combs[-1]
-        combs.append([1, *(prev[c - 1] + prev[c] for c in range(1, r)), 1])
+    work, combs = _binomials(n, limits)
     final: dict[Any, int] = {}
     states: dict[tuple[int, tuple[Any, ...]], int] = {(n, identity): 1}
     for i, face in enumerate(ordered):
@@ -1119,13 +1125,7 @@ def _kept_summed(group: tuple[int, dict[Any, int], int], ordered: list[Any], aft
     ``C(r, c) w^c``), so each (dice left, count) pair costs one pass over its sums and
     one big multiplication, not one per sum."""
     n, weights, _total = group
-    work = (n + 1) * (n + 2) // 2
-    if work > limits.max_work:
-        raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
-    combs = [[1]]
-    for r in range(1, n + 1):
-        prev = combs[-1]
-        combs.append([1, *(prev[c - 1] + prev[c] for c in range(1, r)), 1])
+    work, combs = _binomials(n, limits)
     final: dict[Any, int] = {}
     by_left: dict[int, dict[int, int]] = {n: {0: 1}}
     for i, face in enumerate(ordered):
