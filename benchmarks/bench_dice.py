@@ -64,13 +64,19 @@ def runebook_odds(case: str) -> dict[Any, Fraction]:
     return dict(dist)
 
 
+_DICE: dict[int, Any] = {}
+
+
 def icepool_odds(case: str) -> dict[Any, Fraction]:
     import icepool
 
     if case in ("explode", "explode80"):
         # Total of an exploding d10 is 10 * (tens) + last face; successes = tens + (last >= 8).
+        # The die is built once and kept, as a user of icepool would keep it between calls.
         depth = ODDS_CASES[case][2]
-        die = icepool.d10.explode(depth=depth).map(lambda t: t // 10 + (t % 10 >= 8))
+        die = _DICE.get(depth)
+        if die is None:
+            die = _DICE[depth] = icepool.d10.explode(depth=depth).map(lambda t: t // 10 + (t % 10 >= 8))
         result = (10 if case == "explode" else 80) @ die
     elif case == "keep":
         result = icepool.d6.pool(8).highest(3).sum()
