@@ -145,3 +145,13 @@ def test_a_long_exploding_pool_is_exact_to_any_depth() -> None:
         expected = sum(Fraction(comb(80, i) * 7 ** (80 - i) * 2**i * comb(79 + k - i, k - i), 10 ** (80 + k - i))
                        for i in range(0, min(k, 80) + 1))
         assert found[k] == expected
+
+
+def test_a_number_and_a_pool_read_last() -> None:
+    """The pool read as the expression's last act (its outcomes spread, not replayed), on
+    either side of an operator, and a chain of independent terms."""
+    two_d4 = [_plain(4)] * 2
+    assert _exact("10 - 2d4") == _enumerate(two_d4, lambda rolls: 10 - sum(f for (f,) in rolls))
+    assert _exact("3 * 2d4") == _enumerate(two_d4, lambda rolls: 3 * sum(f for (f,) in rolls))
+    assert _exact("2d4 * 0") == {0: Fraction(1)}
+    assert _exact("1d4 - 1d6 + 2") == _enumerate([_plain(4), _plain(6)], lambda r: r[0][0] - r[1][0] + 2)
