@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dsl.loader import LIMITS, check_paths  # noqa: E402
+from runebook.dsl.loader import LIMITS, check_paths  # noqa: E402
 
 TEMPLATE = """\
 {name}

@@ -55,8 +55,8 @@ HEAVY = {"explode80"}
 
 
 def runebook_odds(case: str) -> dict[Any, Fraction]:
-    from interpreter import odds
-    from interpreter.core.limits import Limits
+    from runebook.interpreter import odds
+    from runebook.interpreter.core.limits import Limits
 
     _title, expr, depth = ODDS_CASES[case]
     dist = odds(expr, limits=Limits(max_explosion_depth=depth))
@@ -92,8 +92,8 @@ ENGINES = {"runebook": runebook_odds, "icepool": icepool_odds}
 def _child(engine: str, case: str) -> None:
     """Runs in a fresh process: import, then time one computation."""
     if engine == "runebook":
-        import interpreter  # noqa: F401
-        from interpreter.core.evaluate import compile_expression
+        from runebook import interpreter  # noqa: F401
+        from runebook.interpreter.core.evaluate import compile_expression
 
         # Start-up, not odds: load the grammar and let the lexer build its states.
         for warm_up in ("1d6", "2d8kl1 + 3", "3d12!>=11cs>=9", "d4r1dh1", "d4ro2dl1cf1", "d4cs4df2"):
@@ -143,7 +143,7 @@ def warm(engine: str, case: str, runs: int) -> float:
 
 
 def agree(ours: dict[Any, Fraction], theirs: dict[Any, Fraction]) -> str:
-    from interpreter.core.values import Bound
+    from runebook.interpreter.core.values import Bound
 
     tail = next((k for k in ours if isinstance(k, Bound)), None)
     for outcome, p in ours.items():
@@ -173,8 +173,8 @@ def main() -> None:
     import d20
     import icepool
 
-    import interpreter
-    from interpreter import roll
+    from runebook import interpreter
+    from runebook.interpreter import roll
 
     seconds = 0.3 if args.quick else 1.0
     from importlib.metadata import version

@@ -22,8 +22,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.rules import load  # noqa: E402
-from interpreter.rules.sweep import Sweep, sweep  # noqa: E402
+from runebook.interpreter.rules import load  # noqa: E402
+from runebook.interpreter.rules.sweep import Sweep, sweep  # noqa: E402
 
 
 def _grid(found: Sweep) -> dict[Any, Any]:

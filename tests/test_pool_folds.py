@@ -11,9 +11,9 @@ from itertools import product
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from interpreter import odds
-from interpreter.core.limits import Limits
-from interpreter.core.values import Bound
+from runebook.interpreter import odds
+from runebook.interpreter.core.limits import Limits
+from runebook.interpreter.core.values import Bound
 
 SIDES = st.sampled_from([2, 3, 4, 6])
 
