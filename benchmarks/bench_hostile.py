@@ -59,7 +59,7 @@ def _setup(root: Path) -> dict[str, list[str]]:
         "odds 1000d6kh500": ["odds", "1000d6kh500"],
         "odds 1d1000000": ["odds", "1d1000000"],
         "odds highest(7d100!!)": ["odds", "highest(7d100!!)"],
-        "odds 8d%x>=9": ["odds", "8d%x>=9"],
+        "odds 20d%x>=9kh10": ["odds", "20d%x>=9kh10"],
         "odds d2x1r1": ["odds", "d2x1r1"],
         "roll 1d<5000 digits>": ["roll", "1d" + "9" * 5000],
         "fib(25)": ["resolve", str(root / "fib"), "Grow", "--seed", "1"],

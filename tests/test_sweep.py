@@ -6,7 +6,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -14,7 +16,7 @@ import pytest
 
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter.rules import load
-from runebook.interpreter.rules.sweep import parse_vary, sweep
+from runebook.interpreter.rules.sweep import Sweep, parse_vary, sweep
 
 GAME = """\
 check Strike (skill: number = 2, armour: number = 3)
@@ -90,3 +92,61 @@ def test_what_a_sweep_refuses(game: Path, cli) -> None:  # type: ignore[no-untyp
     wrong = cli("odds", str(game), "Strike", "--vary", "skill=1..2", "--result", "damag")
     assert wrong.code == 1 and "did you mean 'damage'?" in wrong.stderr
     assert cli("odds", "2d6", "--vary", "skill=1..2").code == 2
+
+
+# ---------------------------------------------------------------- on a Dask cluster
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """A two-worker Dask cluster in this process (threads, no new processes: quick)."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+def _plain(found: Sweep) -> dict[tuple[object, ...], dict[str, dict[object, Fraction]]]:
+    return {k: {r: dict(d.items()) for r, d in v.items()} for k, v in found.points.items()}
+
+
+def test_a_sweep_on_a_dask_cluster_equals_single_computations(game: Path, scheduler: str) -> None:
+    found = sweep(str(game), "Strike", {"skill": range(0, 4), "armour": [2, 3]}, scheduler=scheduler)
+    assert list(found.points) == [(s, a) for s in range(0, 4) for a in (2, 3)]  # the grid's order, kept
+    rules = load(str(game))
+    for (skill, armour), results in found.points.items():
+        single = rules.odds("Strike", skill=skill, armour=armour)
+        assert dict(results["damage"].items()) == dict(single.results["damage"].items())
+        assert results["outcome"].get(1, Fraction(0)) == _hit_chance(skill, armour)
+    contest = sweep("questworlds", "scored contest", {"ability": [13, 17]}, inputs={"resistance": "14"},
+                    scheduler=scheduler)
+    questworlds = load("questworlds")
+    for (ability,), results in contest.points.items():
+        single = questworlds.odds("scored contest", ability=str(ability), resistance="14")
+        assert dict(results["winner"].items()) == dict(single.results["winner"].items())
+
+
+def test_the_command_line_on_a_dask_scheduler(game: Path, scheduler: str, cli) -> None:  # type: ignore[no-untyped-def]
+    args = ("odds", str(game), "Strike", "--vary", "skill=0..3", "--vary", "armour=2,3", "--format", "csv")
+    here = cli(*args, "--workers", "1")
+    there = cli(*args, "--scheduler", scheduler)
+    assert there.code == 0, there.stderr
+    assert there.stdout == here.stdout and len(there.stdout.splitlines()) == 9
+    both = cli(*args, "--scheduler", scheduler, "--workers", "2")
+    assert both.code == 2 and "--workers" in both.stderr
+    assert cli("odds", "2d6", "--scheduler", scheduler).code == 2
+
+
+def test_without_dask_a_scheduler_is_a_usage_error(game: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` fails as when not installed
+    run = cli("odds", str(game), "Strike", "--vary", "skill=0..3", "--scheduler", "tcp://127.0.0.1:8786")
+    assert run.code == 2
+    assert "pip install 'runebook[dask]'" in run.stderr and "Traceback" not in run.stderr
+    assert run.stdout == ""
+    with pytest.raises(ImportError, match=r"runebook\[dask\]"):
+        sweep(str(game), "Strike", {"skill": [1]}, scheduler="tcp://127.0.0.1:8786")
+
+
+def test_an_unknown_scheduler_address_is_a_usage_error(game: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    run = cli("odds", str(game), "Strike", "--vary", "skill=0..3", "--scheduler", "nowhere://scheduler")
+    assert run.code == 2 and "cannot reach the Dask scheduler at nowhere://scheduler" in run.stderr

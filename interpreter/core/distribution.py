@@ -72,19 +72,21 @@ from typing import Any
 
 from runebook.dsl.diagnostics import Diagnostic, RunebookError
 from runebook.dsl.source import Source, Span
-from runebook.interpreter.core.dice import DieSpec, LazyPool, PoolSource, PoolSpec, PoolView, Reader, contribution
+from runebook.interpreter.core.dice import DieSpec, LazyPool, PoolSource, PoolSpec, PoolView, Reader, contribution, number_reader
 from runebook.interpreter.core.evaluate import (
     CompiledExpression,
     Context,
     _and,
     _max2,
     _min2,
+    Spread,
     _or,
     as_env,
     binop,
     compile_expression,
 )
 from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits
+from runebook.interpreter.core import series
 from runebook.interpreter.core.values import UNKNOWN, Bound, Undetermined, format_value, normalize, outcome_sort_key
 
 __all__ = [
@@ -246,11 +248,13 @@ class World:
         raise _Restart
 
     def chain(self, key: Any, env: Any, fixed: tuple[Any, ...], closures: list[Callable[[Any, Any], Any]],
-              random_parts: frozenset[int], steps: list[tuple[str, Any, Any]], usable: list[bool]) -> Any:
+              random_parts: frozenset[int], steps: list[tuple[str, Any, Any]], usable: list[bool],
+              last: bool = False) -> Any:
         """The value of an operator chain whose dice terms are independent of each other
         and of the rest: each dice term's distribution is computed once, on its own; they
         are folded together with the chain's operators (a convolution), and the world
-        makes one choice from the result. ``fixed`` holds the other operands, already
+        makes one choice from the result (or, when the chain is the world's ``last`` act,
+        spreads it: see :class:`Spread`). ``fixed`` holds the other operands, already
         evaluated in this world. When a term turns out not to be independent (it reads a
         pool declared outside it), ``usable[0]`` is cleared and the enumeration restarts
         with the chain evaluated plainly."""
@@ -291,12 +295,17 @@ class World:
                 folded = following
             options = list(folded.items())
             session.parts[memo_key] = options
+        if last:
+            return Spread(options)
         value = self.choose(options)
         if value is _RESIDUAL:
             raise Undetermined
         return value
 
-    def read(self, pool: LazyPool, reader: Reader) -> Any:
+    def read(self, pool: LazyPool, reader: Reader, last: bool = False) -> Any:
+        """The value of ``reader`` on ``pool`` in this world: a choice among the pool's joint
+        readings, made once per world. When the reading is the world's ``last`` act, its
+        options are spread instead (see :class:`Spread`)."""
         session = self.session
         known = session.readers.setdefault(pool.key, [])
         if reader not in known:
@@ -309,12 +318,33 @@ class World:
             options = pool_options(pool.spec, tuple(known), session.limits)
             session.spend(len(options))
             session.branched.add(pool.key)
+            if last:
+                return _spread_reading(options, known.index(reader))
             values = self.choose(options)
             self.assigned[pool.key] = values
         return values[known.index(reader)]
 
 
 _RESIDUAL = object()
+
+
+def _spread_reading(options: list[tuple[tuple[Any, ...], Fraction]], index: int) -> Spread:
+    """The options of one reading (``index``) among a pool's joint readings."""
+    if len(options[0][0]) == 1:
+        return Spread([(values[0], p) for values, p in options])
+    merged: dict[Any, Fraction] = {}
+    for values, p in options:
+        v = values[index]
+        merged[v] = merged[v] + p if v in merged else p
+    return Spread(list(merged.items()))
+
+
+def last_result(ctx: Any, value: Any) -> Any:
+    """``ctx.result(value)`` as the outcome of a world: a pool read as its number is spread
+    (:class:`Spread`) rather than chosen, since nothing runs after it."""
+    if type(value) is PoolView and type(value.source) is LazyPool and ctx.world is not None:
+        return ctx.world.read(value.source, number_reader(value), last=True)
+    return ctx.result(value)
 
 
 class _NotClosed(Exception):
@@ -326,11 +356,13 @@ def _part_options(closure: Callable[[Any, Any], Any], env: Any, parent: _Session
     session.closed = True
     session.work = parent.work
 
+    last = getattr(closure, "last", closure)
+
     def part(ctx: Any) -> Any:
-        value = closure(ctx, env)
+        value = last(ctx, env)
         if type(value) is PoolView and value.per_die:
             raise _NotClosed
-        return ctx.result(value)
+        return last_result(ctx, value)
 
     while True:
         try:
@@ -368,31 +400,34 @@ def _explore(fn: Callable[[Any], Any], session: _Session, context: Any, limits: 
         ctx = context(world=world, limits=limits)
         try:
             outcome = fn(ctx)
-            if outcome is UNKNOWN or (isinstance(outcome, tuple) and UNKNOWN in outcome):
-                outcome = _RESIDUAL
         except Undetermined:
             outcome = _RESIDUAL
-        try:
-            hash(outcome)
-        except TypeError:  # a record or another value that cannot be a key: show it as text
-            outcome = format_value(outcome)
         for position in range(len(prefix), len(world.taken)):
             base = tuple(world.taken[:position])
             for i in range(1, world.sizes[position]):
                 stack.append(base + (i,))
-        session.spend(1)
         weight = world.weight
-        if outcome is _RESIDUAL:
-            residual += weight
-        else:
-            if outcome in results:
-                results[outcome] += weight
+        spread = outcome.options if type(outcome) is Spread else ((outcome, 1),)
+        session.spend(len(spread))
+        for outcome, p in spread:
+            if outcome is UNKNOWN or (isinstance(outcome, tuple) and UNKNOWN in outcome):
+                outcome = _RESIDUAL
+            try:
+                hash(outcome)
+            except TypeError:  # a record or another value that cannot be a key: show it as text
+                outcome = format_value(outcome)
+            w = weight if p == 1 else p if weight == 1 else weight * p
+            if outcome is _RESIDUAL:
+                residual += w
             else:
-                results[outcome] = Fraction(weight)
-            if len(results) > limits.max_support:
-                source, span = session.site
-                raise RunebookError([Diagnostic.make("E0408", source, span, size=len(results),
-                                                     limit=limits.max_support)])
+                if outcome in results:
+                    results[outcome] += w
+                else:
+                    results[outcome] = Fraction(w)
+                if len(results) > limits.max_support:
+                    source, span = session.site
+                    raise RunebookError([Diagnostic.make("E0408", source, span, size=len(results),
+                                                         limit=limits.max_support)])
     results, note = _merge_tails(results)
     if residual:
         note = "some outcomes depend on explosions deeper than the limit"
@@ -426,10 +461,11 @@ def joint(fn: Callable[[Any], Any], *, limits: Limits = DEFAULT_LIMITS) -> Distr
 def odds(expr: Any, env: Any = None, *, limits: Limits = DEFAULT_LIMITS) -> Distribution:
     """The exact distribution of an expression (text, node or compiled)."""
     compiled = expr if isinstance(expr, CompiledExpression) else compile_expression(expr, limits=limits)
-    closure = compiled.closure
+    # A closure's ``last`` variant spreads its final choice (see :class:`Spread`).
+    closure = getattr(compiled.closure, "last", compiled.closure)
     environment = as_env(env)
     site = (compiled.source, compiled.expr.span)
-    return enumerate_worlds(lambda ctx: ctx.result(closure(ctx, environment)), limits, site)
+    return enumerate_worlds(lambda ctx: last_result(ctx, closure(ctx, environment)), limits, site)
 
 
 # ---------------------------------------------------------------- readings of one pool
@@ -567,7 +603,7 @@ def _to_integers(dist: dict[Any, Fraction]) -> tuple[dict[Any, int], int]:
 
 def _chain(element_of: Callable[[Any], Any], weights: dict[Any, int], total: int, explode: frozenset[int],
            combine: Callable[[Any, Any], Any], identity: Any, overflow: Callable[[Any], Any],
-           depth: int) -> dict[Any, Fraction]:
+           depth: int, max_work: int = DEFAULT_LIMITS.max_work) -> dict[Any, Fraction]:
     """The distribution of one die's exploding chain as monoid elements (see the module
     docstring): exact when the chain stabilises, else followed to ``depth`` explosions with
     ``overflow(element)`` standing for everything deeper."""
@@ -580,7 +616,12 @@ def _chain(element_of: Callable[[Any], Any], weights: dict[Any, int], total: int
     result: dict[Any, Fraction] = {}
     power: dict[Any, int] = {identity: 1}  # E^j, weights over total^j
     scale = 1
+    work = 0
     for _j in range(depth + 1):
+        # Charged before the step: a long chain of many states (8d%!p>=9) is refused at once.
+        work += len(power) * len(weights)
+        if work > max_work:
+            raise _TooBig(f"more than max_work = {max_work:,} steps")
         for k, w in _convolve(power, stop, combine).items():
             result[k] = result.get(k, Fraction(0)) + Fraction(w, scale * total)
         following = _convolve(power, go, combine)
@@ -605,11 +646,11 @@ def _chain(element_of: Callable[[Any], Any], weights: dict[Any, int], total: int
 
 def _explosion_chain(die: DieSpec, element_of: Callable[[Any], Any], weights: dict[Any, int], total: int,
                      combine: Callable[[Any, Any], Any], identity: Any, overflow: Callable[[Any], Any],
-                     depth: int) -> dict[Any, Fraction]:
+                     depth: int, max_work: int = DEFAULT_LIMITS.max_work) -> dict[Any, Fraction]:
     """:func:`_chain` for any exploding die: a penetrating die's added dice count one less
     than their faces (``!p``), and a die that explodes once (``xo``) adds one plain die."""
     if not (die.penetrate or die.explode_once):
-        return _chain(element_of, weights, total, die.explode, combine, identity, overflow, depth)
+        return _chain(element_of, weights, total, die.explode, combine, identity, overflow, depth, max_work)
     if die.explode_once:
         tail: dict[Any, Fraction] = {}
         for face, w in weights.items():
@@ -617,7 +658,7 @@ def _explosion_chain(die: DieSpec, element_of: Callable[[Any], Any], weights: di
             tail[element] = tail.get(element, Fraction(0)) + Fraction(w, total)
     else:
         tail = _chain(lambda f: element_of(f - 1), weights, total, die.explode, combine, identity,
-                      overflow, depth - 1)
+                      overflow, depth - 1, max_work)
     result: dict[Any, Fraction] = {}
     for face, w in weights.items():
         element = element_of(face)
@@ -661,11 +702,14 @@ def _compound_weights(die: DieSpec, limits: Limits) -> tuple[dict[Any, int], int
     weights, total = _die_weights(die)
     nonnegative = all(f >= 0 for f in weights)
     chain = _chain(lambda f: f, weights, total, die.explode, lambda a, b: a + b, 0,
-                   lambda v: Bound(v) if nonnegative else UNKNOWN, limits.max_explosion_depth)
+                   lambda v: Bound(v) if nonnegative else UNKNOWN, limits.max_explosion_depth, limits.max_work)
     return _to_integers(chain)
 
 
 def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[dict[Any, int], int]:
+    summed = _summed(spec, readers, limits)
+    if summed is not None:
+        return summed
     identity = tuple(_IDENTITY[agg] for _, agg in readers)
     combine = _combiner(readers)
     element = _element_fn(readers)
@@ -682,7 +726,7 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
                 return tuple(_overflow_reading(agg, v, nn) for (_, agg), v, nn in zip(readers, k, nonnegative))
 
             chain = _explosion_chain(die, element, weights, total, combine, identity, overflow,
-                                     limits.max_explosion_depth)
+                                     limits.max_explosion_depth, limits.max_work)
             per_die, total = _to_integers(chain)
         else:
             per_die = {}
@@ -723,6 +767,117 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
     if scalar:
         states = {(k,): w for k, w in states.items()}
     return states, denominator
+
+
+def _summed(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[dict[Any, int], int] | None:
+    """One sum or count of dice that each add a whole number, by power series
+    (:mod:`interpreter.core.series`); None where that does not apply (several readings, a
+    fraction or an unknown per die, penetrating or once-only explosions, an explosion that
+    adds nothing), and the dice are folded one by one instead.
+
+    The result is the one the fold gives: where some die has a tail (an exploding die cut
+    at ``max_explosion_depth``, a compounding die's ``b+``), every value below the lowest
+    tail ``low`` is exact and the rest is one outcome ``low+``; the series are simply
+    stopped at ``low`` terms."""
+    if len(readers) != 1 or readers[0][1] not in ("sum", "count"):
+        return None
+    reader = readers[0]
+    plain: list[tuple[int, dict[int, int], int, int]] = []  # (dice, value → weight, tail weight, faces)
+    exploding: list[tuple[int, dict[int, int], dict[int, int], int]] = []  # (dice, stop, go, faces)
+    low: int | None = None
+    negative = False
+    for n, die in spec.groups:
+        if die.explode and not die.compound:
+            if die.penetrate or die.explode_once:
+                return None
+            weights, total = _die_weights(die)
+        elif die.explode:
+            weights, total = _compound_weights(die, limits)
+        else:
+            weights, total = _die_weights(die)
+        stop: dict[int, int] = {}
+        go: dict[int, int] = {}
+        tail = 0
+        for face, w in weights.items():
+            v = _contribution(face, reader)
+            if isinstance(v, Bound) and type(v.low) is int:
+                low = v.low if low is None else min(low, v.low)
+                tail += w
+                continue
+            if type(v) is not int:
+                return None
+            negative = negative or v < 0
+            bucket = go if die.explode and not die.compound and face in die.explode else stop
+            bucket[v] = bucket.get(v, 0) + w
+        if go:
+            if not stop or min(go) < 1:
+                return None
+            depth_low = (limits.max_explosion_depth + 1) * min(go)
+            low = depth_low if low is None else min(low, depth_low)
+            exploding.append((n, stop, go, total))
+        else:
+            plain.append((n, stop, tail, total))
+    if low is not None and negative:
+        return None  # no tail can be lumped: the dice fold one by one (see _lumper)
+    # The weights are whole numbers about as long as the denominator: a step on them costs
+    # more as they grow, and making each outcome's fraction (a gcd) grows as its square.
+    bits = sum(n * total.bit_length() for n, _, _, total in plain)
+    bits += sum((n + low - 1) * total.bit_length() for n, _, _, total in exploding)  # type: ignore[operator]
+    size = 1 + bits // 2_000
+    work = [0]
+
+    def charge(steps: int) -> None:
+        work[0] += steps * size
+        if work[0] > limits.max_work:
+            raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
+
+    # Each group: (lowest value, weights from there, denominator).
+    parts: list[tuple[int, list[int], int]] = []
+    for n, weights, _tail, total in plain:
+        if not weights or n == 0:
+            parts.append((0, [1] if n == 0 else [], total**n))
+            continue
+        least, most = min(weights), max(weights)
+        if low is not None:
+            most = min(most, low - 1)
+        span = (most - least) * n + 1
+        terms = span if low is None else max(0, min(span, low - least * n))
+        if terms > limits.max_support:
+            raise _TooBig(f"more than max_support = {limits.max_support:,} states")
+        if terms == 0:
+            parts.append((0, [], total**n))
+            continue
+        weights_from = [weights.get(least + i, 0) for i in range(most - least + 1)]
+        parts.append((least * n, series.power(weights_from, n, terms, charge), total**n))
+    assert low is not None or not exploding
+    for n, stop, go, total in exploding:
+        least = min(stop)
+        terms = max(0, low - least * n)  # type: ignore[operator]
+        if terms > limits.max_support:
+            raise _TooBig(f"more than max_support = {limits.max_support:,} states")
+        charge(low * len(go))  # type: ignore[operator]
+        scaled = series.exploding_series(stop, go, total, low)[least:]  # type: ignore[arg-type]
+        found = series.power(scaled, n, terms, charge) if terms else []
+        # [z^K] d^n = found[K - least n] / t^(n + K): over one denominator t^(n + low - 1)
+        top = n + low - 1  # type: ignore[operator]
+        parts.append((least * n, [c * total ** (top - n - least * n - i) for i, c in enumerate(found)], total**top))
+    charge(sum(len(w) for _, w, _ in parts) * (bits * bits // 400_000) // size)
+    offset, weights_list, denominator = parts[0]
+    for start, more, den in parts[1:]:
+        terms = len(weights_list) + len(more) - 1 if low is None else max(0, low - offset - start)
+        charge(len(weights_list) * len(more))
+        weights_list = series.product(weights_list, more, terms) if weights_list and more else []
+        offset += start
+        denominator *= den
+    out: dict[Any, int] = {}
+    exact = 0
+    for i, w in enumerate(weights_list):
+        if w:
+            out[(offset + i,)] = w
+            exact += w
+    if exact != denominator:
+        out[(Bound(low),)] = denominator - exact
+    return out, denominator
 
 
 def _add_scalar(a: Any, b: Any) -> Any:
@@ -856,6 +1011,8 @@ def _kept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[
         after.append(list(reversed(suffix)))
     unknown_state = tuple(UNKNOWN for _ in readers)
     if len(groups) == 1 and not unknown_faces:
+        if len(readers) == 1 and aggs[0] in ("sum", "count") and all(type(element(v)[0]) is int for v in ordered):
+            return _kept_summed(groups[0], ordered, after[0], kept_count, element, limits), denominator
         return _kept_one_group(groups[0], ordered, after[0], kept_count, identity, combine, element, aggs,
                                limits), denominator
     states: dict[tuple[tuple[int, ...], tuple[Any, ...]], int] = {(tuple(n for n, _, _ in groups), identity): 1}
@@ -905,19 +1062,25 @@ def _kept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[
     return final, denominator
 
 
+def _binomials(n: int, limits: Limits) -> tuple[int, list[list[int]]]:
+    """Pascal's triangle to row ``n`` by additions (``math.comb`` row by row is quadratic in
+    big multiplications), and the work it counts."""
+    work = (n + 1) * (n + 2) // 2
+    if work > limits.max_work:
+        raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
+    combs = [[1]]
+    for r in range(1, n + 1):
+        prev = combs[-1]
+        combs.append([1, *(prev[c - 1] + prev[c] for c in range(1, r)), 1])
+    return work, combs
+
+
 def _kept_one_group(group: tuple[int, dict[Any, int], int], ordered: list[Any], after: list[int],
                     kept_count: int, identity: tuple[Any, ...], combine: Callable[[Any, Any], Any],
                     element: Callable[[Any], tuple[Any, ...]], aggs: list[str], limits: Limits) -> dict[Any, int]:
     """``_kept`` for one kind of die: the state is (dice left, accumulators)."""
     n, weights, _total = group
-    work = (n + 1) * (n + 2) // 2
-    if work > limits.max_work:
-        raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
-    # Pascal's triangle by additions: math.comb row by row is quadratic in big multiplications.
-    combs = [[1]]
-    for r in range(1, n + 1):
-        prev = combs[-1]
-        combs.append([1, *(prev[c - 1] + prev[c] for c in range(1, r)), 1])
+    work, combs = _binomials(n, limits)
     final: dict[Any, int] = {}
     states: dict[tuple[int, tuple[Any, ...]], int] = {(n, identity): 1}
     for i, face in enumerate(ordered):
@@ -954,6 +1117,60 @@ def _kept_one_group(group: tuple[int, dict[Any, int], int], ordered: list[Any], 
     return final
 
 
+def _kept_summed(group: tuple[int, dict[Any, int], int], ordered: list[Any], after: list[int], kept_count: int,
+                 element: Callable[[Any], tuple[Any, ...]], limits: Limits) -> dict[Any, int]:
+    """``_kept_one_group`` for one sum or count of whole numbers, by counts: the kept sums
+    of all the ways that leave ``r`` dice are one distribution ``A_r``, and a face shown by
+    ``c`` of them moves all of ``A_r`` at once (shifted by ``c`` times its value, scaled by
+    ``C(r, c) w^c``), so each (dice left, count) pair costs one pass over its sums and
+    one big multiplication, not one per sum."""
+    n, weights, _total = group
+    work, combs = _binomials(n, limits)
+    final: dict[Any, int] = {}
+    by_left: dict[int, dict[int, int]] = {n: {0: 1}}
+    for i, face in enumerate(ordered):
+        fw = weights.get(face)
+        if not fw:
+            continue
+        rest = after[i]
+        value = element(face)[0]
+        work += sum(len(sums) for sums in by_left.values()) * (n + 1)
+        if work > limits.max_work:
+            raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
+        powers = [1]
+        for _ in range(n):
+            powers.append(powers[-1] * fw)
+        rests = [1]
+        if rest:
+            for _ in range(n):
+                rests.append(rests[-1] * rest)
+        following: dict[int, dict[int, int]] = {}
+        for r, sums in by_left.items():
+            need = kept_count - (n - r)
+            row = combs[r]
+            for c in (range(r, r + 1) if rest == 0 else range(r + 1)):
+                if c >= need:
+                    # Every kept die is known: the r - c dice left all show lower faces.
+                    factor = row[c] * powers[c] * rests[r - c] if r > c else row[c] * powers[c]
+                    shift = value * need
+                    target = final
+                    for acc, w in sums.items():
+                        key = acc + shift
+                        target[key] = target.get(key, 0) + w * factor
+                    continue
+                factor = row[c] * powers[c]
+                shift = value * c
+                target = following.setdefault(r - c, {})
+                get = target.get
+                for acc, w in sums.items():
+                    key = acc + shift
+                    target[key] = get(key, 0) + w * factor
+        by_left = following
+        if sum(len(sums) for sums in by_left.values()) > limits.max_support:
+            raise _TooBig(f"more than max_support = {limits.max_support:,} states")
+    return {(acc,): w for acc, w in final.items()}
+
+
 def _kept_exploding(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[dict[Any, int], int]:
     """Keep highest/lowest of exploding dice: the state is the sorted kept dice."""
     mode, k = spec.keep  # type: ignore[misc]
@@ -972,7 +1189,7 @@ def _kept_exploding(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits)
     for n, die in spec.groups:
         weights, total = _die_weights(die)
         chain = _chain(lambda f: (f,), weights, total, die.explode, merge, (), lambda _e: unknown,
-                       limits.max_explosion_depth)
+                       limits.max_explosion_depth, limits.max_work)
         per_die, total = _to_integers(chain)
         for _ in range(n):
             if len(states) * len(per_die) > limits.max_work:

@@ -242,6 +242,32 @@ def _names_of(container: Any) -> list[str]:
     return list(container.names())
 
 
+# ---------------------------------------------------------------- worlds
+
+
+class Spread:
+    """A world's outcome that is still a list of (value, probability) options: the world's
+    last act read a pool (or folded a chain) and nothing ran after it, so each option is an
+    outcome of its own. One run of the evaluator stands for them all, instead of one world
+    per option replaying the same evaluation (``50d6`` is one world, not 251)."""
+
+    __slots__ = ("options",)
+
+    def __init__(self, options: list[tuple[Any, Fraction]]) -> None:
+        self.options = options
+
+    def map(self, fn: Callable[[Any], Any]) -> Spread:
+        """Each option's value through ``fn`` (equal results are merged later); a value
+        ``fn`` cannot determine becomes :data:`UNKNOWN` (residual)."""
+        out = []
+        for value, p in self.options:
+            try:
+                out.append((fn(value), p))
+            except Undetermined:
+                out.append((UNKNOWN, p))
+        return Spread(out)
+
+
 # ---------------------------------------------------------------- context
 
 
@@ -1311,6 +1337,27 @@ class Compiler:
                     ctx.trace.append(StepEvent("op", text, trace_value(value), span))
                 return value
 
+            if fast is not None and random_parts:
+                def binary_last(ctx: Context, env: Any) -> Any:
+                    """``binary`` as a world's last act: a pool's total and a number spread."""
+                    world = ctx.world
+                    if world is not None:
+                        a = first(ctx, env)
+                        b = second(ctx, env)
+                        if type(a) is PoolView and type(b) is int and not a.per_die:
+                            read = world.read(a.source, number_reader(a), last=True)
+                            if type(read) is Spread:
+                                return read.map(lambda v: binop(op, v, b, ctx, left_site, right_site))
+                            return binop(op, read, b, ctx, left_site, right_site)
+                        if type(b) is PoolView and type(a) is int and not b.per_die:
+                            read = world.read(b.source, number_reader(b), last=True)
+                            if type(read) is Spread:
+                                return read.map(lambda v: binop(op, a, v, ctx, left_site, right_site))
+                            return binop(op, a, read, ctx, left_site, right_site)
+                        return binop(op, a, b, ctx, left_site, right_site)
+                    return binary(ctx, env)
+
+                binary.last = binary_last  # type: ignore[attr-defined]
             return binary
 
         def chain(ctx: Context, env: Any) -> Any:
@@ -1339,26 +1386,32 @@ class Compiler:
         random_set = frozenset(random_parts)
         span = node.span
 
-        def chain(ctx: Context, env: Any) -> Any:
-            world = ctx.world
-            if world is not None and world.folds(key, usable):
-                fixed = []
-                for i, closure in enumerate(closures):
-                    if i in random_set:
-                        fixed.append(None)
-                        continue
-                    operand = closure(ctx, env)
-                    if type(operand) is PoolView and operand.per_die:
-                        world.give_up(usable, key)  # per-die arithmetic: evaluate plainly
-                    fixed.append(number(operand, ctx))
-                return world.chain(key, env, tuple(fixed), closures, random_set, steps, usable)
-            value = closures[0](ctx, env)
-            for i, (op, left_site, right_site) in enumerate(steps, 1):
-                value = binop(op, value, closures[i](ctx, env), ctx, left_site, right_site)
-            if ctx.trace is not None:
-                ctx.trace.append(StepEvent("op", text, trace_value(value), span))
-            return value
+        def make(last: bool) -> Closure:
+            def chain(ctx: Context, env: Any) -> Any:
+                world = ctx.world
+                if world is not None and world.folds(key, usable):
+                    fixed = []
+                    for i, closure in enumerate(closures):
+                        if i in random_set:
+                            fixed.append(None)
+                            continue
+                        operand = closure(ctx, env)
+                        if type(operand) is PoolView and operand.per_die:
+                            world.give_up(usable, key)  # per-die arithmetic: evaluate plainly
+                        fixed.append(number(operand, ctx))
+                    return world.chain(key, env, tuple(fixed), closures, random_set, steps, usable, last)
+                value = closures[0](ctx, env)
+                for i, (op, left_site, right_site) in enumerate(steps, 1):
+                    value = binop(op, value, closures[i](ctx, env), ctx, left_site, right_site)
+                if ctx.trace is not None:
+                    ctx.trace.append(StepEvent("op", text, trace_value(value), span))
+                return value
 
+            return chain
+
+        chain = make(False)
+        # The chain as a world's last act (its value is the outcome): spread, not chosen.
+        chain.last = make(True)  # type: ignore[attr-defined]
         return chain
 
     def c_Compare(self, node: ex.Compare) -> Closure:

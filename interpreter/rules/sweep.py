@@ -3,7 +3,10 @@
 A designer balancing content asks how a power or a contest behaves across a range of stats:
 ``sweep(GAME, "Strike", vary={"skill": range(0, 6), "armour": [2, 3]}, inputs={...})``
 computes each point exactly (the same ``Rules.odds`` a single computation runs, so every
-figure equals its single computation) and spreads the points over worker processes.
+figure equals its single computation) and spreads the points over worker processes, or,
+given ``scheduler="tcp://host:8786"``, over the workers of a Dask distributed cluster (the
+``dask`` extra: ``pip install 'runebook[dask]'``; each worker needs Runebook installed and
+loads the game itself, so a game given as a folder must be at the same path there).
 """
 
 from __future__ import annotations
@@ -102,27 +105,66 @@ def parse_vary(text: str) -> tuple[str, tuple[Any, ...]]:
     return name, tuple(v.strip() for v in values.split(",") if v.strip())
 
 
-#: The rules of the sweep in progress, loaded once before the workers start (they inherit them).
-_LOADED: dict[str, Any] = {}
+#: The rules of the sweep in progress, loaded once before the workers start (forked workers
+#: inherit them; a Dask worker loads each game once, with the sweep's limits).
+_LOADED: dict[tuple[str, Limits], Any] = {}
+
+#: What the ``dask`` extra provides, and how to get it.
+DASK_EXTRA = "pip install 'runebook[dask]'"
+
+Job = tuple[str, str, dict[str, Any], dict[str, Any], Limits]
+Found = dict[str, tuple[dict[Any, Fraction], Fraction]]
 
 
-def _point(job: tuple[str, str, dict[str, Any], dict[str, Any]]) -> dict[str, tuple[dict[Any, Fraction], Fraction]]:
+def _point(job: Job) -> Found:
     """One point, here or in a worker."""
-    game, name, inputs, settings = job
-    rules = _LOADED.get(game)
+    game, name, inputs, settings, limits = job
+    rules = _LOADED.get((game, limits))
     if rules is None:
-        rules = _LOADED[game] = load(game)
+        rules = _LOADED[(game, limits)] = load(game, limits)
     odds = rules.odds(name, inputs, **settings)
     return {result: (dict(dist.items()), dist.residual) for result, dist in odds.results.items()}
+
+
+def dask_client(scheduler: str) -> Any:
+    """A client of the Dask scheduler at ``scheduler``; ImportError naming the extra when
+    Dask is not installed, OSError when the scheduler cannot be reached."""
+    try:
+        from distributed import Client
+    except ImportError as error:
+        raise ImportError(f"a sweep on a Dask scheduler needs dask.distributed ({error.name} is missing); "
+                          f"install it with: {DASK_EXTRA}", name=error.name) from None
+    try:
+        return Client(scheduler, timeout="10s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise OSError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+
+
+def _on_dask(client: Any, jobs: list[Job], report: Callable[[Found], None]) -> None:
+    """Every job on the cluster; ``report`` is told each result in the order of ``jobs``."""
+    from distributed import as_completed
+
+    # pure=False: two equal jobs of different sweeps are still computed (the games are
+    # loaded by name, and a folder may have changed in between).
+    futures = client.map(_point, jobs, pure=False)
+    index = {future.key: i for i, future in enumerate(futures)}
+    ready: dict[int, Found] = {}
+    following = 0
+    for future in as_completed(futures, loop=client.loop):
+        ready[index[future.key]] = future.result()
+        while following in ready:
+            report(ready.pop(following))
+            following += 1
 
 
 def sweep(game: str, name: str, vary: Mapping[str, Iterable[Any]] | Sequence[tuple[str, Iterable[Any]]], *,
           inputs: Mapping[str, Any] | None = None, options: Mapping[str, str] | None = None,
           answers: Mapping[str, str] | None = None, as_: Any = None, against: Any = None,
           workers: int | None = None, progress: Callable[[int, int], None] | None = None,
-          limits: Limits = DEFAULT_LIMITS) -> Sweep:
+          limits: Limits = DEFAULT_LIMITS, scheduler: str | None = None) -> Sweep:
     """Exact odds of ``name`` at every combination of the ``vary`` values (other inputs fixed
-    by ``inputs``), on ``workers`` processes (default: every core; 1 runs here)."""
+    by ``inputs``), on ``workers`` processes (default: every core; 1 runs here), or on the
+    workers of the Dask scheduler at the address ``scheduler`` (then ``workers`` is not used)."""
     axes = tuple((n, tuple(v)) for n, v in (vary.items() if isinstance(vary, Mapping) else vary))
     keys = list(product(*(values for _, values in axes)))
     if not axes or not keys:
@@ -133,28 +175,43 @@ def sweep(game: str, name: str, vary: Mapping[str, Iterable[Any]] | Sequence[tup
                                              limit=f"{MAX_POINTS:,}")])
     settings = {"options": dict(options or {}), "answers": dict(answers or {}), "as_": as_, "against": against}
     fixed = dict(inputs or {})
-    jobs = [(game, name, {**fixed, **dict(zip((n for n, _ in axes), key))}, settings) for key in keys]
+    jobs: list[Job] = [(game, name, {**fixed, **dict(zip((n for n, _ in axes), key))}, settings, limits)
+                       for key in keys]
     _LOADED.clear()
-    _LOADED[game] = load(game, limits)
+    _LOADED[(game, limits)] = load(game, limits)
+    # Connected first: a missing extra or a wrong address fails before any point is computed.
+    client = dask_client(scheduler) if scheduler is not None else None
+    try:
+        return _compute(name, axes, keys, jobs, workers, progress, client)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _compute(name: str, axes: tuple[tuple[str, tuple[Any, ...]], ...], keys: list[tuple[Any, ...]], jobs: list[Job],
+             workers: int | None, progress: Callable[[int, int], None] | None, client: Any) -> Sweep:
     # The first point here: a mistake in the inputs shows once, at once, before any worker starts.
-    results: list[dict[str, tuple[dict[Any, Fraction], Fraction]]] = [_point(jobs[0])]
+    results: list[Found] = [_point(jobs[0])]
+
+    def report(found: Found) -> None:
+        results.append(found)
+        if progress is not None:
+            progress(len(results), len(jobs))
+
     if progress is not None:
         progress(1, len(jobs))
     rest = jobs[1:]
     count = workers if workers is not None else (os.cpu_count() or 1)
-    if count <= 1 or len(rest) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        found_each: Iterable[dict[str, tuple[dict[Any, Fraction], Fraction]]] = map(_point, rest)
-        for done, found in enumerate(found_each, 2):
-            results.append(found)
-            if progress is not None:
-                progress(done, len(jobs))
+    if client is not None:
+        _on_dask(client, rest, report)
+    elif count <= 1 or len(rest) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for found in map(_point, rest):
+            report(found)
     else:
         # Forked workers inherit the loaded game; each point is independent of the others.
         with ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("fork")) as pool:
-            for done, found in enumerate(pool.map(_point, rest, chunksize=max(1, len(rest) // (count * 4))), 2):
-                results.append(found)
-                if progress is not None:
-                    progress(done, len(jobs))
+            for found in pool.map(_point, rest, chunksize=max(1, len(rest) // (count * 4))):
+                report(found)
     points = {key: {result: Distribution(dist, residual) for result, (dist, residual) in found.items()}
               for key, found in zip(keys, results)}
     return Sweep(name, axes, points)

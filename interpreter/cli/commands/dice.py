@@ -61,6 +61,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                       "(default: the first)")
     odds.add_argument("--workers", type=_positive, metavar="N", help="with --vary: processes to use "
                       "(default: every core)")
+    odds.add_argument("--scheduler", metavar="ADDRESS", help="with --vary: compute the points on the workers of "
+                      "a Dask distributed scheduler (tcp://host:8786) instead of local processes; needs the "
+                      "'dask' extra: pip install 'runebook[dask]'")
     odds.add_argument("--chart", nargs=2, metavar=("svg", "FILE"),
                       help="also write a bar chart of the distribution(s), e.g. --chart svg odds.svg")
     odds.set_defaults(handler=run_odds)
@@ -137,6 +140,9 @@ def run_odds(args: argparse.Namespace) -> int:
     if args.vary:
         print("runebook: error: --vary is for a game's check or procedure: runebook odds GAME NAME --vary "
               "NAME=LOW..HIGH", file=sys.stderr)
+        return EXIT_USAGE
+    if args.scheduler is not None:
+        print("runebook: error: --scheduler is for a sweep (--vary)", file=sys.stderr)
         return EXIT_USAGE
     if len(args.expr) == 2 and _is_game(args.expr[0]):
         if args.format == "csv" or args.chart:

@@ -13,6 +13,7 @@ import attrs
 
 from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from runebook.dsl.source import Source, Span
+from runebook.interpreter.cli.commands import EXIT_USAGE
 from runebook.interpreter.cli.charts import sweep_csv, sweep_svg, sweep_text, write_chart
 from runebook.interpreter.cli.progress import Progress, SweepProgress
 from runebook.interpreter.cli.options import add_check_inputs, add_trace_options, faces
@@ -207,7 +208,17 @@ def _check_odds(args: argparse.Namespace, game: str, check: str) -> int:
 
 def run_sweep(args: argparse.Namespace, game: str, name: str) -> int:
     """`odds GAME NAME --vary NAME=LOW..HIGH ...`: a grid of exact results."""
-    return _blame_flags(lambda a: _sweep(a, game, name))(args)
+    if args.scheduler is not None and args.workers is not None:
+        print("runebook: error: --workers is for local processes; with --scheduler the cluster's workers "
+              "compute the points", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return _blame_flags(lambda a: _sweep(a, game, name))(args)
+    except (ImportError, OSError) as error:  # the dask extra missing, or its scheduler unreachable
+        if args.scheduler is None:
+            raise
+        print(f"runebook: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 def _sweep(args: argparse.Namespace, game: str, name: str) -> int:
@@ -218,7 +229,7 @@ def _sweep(args: argparse.Namespace, game: str, name: str) -> int:
     try:
         found = sweep(game, name, axes, inputs=_pairs(args.inputs, "--with"),
                       options=_pairs(args.options, "--option"), answers=_answers(args), workers=args.workers,
-                      progress=progress, limits=limits, **_roles(rules, args))
+                      progress=progress, limits=limits, scheduler=args.scheduler, **_roles(rules, args))
     finally:
         progress.close()
     if args.result is not None and args.result not in found.outcomes():
