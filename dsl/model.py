@@ -478,8 +478,9 @@ class _Builder:
         implied = [str(r.value) for r in block.rows if isinstance(r.value, ex.Name)
                    and fold(r.value.text) not in self.defined and fold(r.value.text) not in LITERAL_WORDS]
         implied = list(dict.fromkeys(implied))
-        for rank, level in enumerate(implied):
-            self.define(level, LevelName(name, level, rank, tuple(implied)))
+        group = tuple(implied)  # one tuple shared by every level (a copy each was quadratic)
+        for rank, level in enumerate(group):
+            self.define(level, LevelName(name, level, rank, group))
             self.defined[fold(level)] = (source, None)
         rows = []
         for row in block.rows:
