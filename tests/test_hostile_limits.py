@@ -43,6 +43,13 @@ procedure Sum Many (count = 20)
     set total = total + d
   result total = total
 
+procedure Sum Hundreds (count = 3)
+  let total = 0
+  for each i in range(1, count)
+    roll d = 1d100
+    set total = total + d
+  result total = total
+
 procedure Sum Few (count = 3)
   let total = 0
   for each i in range(1, count)
@@ -75,6 +82,20 @@ def test_large_exact_odds_are_refused_quickly(expr: str) -> None:
     assert grown_mb < 200
 
 
+def test_the_work_of_a_sum_is_foreseen_before_it_is_done() -> None:
+    """3d6's fold combines 6 + 36 + 66 = 108 pairs of sums and faces (11 sums after two
+    dice); its whole computation counts 272 steps. Within max_work = 272 it is computed; at
+    271 the counted work refuses it; when the fold alone is foreseen past twice the limit
+    (53) it is refused before any is done. `8d%x>=9` is foreseen at hundreds of millions."""
+    def odds_with(most: int):  # type: ignore[no-untyped-def]
+        return api.odds("3d6", limits=attrs.evolve(DEFAULT_LIMITS, max_work=most))
+    assert odds_with(272)[10] == Fraction(27, 216)
+    assert "foreseen" not in _refused(lambda: odds_with(271), "E0415", "max_work")
+    assert "foreseen" not in _refused(lambda: odds_with(54), "E0415", "max_work")
+    assert "foreseen (about 108)" in _refused(lambda: odds_with(53), "E0415", "max_work")
+    assert "steps foreseen" in _refused(lambda: api.odds("8d%x>=9"), "E0415", "max_work")
+
+
 def test_an_exponential_function_is_refused(tmp_path: Path) -> None:
     (tmp_path / "fib.rules").write_text(FIB)
     rules = load(str(tmp_path))
@@ -101,6 +122,30 @@ def test_procedure_odds_are_bounded(tmp_path: Path) -> None:
     for faces in itertools.product(range(1, 7), repeat=3):
         expected[sum(faces)] = expected.get(sum(faces), Fraction(0)) + Fraction(1, 216)
     assert dict(odds) == expected
+
+
+def test_procedure_odds_whose_states_multiply_are_refused_before_the_work(tmp_path: Path) -> None:
+    """Twenty `1d1000` summed: a thousand states wait after the first roll, each foreseen at
+    the thousand runs the first of them took; refused then, not after 50,000 runs (2-4 s)."""
+    (tmp_path / "p.rules").write_text(PROCEDURES)
+    rules = load(str(tmp_path))
+    rules.odds("Sum Few")  # loading is not part of the time
+    text = _refused(lambda: rules.odds("Sum Many"), "E0904", "max_worlds")
+    assert "foreseen" in text
+
+
+def test_procedure_odds_within_the_limit_are_not_refused_by_the_forecast(tmp_path: Path) -> None:
+    """Two `1d100` summed take 10,499 runs of a segment: under a limit of 10,500 the
+    forecast lets them through; the sum's odds against enumeration."""
+    (tmp_path / "p.rules").write_text(PROCEDURES)
+    rules = load(str(tmp_path), attrs.evolve(DEFAULT_LIMITS, max_worlds=10_500))
+    odds = rules.odds("Sum Hundreds").results["total"]
+    expected: dict[int, Fraction] = {}
+    for a, b in itertools.product(range(1, 101), repeat=2):
+        expected[a + b] = expected.get(a + b, Fraction(0)) + Fraction(1, 10_000)
+    assert dict(odds) == expected
+    tight = load(str(tmp_path), attrs.evolve(DEFAULT_LIMITS, max_worlds=10_000))
+    _refused(lambda: tight.odds("Sum Hundreds"), "E0904", "max_worlds", seconds=5)
 
 
 def test_limits_from_the_api_and_the_command_line(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -30,7 +30,7 @@ from dsl.vocabulary import fold
 from interpreter.core.dice import PoolSource
 from interpreter.core.distribution import Distribution
 from interpreter.core.evaluate import Context, MapEnv
-from interpreter.core.limits import limit_error
+from interpreter.core.limits import WorldForecast, limit_error
 from interpreter.core.values import Bound, Level, Rating, Record
 from interpreter.rules.procedures import ChoicePoint, Driver, run_segment
 from interpreter.rules.results import CheckOdds
@@ -191,6 +191,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
         return rules.enumerate(run)
 
     start = (0, number(()), number(entity_key(roles)))
+    forecast = WorldForecast(rules.limits, (source, decl.name.span))
     transitions: dict[tuple[Any, ...], dict[Any, Fraction]] = {}
     queue = [start]
     while queue:
@@ -203,13 +204,16 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                                                  limit=f"{most} states")])
         if progress is not None:
             progress(len(transitions))
+        before = worlds[0]
         dist = segment(state)
+        forecast.explored(state, state[0], worlds[0] - before, worlds[0])
         edges: dict[Any, Fraction] = {}
         for outcome, p in dist.items():
             target = ("end", outcome[1]) if outcome[0] == "end" else outcome[1:]
             edges[target] = edges.get(target, Fraction(0)) + p
             if outcome[0] != "end" and target not in transitions:
                 queue.append(target)
+                forecast.queued(target, target[0])
         if dist.residual:
             edges[_UNKNOWN] = edges.get(_UNKNOWN, Fraction(0)) + dist.residual
         transitions[state] = edges
