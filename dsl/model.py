@@ -26,7 +26,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
 from dsl.flow import Flow, lower, reads_of
 from dsl.inline import expand_procedures
 from dsl.loader import Ruleset
-from dsl.source import Source, Span
+from dsl.source import Source, Span, gc_paused
 from dsl.typecheck import check_types
 from dsl.types import LITERAL_WORDS
 from dsl.vocabulary import fold
@@ -238,7 +238,8 @@ class Model:
 
 def build_model(ruleset: Ruleset) -> Model:
     """Bind and check a ruleset's mechanics (see the module's docstring)."""
-    return _Builder(ruleset).build()
+    with gc_paused():  # a name per level of a large table: no cycles, many objects
+        return _Builder(ruleset).build()
 
 
 # ---------------------------------------------------------------- building
