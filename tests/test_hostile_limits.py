@@ -43,13 +43,6 @@ procedure Sum Many (count = 20)
     set total = total + d
   result total = total
 
-procedure Sum Hundreds (count = 3)
-  let total = 0
-  for each i in range(1, count)
-    roll d = 1d100
-    set total = total + d
-  result total = total
-
 procedure Sum Few (count = 3)
   let total = 0
   for each i in range(1, count)
@@ -135,17 +128,17 @@ def test_procedure_odds_whose_states_multiply_are_refused_before_the_work(tmp_pa
 
 
 def test_procedure_odds_within_the_limit_are_not_refused_by_the_forecast(tmp_path: Path) -> None:
-    """Two `1d100` summed take 10,499 runs of a segment: under a limit of 10,500 the
-    forecast lets them through; the sum's odds against enumeration."""
+    """Four d6 summed take 247 runs of a segment: under a limit of 247 the forecast lets them
+    through (the sum's odds against enumeration); at 246 the runs counted refuse them."""
     (tmp_path / "p.rules").write_text(PROCEDURES)
-    rules = load(str(tmp_path), attrs.evolve(DEFAULT_LIMITS, max_worlds=10_500))
-    odds = rules.odds("Sum Hundreds").results["total"]
+    rules = load(str(tmp_path), attrs.evolve(DEFAULT_LIMITS, max_worlds=247))
+    odds = rules.odds("Sum Few", count=5).results["total"]
     expected: dict[int, Fraction] = {}
-    for a, b in itertools.product(range(1, 101), repeat=2):
-        expected[a + b] = expected.get(a + b, Fraction(0)) + Fraction(1, 10_000)
+    for faces in itertools.product(range(1, 7), repeat=4):
+        expected[sum(faces)] = expected.get(sum(faces), Fraction(0)) + Fraction(1, 6**4)
     assert dict(odds) == expected
-    tight = load(str(tmp_path), attrs.evolve(DEFAULT_LIMITS, max_worlds=10_000))
-    _refused(lambda: tight.odds("Sum Hundreds"), "E0904", "max_worlds", seconds=5)
+    tight = load(str(tmp_path), attrs.evolve(DEFAULT_LIMITS, max_worlds=246))
+    assert "foreseen" not in _refused(lambda: tight.odds("Sum Few", count=5), "E0904", "max_worlds")
 
 
 def test_limits_from_the_api_and_the_command_line(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
