@@ -98,21 +98,26 @@ class WorldForecast:
     states multiply (a loop summing `1d1000` twenty times) is refused after a few thousand
     runs, not after ``max_worlds`` of them (seconds of work).
 
-    Each state waiting to be explored is counted at the fewest runs a state at the same place
-    has taken so far (1 at a place not yet seen): a lower estimate of what is left, since
-    states not yet found count nothing. It refuses when the runs made plus that estimate pass
-    twice the limit; under that margin the limit itself is checked as the runs are made.
+    Each state waiting to be explored is counted at the fewest runs a segment starting at
+    the same place (the line it stands at) has taken, once ``SAMPLES`` such segments have
+    run (1 before): states at one place differ (a loop's count, what is left to roll), so
+    one segment alone says too little; with fewer, a Mezzo conflict well within the limit was
+    foreseen past it. It refuses when the runs made plus that estimate pass ``MARGIN`` times
+    the limit; under that the limit itself is checked as the runs are made.
     """
 
-    __slots__ = ("fewest", "limits", "pending", "site", "waiting")
+    __slots__ = ("fewest", "limits", "pending", "seen", "site", "waiting")
 
     #: How far past ``max_worlds`` the estimate must go before it refuses.
     MARGIN = 2
+    #: Segments run at a place before their fewest runs stand for the states waiting there.
+    SAMPLES = 8
 
     def __init__(self, limits: Limits, site: Any) -> None:
         self.limits = limits
         self.site = site
         self.fewest: dict[Any, int] = {}
+        self.seen: dict[Any, int] = {}
         self.waiting: dict[Any, int] = {}
         self.pending: set[Any] = set()
 
@@ -130,7 +135,9 @@ class WorldForecast:
             self.waiting[place] -= 1
         known = self.fewest.get(place)
         self.fewest[place] = runs if known is None else min(known, runs)
-        foreseen = done + sum(n * self.fewest.get(p, 1) for p, n in self.waiting.items())
+        self.seen[place] = self.seen.get(place, 0) + 1
+        foreseen = done + sum(n * (self.fewest[p] if self.seen.get(p, 0) >= self.SAMPLES else 1)
+                              for p, n in self.waiting.items())
         if foreseen > self.MARGIN * self.limits.max_worlds:
             raise limit_error("max_worlds", self.limits, self.site,
                               f"about {foreseen:,} runs of a segment foreseen ({len(self.pending):,} states waiting)")
