@@ -118,8 +118,9 @@ def test_procedure_odds_are_bounded(tmp_path: Path) -> None:
 
 
 def test_procedure_odds_whose_states_multiply_are_refused_before_the_work(tmp_path: Path) -> None:
-    """Twenty `1d1000` summed: a thousand states wait after the first roll, each foreseen at
-    the thousand runs the first of them took; refused then, not after 50,000 runs (2-4 s)."""
+    """Twenty `1d1000` summed: a thousand states wait after each roll, each foreseen at the
+    thousand runs the segments at their place took; refused after about 9,000 runs, not
+    after 50,000 (2-4 s)."""
     (tmp_path / "p.rules").write_text(PROCEDURES)
     rules = load(str(tmp_path))
     rules.odds("Sum Few")  # loading is not part of the time
