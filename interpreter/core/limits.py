@@ -101,8 +101,8 @@ class WorldForecast:
     Each state waiting to be explored is counted at the fewest runs a segment starting at
     the same place (the line it stands at) has taken, once ``SAMPLES`` such segments have
     run (1 before): states at one place differ (a loop's count, what is left to roll), so
-    one segment alone says too little; with fewer, a Mezzo conflict well within the limit was
-    foreseen past it. It refuses when the runs made plus that estimate pass ``MARGIN`` times
+    one segment alone says too little; with fewer, a shipped procedure well within the limit
+    was foreseen past it. It refuses when the runs made plus that estimate pass ``MARGIN`` times
     the limit; under that the limit itself is checked as the runs are made.
     """
 

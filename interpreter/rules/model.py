@@ -1096,7 +1096,7 @@ class StateQuery:
 
 def _held_value(query: StateQuery, args: list[Any], site: Any) -> Any:
     """``held_value(entity, CONDITION, "parameter", keys...)``: the value a held condition was
-    applied with (the stance an `In Stance(of)` names), in its first instance with those
+    applied with (the lord a `Sworn(to)` names), in its first instance with those
     identifying values; none when the entity holds no such instance."""
     if len(args) < 3:
         raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name="held_value", expected="at least 3",
