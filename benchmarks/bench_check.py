@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dsl.loader import LIMITS, check_paths  # noqa: E402
+from runebook.dsl.loader import LIMITS, check_paths  # noqa: E402
 
 TEMPLATE = """\
 {name}
@@ -80,7 +80,7 @@ def large_inputs(folder: Path) -> dict[str, Path]:
 def fresh_check(path: Path) -> tuple[int, float, float]:
     """Exit code, wall seconds and CPU seconds (the process and its workers) of one check."""
     started = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "interpreter", "check", str(path)],
+    child = subprocess.Popen([sys.executable, "-m", "runebook", "check", str(path)],
                              cwd=Path(__file__).resolve().parent.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - started

@@ -49,8 +49,8 @@ ODDS_CASES = {
 
 
 def runebook_odds(case: str) -> dict[Any, Fraction]:
-    from interpreter import odds
-    from interpreter.core.limits import Limits
+    from runebook.interpreter import odds
+    from runebook.interpreter.core.limits import Limits
 
     dist = odds(ODDS_CASES[case][1], limits=Limits(max_explosion_depth=DEPTH))
     assert dist.residual == 0
@@ -76,8 +76,8 @@ ENGINES = {"runebook": runebook_odds, "icepool": icepool_odds}
 def _child(engine: str, case: str) -> None:
     """Runs in a fresh process: import, then time one computation."""
     if engine == "runebook":
-        import interpreter  # noqa: F401
-        from interpreter.core.evaluate import compile_expression
+        from runebook import interpreter  # noqa: F401
+        from runebook.interpreter.core.evaluate import compile_expression
 
         # Start-up, not odds: load the grammar and let the lexer build its states.
         for warm_up in ("1d6", "2d8kl1 + 3", "3d12!>=11cs>=9", "d4r1dh1", "d4ro2dl1cf1", "d4cs4df2"):
@@ -127,7 +127,7 @@ def warm(engine: str, case: str, runs: int) -> float:
 
 
 def agree(ours: dict[Any, Fraction], theirs: dict[Any, Fraction]) -> str:
-    from interpreter.core.values import Bound
+    from runebook.interpreter.core.values import Bound
 
     tail = next((k for k in ours if isinstance(k, Bound)), None)
     for outcome, p in ours.items():
@@ -156,8 +156,8 @@ def main() -> None:
     import d20
     import icepool
 
-    import interpreter
-    from interpreter import roll
+    from runebook import interpreter
+    from runebook.interpreter import roll
 
     seconds = 0.3 if args.quick else 1.0
     from importlib.metadata import version

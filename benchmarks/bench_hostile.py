@@ -75,12 +75,12 @@ def _setup(root: Path) -> dict[str, list[str]]:
 def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         cases = _setup(Path(folder))
-        subprocess.run([sys.executable, "-m", "interpreter", "roll", "1d6"], cwd=REPO, capture_output=True, check=False)
+        subprocess.run([sys.executable, "-m", "runebook", "roll", "1d6"], cwd=REPO, capture_output=True, check=False)
         print(f"{'case':38} {'exit':>4} {'code':>6} {'wall s':>7} {'CPU s':>6} {'peak MB':>8}")
         for name, args in cases.items():
             with tempfile.TemporaryFile("w+") as err:
                 started = time.perf_counter()
-                child = subprocess.Popen([sys.executable, "-m", "interpreter", *args], cwd=REPO,
+                child = subprocess.Popen([sys.executable, "-m", "runebook", *args], cwd=REPO,
                                          stdout=subprocess.DEVNULL, stderr=err, text=True)
                 _, status, usage = os.wait4(child.pid, 0)
                 wall = time.perf_counter() - started

@@ -37,7 +37,7 @@ class Client:
 
     def __init__(self) -> None:
         env = {**os.environ, "PYTHONPATH": str(REPO)}
-        self.process = subprocess.Popen([sys.executable, "-m", "interpreter", "lsp"], stdin=subprocess.PIPE,
+        self.process = subprocess.Popen([sys.executable, "-m", "runebook", "lsp"], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, env=env)
         self.messages: Queue[dict[str, Any]] = Queue()
         self.next_id = 0

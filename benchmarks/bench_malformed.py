@@ -36,7 +36,7 @@ def measure(name: str, data: bytes) -> tuple[float, float, int]:
     folder = Path(tempfile.mkdtemp())
     try:
         (folder / f"{name}.rules").write_bytes(data)
-        command = [sys.executable, "-m", "interpreter", "check", f"{name}.rules"]
+        command = [sys.executable, "-m", "runebook", "check", f"{name}.rules"]
         env = dict(os.environ, PYTHONPATH=str(REPO))
         start = time.perf_counter()
         process = subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

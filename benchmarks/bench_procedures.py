@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.cli.main import main as cli  # noqa: E402
+from runebook.interpreter.cli.main import main as cli  # noqa: E402
 
 SKIRMISH = "rulesets/mestezia/examples/skirmish"
 

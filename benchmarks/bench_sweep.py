@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.rules import load  # noqa: E402
-from interpreter.rules.sweep import sweep  # noqa: E402
+from runebook.interpreter.rules import load  # noqa: E402
+from runebook.interpreter.rules.sweep import sweep  # noqa: E402
 
 
 def main() -> None:

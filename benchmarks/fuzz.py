@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from dsl.diagnostics import RunebookError  # noqa: E402
+from runebook.dsl.diagnostics import RunebookError  # noqa: E402
 
 __all__ = ["TARGETS", "dice_text", "rules_text", "run_one", "yaml_text"]
 
@@ -188,7 +188,7 @@ def yaml_text() -> st.SearchStrategy[str]:
 
 
 def _dice(text: str) -> None:
-    from interpreter import api
+    from runebook.interpreter import api
 
     api.roll(text, seed=1)
     api.odds(text)
@@ -198,8 +198,8 @@ _FOLDER = Path(tempfile.mkdtemp(prefix="runebook-fuzz-"))
 
 
 def _rules(text: str) -> None:
-    from dsl.loader import _load_folder
-    from interpreter.cli.main import main
+    from runebook.dsl.loader import _load_folder
+    from runebook.interpreter.cli.main import main
 
     folder = _FOLDER / "game"
     folder.mkdir(exist_ok=True)
@@ -220,7 +220,7 @@ _MESTEZIA: list[Any] = []
 
 
 def _yaml(text: str) -> None:
-    from interpreter.rules import load
+    from runebook.interpreter.rules import load
 
     if not _MESTEZIA:
         _MESTEZIA.append(load("mestezia"))

@@ -24,13 +24,13 @@ from collections.abc import Sequence
 
 import attrs
 
-from dsl import ast
-from dsl.checker import CheckedEntry
-from dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
-from dsl.parser import parse_rules
-from dsl.references import Reference, span_of
-from dsl.source import Source
-from dsl.vocabulary import LabelSpec, Vocabulary, fold
+from runebook.dsl import ast
+from runebook.dsl.checker import CheckedEntry
+from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
+from runebook.dsl.parser import parse_rules
+from runebook.dsl.references import Reference, span_of
+from runebook.dsl.source import Source
+from runebook.dsl.vocabulary import LabelSpec, Vocabulary, fold
 
 __all__ = ["Patch", "apply_patches", "check_patches", "patches"]
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import attrs
 
-from dsl.expr_ast import Expr, Number
-from dsl.source import Span
+from runebook.dsl.expr_ast import Expr, Number
+from runebook.dsl.source import Span
 
 __all__ = [
     "BLOCKS",

@@ -15,10 +15,10 @@ from typing import Any
 
 import attrs
 
-from dsl import ast
-from dsl.diagnostics import DiagnosticSink
-from dsl.expr_ast import Expr
-from dsl.source import Span
+from runebook.dsl import ast
+from runebook.dsl.diagnostics import DiagnosticSink
+from runebook.dsl.expr_ast import Expr
+from runebook.dsl.source import Span
 
 __all__ = ["Opener", "nest"]
 

@@ -11,12 +11,12 @@ from lark import Token, Transformer, v_args
 from lark.tree import Meta
 from lark.visitors import merge_transformers
 
-from dsl import ast
-from dsl import expr_ast as ex
-from dsl.blocks import Opener, nest
-from dsl.diagnostics import DiagnosticSink, did_you_mean
-from dsl.expr_builder import ExprBuilder, span_of, with_span
-from dsl.source import Span
+from runebook.dsl import ast
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.blocks import Opener, nest
+from runebook.dsl.diagnostics import DiagnosticSink, did_you_mean
+from runebook.dsl.expr_builder import ExprBuilder, span_of, with_span
+from runebook.dsl.source import Span
 
 __all__ = ["RulesBuilder", "make_builder"]
 

@@ -35,8 +35,8 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from dsl import types as ty
-from dsl.types import Type
+from runebook.dsl import types as ty
+from runebook.dsl.types import Type
 
 __all__ = ["ALIASES", "BUILTINS", "GROUPS", "Builtin", "hidden_builtins", "Param", "Signature", "builtin", "host_functions", "lookup",
            "parse_type"]

@@ -15,12 +15,12 @@ from functools import lru_cache
 
 import attrs
 
-from dsl import ast
-from dsl import expr_ast as ex
-from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
-from dsl.parser import parse_expression
-from dsl.source import Source, Span
-from dsl.vocabulary import KindSpec, LabelSpec, Vocabulary, fold
+from runebook.dsl import ast
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, did_you_mean
+from runebook.dsl.parser import parse_expression
+from runebook.dsl.source import Source, Span
+from runebook.dsl.vocabulary import KindSpec, LabelSpec, Vocabulary, fold
 
 #: `fold` of the few label and type names that come back on every entry, remembered.
 _fold = lru_cache(maxsize=4096)(fold)

@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 import attrs
 
-from dsl.source import Source, Span
+from runebook.dsl.source import Source, Span
 
 __all__ = [
     "MESSAGES",

@@ -12,10 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from dsl import ast
-from dsl.checker import CheckedEntry
-from dsl.model import LevelName, Model, TableName
-from dsl.source import Source, Span
+from runebook.dsl import ast
+from runebook.dsl.checker import CheckedEntry
+from runebook.dsl.model import LevelName, Model, TableName
+from runebook.dsl.source import Source, Span
 
 __all__ = ["EXPORT_VERSION", "export"]
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import attrs
 
-from dsl.source import Span
+from runebook.dsl.source import Span
 
 __all__ = [
     "And",

@@ -7,8 +7,8 @@ from fractions import Fraction
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
 
-from dsl import expr_ast as ex
-from dsl.source import Span
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.source import Span
 
 __all__ = ["ExprBuilder", "Position", "span_of", "with_span"]
 

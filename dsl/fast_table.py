@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
-from dsl import ast
-from dsl import expr_ast as ex
-from dsl.source import Span
+from runebook.dsl import ast
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.source import Span
 
 __all__ = ["read_table"]
 

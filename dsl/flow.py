@@ -32,12 +32,12 @@ from typing import Any
 
 import attrs
 
-from dsl import ast
-from dsl import expr_ast as ex
-from dsl.checker import expression_names
-from dsl.diagnostics import DiagnosticSink
-from dsl.source import Span
-from dsl.vocabulary import fold
+from runebook.dsl import ast
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.checker import expression_names
+from runebook.dsl.diagnostics import DiagnosticSink
+from runebook.dsl.source import Span
+from runebook.dsl.vocabulary import fold
 
 __all__ = ["Flow", "ITEMS", "flow_of", "lower", "reads_of"]
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import attrs
 
-from dsl import ast
-from dsl.diagnostics import DiagnosticSink
-from dsl.parser import parse_rules, split_blocks
-from dsl.source import Source
+from runebook.dsl import ast
+from runebook.dsl.diagnostics import DiagnosticSink
+from runebook.dsl.parser import parse_rules, split_blocks
+from runebook.dsl.source import Source
 
 __all__ = ["Formatted", "format_source"]
 

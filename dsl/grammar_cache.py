@@ -28,7 +28,7 @@ from lark.grammar import Rule
 from lark.lark import _LOAD_ALLOWED_OPTIONS
 from lark.lexer import TerminalDef
 
-from dsl.files import FileRefused, read_limited
+from runebook.dsl.files import FileRefused, read_limited
 
 __all__ = ["cache_file", "cache_key", "cached_parser"]
 

@@ -21,11 +21,11 @@ from typing import Any
 
 import attrs
 
-from dsl import ast
-from dsl import expr_ast as ex
-from dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
-from dsl.source import Source
-from dsl.vocabulary import fold
+from runebook.dsl import ast
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
+from runebook.dsl.source import Source
+from runebook.dsl.vocabulary import fold
 
 __all__ = ["expand_procedures"]
 

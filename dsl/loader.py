@@ -18,16 +18,16 @@ from typing import Any
 
 import attrs
 
-from dsl import ast
-from dsl.amendments import check_patches, patches
-from dsl.checker import CheckedEntry, check_entries
-from dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
-from dsl.files import FileRefused, read_limited
-from dsl.parser import parse_rules, split_blocks
-from dsl.references import check_references
-from dsl.source import Source, Span, decode_source, gc_paused
-from dsl.vocabulary import Vocabulary, build_vocabulary, fold
-from rulesets import RULESETS_DIR
+from runebook.dsl import ast
+from runebook.dsl.amendments import check_patches, patches
+from runebook.dsl.checker import CheckedEntry, check_entries
+from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
+from runebook.dsl.files import FileRefused, read_limited
+from runebook.dsl.parser import parse_rules, split_blocks
+from runebook.dsl.references import check_references
+from runebook.dsl.source import Source, Span, decode_source, gc_paused
+from runebook.dsl.vocabulary import Vocabulary, build_vocabulary, fold
+from runebook.rulesets import RULESETS_DIR
 
 __all__ = [
     "CheckReport",

@@ -17,19 +17,19 @@ from typing import Any
 
 import attrs
 
-from dsl import ast
-from dsl import expr_ast as ex
-from dsl.builder import MAX_CHOICE_RANGE
-from dsl.builtins import BUILTINS, GROUPS, hidden_builtins, host_functions
-from dsl.checker import expression_names
-from dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
-from dsl.flow import Flow, lower, reads_of
-from dsl.inline import expand_procedures
-from dsl.loader import Ruleset
-from dsl.source import Source, Span, gc_paused
-from dsl.typecheck import check_types
-from dsl.types import LITERAL_WORDS
-from dsl.vocabulary import fold
+from runebook.dsl import ast
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.builder import MAX_CHOICE_RANGE
+from runebook.dsl.builtins import BUILTINS, GROUPS, hidden_builtins, host_functions
+from runebook.dsl.checker import expression_names
+from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
+from runebook.dsl.flow import Flow, lower, reads_of
+from runebook.dsl.inline import expand_procedures
+from runebook.dsl.loader import Ruleset
+from runebook.dsl.source import Source, Span, gc_paused
+from runebook.dsl.typecheck import check_types
+from runebook.dsl.types import LITERAL_WORDS
+from runebook.dsl.vocabulary import fold
 
 __all__ = [
     "CONDITION_SETTINGS", "GROUPS_OF_ROLES", "INPUT_TYPES", "ROLES", "Check", "CheckName", "Condition",

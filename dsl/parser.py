@@ -27,15 +27,15 @@ from lark.utils import TextSlice
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 from lark.lark import PostLex
 
-from dsl import ast
-from dsl.builder import RulesBuilder, make_builder
-from dsl.diagnostics import Diagnostic, DiagnosticSink
-from dsl.fast_table import read_table
-from dsl.grammar_cache import cached_parser
-from dsl.lalr import FastDriver
-from dsl.expr_ast import Expr
-from dsl.source import Source, Span
-from grammar import GRAMMAR_DIR
+from runebook.dsl import ast
+from runebook.dsl.builder import RulesBuilder, make_builder
+from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink
+from runebook.dsl.fast_table import read_table
+from runebook.dsl.grammar_cache import cached_parser
+from runebook.dsl.lalr import FastDriver
+from runebook.dsl.expr_ast import Expr
+from runebook.dsl.source import Source, Span
+from runebook.grammar import GRAMMAR_DIR
 
 __all__ = ["GRAMMAR_FILE", "Limits", "parse_expression", "parse_rules", "rules_parser"]
 

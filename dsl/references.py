@@ -17,11 +17,11 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from dsl import ast
-from dsl.checker import CheckedEntry
-from dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
-from dsl.source import Source, Span
-from dsl.vocabulary import Vocabulary, fold
+from runebook.dsl import ast
+from runebook.dsl.checker import CheckedEntry
+from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
+from runebook.dsl.source import Source, Span
+from runebook.dsl.vocabulary import Vocabulary, fold
 
 __all__ = ["Reference", "check_references", "entry_keywords", "find_references", "span_of"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsl.export import EXPORT_VERSION
+from runebook.dsl.export import EXPORT_VERSION
 
 __all__ = ["SCHEMAS", "schema"]
 

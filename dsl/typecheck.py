@@ -37,18 +37,18 @@ from typing import Any
 
 import attrs
 
-from dsl import ast
-from dsl import expr_ast as ex
-from dsl import types as ty
-from dsl.builtins import BUILTINS, Builtin, hidden_builtins, host_functions
-from dsl.flow import ITEMS, lower
-from dsl.diagnostics import Diagnostic, did_you_mean
-from dsl.source import Source, Span
-from dsl.types import ANY, Type
+from runebook.dsl import ast
+from runebook.dsl import expr_ast as ex
+from runebook.dsl import types as ty
+from runebook.dsl.builtins import BUILTINS, Builtin, hidden_builtins, host_functions
+from runebook.dsl.flow import ITEMS, lower
+from runebook.dsl.diagnostics import Diagnostic, did_you_mean
+from runebook.dsl.source import Source, Span
+from runebook.dsl.types import ANY, Type
 
 _MAX_NESTED_DECLARATIONS = 100
-from dsl.vocabulary import Vocabulary
-from dsl.vocabulary import fold as _fold_now
+from runebook.dsl.vocabulary import Vocabulary
+from runebook.dsl.vocabulary import fold as _fold_now
 
 __all__ = ["check_types"]
 

@@ -37,7 +37,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from dsl.vocabulary import fold
+from runebook.dsl.vocabulary import fold
 
 __all__ = [
     "ANY", "BOOLEAN", "CELL", "CELLS", "ENTITY", "NONE", "NUMBER", "POOL", "RATING", "TEXT",

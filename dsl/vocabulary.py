@@ -11,9 +11,9 @@ from collections.abc import Iterable
 
 import attrs
 
-from dsl import ast
-from dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
-from dsl.source import Source
+from runebook.dsl import ast
+from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
+from runebook.dsl.source import Source
 
 __all__ = ["VALUE_TYPES", "KindSpec", "LabelSpec", "Vocabulary", "build_vocabulary", "fold"]
 

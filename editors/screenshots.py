@@ -23,7 +23,7 @@ from pygments.formatters import SvgFormatter  # noqa: E402
 from pygments.lexers.special import TextLexer  # noqa: E402
 
 from bench_lsp import Client  # noqa: E402
-from interpreter.lsp.lexer import RunebookLexer  # noqa: E402
+from runebook.interpreter.lsp.lexer import RunebookLexer  # noqa: E402
 
 MESTEZIA = REPO / "rulesets" / "mestezia"
 IMAGES = REPO / "docs" / "images"

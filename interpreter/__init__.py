@@ -15,9 +15,9 @@ Every problem is raised as one :class:`dsl.diagnostics.RunebookError` carrying a
 diagnostics found.
 """
 
-from interpreter.api import odds, roll
-from interpreter.rules import load, load_text
-from interpreter.rules.sweep import sweep
+from runebook.interpreter.api import odds, roll
+from runebook.interpreter.rules import load, load_text
+from runebook.interpreter.rules.sweep import sweep
 
 __all__ = ["__version__", "load", "load_text", "odds", "roll", "sweep"]
 

@@ -1,5 +1,5 @@
 import sys
 
-from interpreter.cli.main import main
+from runebook.interpreter.cli.main import main
 
 sys.exit(main())

@@ -14,16 +14,16 @@ from typing import Any
 
 import attrs
 
-from dsl import expr_ast as ex
-from interpreter.core.dice import GivenOracle, RandomOracle
-from interpreter.core.distribution import Distribution
-from interpreter.core.distribution import odds as _odds
-from interpreter.core.evaluate import CompiledExpression, compile_expression, evaluate
-from interpreter.core.limits import DEFAULT_LIMITS, Limits
-from interpreter.core.notation import DEFAULT_DIALECT
-from interpreter.core.trace import Trace
-from interpreter.core.values import json_value
-from interpreter.rules.results import JsonResult
+from runebook.dsl import expr_ast as ex
+from runebook.interpreter.core.dice import GivenOracle, RandomOracle
+from runebook.interpreter.core.distribution import Distribution
+from runebook.interpreter.core.distribution import odds as _odds
+from runebook.interpreter.core.evaluate import CompiledExpression, compile_expression, evaluate
+from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits
+from runebook.interpreter.core.notation import DEFAULT_DIALECT
+from runebook.interpreter.core.trace import Trace
+from runebook.interpreter.core.values import json_value
+from runebook.interpreter.rules.results import JsonResult
 
 __all__ = ["RollResult", "odds", "roll"]
 

@@ -7,7 +7,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from interpreter.core.values import Bound
+from runebook.interpreter.core.values import Bound
 
 __all__ = ["chi_square_agrees"]
 

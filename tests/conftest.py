@@ -8,7 +8,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from interpreter.cli.main import main
+from runebook.interpreter.cli.main import main
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).resolve().parent / "cases"

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.rules.entities import Held
+from runebook.interpreter.rules.entities import Held
 
 
 def level_name(value: Any) -> Any:

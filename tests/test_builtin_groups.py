@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import interpreter
+from runebook import interpreter
 
 
 def _game(tmp_path: Path, text: str) -> Path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rulesets import RULESETS_DIR
+from runebook.rulesets import RULESETS_DIR
 
 BAD = Path(__file__).resolve().parent / "cases" / "homebrew" / "frost_lance.rules"
 
@@ -61,8 +61,8 @@ def test_folder_with_no_rules_files(cli, tmp_path: Path) -> None:  # type: ignor
 def test_large_files_checked_in_parallel_report_what_serial_checking_reports(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import sys
 
-    from dsl import loader
-    from dsl.diagnostics import render_text
+    from runebook.dsl import loader
+    from runebook.dsl.diagnostics import render_text
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     from bench_check import generate
@@ -86,7 +86,7 @@ def test_a_large_file_naming_other_entries_is_checked_whole(tmp_path: Path, monk
     them is not split between workers: its bad reference is still reported."""
     import sys
 
-    from dsl import loader
+    from runebook.dsl import loader
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     from bench_check import generate

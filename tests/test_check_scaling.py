@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from dsl.loader import load_texts
-from dsl.model import LevelName, build_model
+from runebook.dsl.loader import load_texts
+from runebook.dsl.model import LevelName, build_model
 
 
 def test_the_levels_of_a_table_share_one_tuple_of_names() -> None:
@@ -26,7 +26,7 @@ def test_the_levels_of_a_table_share_one_tuple_of_names() -> None:
 def test_mechanics_do_not_parse_a_content_only_homebrew_file_again(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     """Mestezia's kinds name no checks: content alone needs no second parse for mechanics
     (check_paths has read it; for a 4 MiB file a parse takes seconds)."""
-    import interpreter.cli.commands.check as check
+    import runebook.interpreter.cli.commands.check as check
 
     home = tmp_path / "brew.rules"
     home.write_text("extends mestezia\n\nQuick Jab\nCost: 1 CP\nTarget: Enemy\nThreshold: Target's Defense\n"

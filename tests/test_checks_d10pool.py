@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from interpreter.core.values import Bound
-from interpreter.rules import load
+from runebook.interpreter.core.values import Bound
+from runebook.interpreter.rules import load
 from checks_helpers import chi_square_agrees
 
 GAME = "d10-pool"
@@ -227,7 +227,7 @@ def test_contested_rolls_agree_with_odds(rules) -> None:  # type: ignore[no-unty
 
 
 def test_w05_difficulty_below_one_is_refused(rules) -> None:  # type: ignore[no-untyped-def]
-    from dsl.diagnostics import RunebookError
+    from runebook.dsl.diagnostics import RunebookError
 
     with pytest.raises(RunebookError) as error:
         rules.resolve("action", pool=3, difficulty=0, dice=[8, 8, 8])

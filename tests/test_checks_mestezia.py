@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from interpreter.rules import load
+from runebook.interpreter.rules import load
 from checks_helpers import chi_square_agrees
 
 GAME = "mestezia"

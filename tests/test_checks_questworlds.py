@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from interpreter.rules import load
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules import load
 from checks_helpers import chi_square_agrees
 
 GAME = "questworlds"

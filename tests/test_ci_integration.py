@@ -1,7 +1,7 @@
 """CI integration: the pre-commit hooks, the GitHub Action and the example content
 repository, run the way pre-commit and GitHub run them, offline.
 
-``runebook`` on PATH is a small script that runs this checkout (``python -m interpreter``),
+``runebook`` on PATH is a small script that runs this checkout (``python -m runebook``),
 as an installed console script would. The hooks run twice: by pre-commit itself when it is
 installed (it is in the ``test`` extra), and always the way pre-commit runs a hook: the
 entry, split like a shell would, followed by every tracked file that matches ``files``.
@@ -42,7 +42,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     shim = bin_dir / "runebook"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m interpreter "$@"\n', encoding="utf-8")
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m runebook "$@"\n', encoding="utf-8")
     shim.chmod(0o755)
     env = dict(os.environ)
     env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(REPO),
@@ -89,7 +89,7 @@ def test_the_manifest_defines_both_hooks_for_rules_files() -> None:
     assert shlex.split(hooks["runebook-check"]["entry"]) == ["runebook", "check"]
     assert shlex.split(hooks["runebook-fmt"]["entry"]) == ["runebook", "fmt"]
     # `language: python` installs the repository: its console script must be called `runebook`.
-    assert 'runebook = "interpreter.cli.main:main"' in (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'runebook = "runebook.interpreter.cli.main:main"' in (REPO / "pyproject.toml").read_text(encoding="utf-8")
 
 
 def test_pre_commit_accepts_the_manifest_and_the_example_config() -> None:

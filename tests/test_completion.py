@@ -19,7 +19,7 @@ def shell_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """A PATH whose `runebook` is this checkout's (the script calls it for a game's names)."""
     bin_dir = tmp_path_factory.mktemp("bin")
     wrapper = bin_dir / "runebook"
-    wrapper.write_text(f'#!/bin/sh\ncd "{REPO}" && exec "{sys.executable}" -m interpreter "$@"\n', encoding="utf-8")
+    wrapper.write_text(f'#!/bin/sh\ncd "{REPO}" && exec "{sys.executable}" -m runebook "$@"\n', encoding="utf-8")
     wrapper.chmod(0o755)
     return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
 

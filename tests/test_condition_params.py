@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from dsl.parser import parse_rules
-from dsl.source import Source
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.dsl.parser import parse_rules
+from runebook.dsl.source import Source
 
 GAME = """\
 stats Guard, Pace

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
+from runebook import interpreter
 
 GAME = """stats Defense
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from interpreter.rules.procedures import CallbackDriver, PromptDriver
+from runebook import interpreter
+from runebook.interpreter.rules.procedures import CallbackDriver, PromptDriver
 
 # Roll a d6; a roll under 4 may be rerolled once, but only while a token is left.
 GAME = """\

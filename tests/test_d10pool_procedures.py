@@ -23,9 +23,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from interpreter.rules.procedures import ScriptedDriver
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.procedures import ScriptedDriver
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "d10-pool" / "examples"
 TEN = Fraction(1, 10)

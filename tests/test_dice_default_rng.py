@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from interpreter import api, roll
+from runebook.interpreter import api, roll
 
 
 def test_default_roll_draws_from_the_shared_generator() -> None:

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from interpreter import odds, roll
-from interpreter.core.values import Bound
+from runebook.interpreter import odds, roll
+from runebook.interpreter.core.values import Bound
 
 FEATURES = [
     ("sum", "3d6+2"),

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from interpreter.rules.entries import number_in
-from interpreter.rules.listed import named
-from interpreter.rules.procedures import ScriptedDriver
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.entries import number_in
+from runebook.interpreter.rules.listed import named
+from runebook.interpreter.rules.procedures import ScriptedDriver
 
 GAME = """\
 stats Might
@@ -249,8 +249,8 @@ def test_odds_of_an_upgraded_spell_match_an_enumeration(game: Path) -> None:
 
 
 def test_new_lines_print_back_the_same(game: Path) -> None:
-    from dsl.parser import parse_rules
-    from dsl.source import Source
+    from runebook.dsl.parser import parse_rules
+    from runebook.dsl.source import Source
 
     text = "procedure P (x: Spell)\n  pay line_text(x, \"Cost\") on target\n  impose \"a\"\n  lift \"b\" on actor\n"
     parsed = parse_rules(Source("p.rules", text))

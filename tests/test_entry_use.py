@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import interpreter
+from runebook import interpreter
 
 GAME = """\
 kind Spell

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import MESSAGES
+from runebook.dsl.diagnostics import MESSAGES
 
 REPO = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("errors_generate", REPO / "docs" / "errors" / "generate.py")

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from interpreter.core.distribution import Distribution, odds
-from interpreter.core.evaluate import CallbackEnv, MapEnv, compile_expression
-from interpreter.core.values import Level
+from runebook import interpreter
+from runebook.interpreter.core.distribution import Distribution, odds
+from runebook.interpreter.core.evaluate import CallbackEnv, MapEnv, compile_expression
+from runebook.interpreter.core.values import Level
 
 
 def test_lookup_walks_parents_with_folded_names() -> None:

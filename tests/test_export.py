@@ -11,13 +11,13 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from dsl.diagnostics import RunebookError
-from dsl.export import export
-from dsl.loader import load_game
-from dsl.model import build_model
-from dsl.schema import schema
-import interpreter
-from interpreter.rules import load
+from runebook.dsl.diagnostics import RunebookError
+from runebook.dsl.export import export
+from runebook.dsl.loader import load_game
+from runebook.dsl.model import build_model
+from runebook.dsl.schema import schema
+from runebook import interpreter
+from runebook.interpreter.rules import load
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = ("mezzo", "mestezia", "d10-pool", "mettle", "questworlds")

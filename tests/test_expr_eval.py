@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from dsl.diagnostics import RunebookError
-from dsl.parser import parse_expression
-from interpreter import odds, roll
-from interpreter.core.dice import PoolSource
-from interpreter.core.evaluate import MapEnv, compile_expression, expression_text, pool_spec
-from interpreter.core.limits import Limits
-from interpreter.core.values import Bound, Derived, Function, Rating, Table
+from runebook.dsl.diagnostics import RunebookError
+from runebook.dsl.parser import parse_expression
+from runebook.interpreter import odds, roll
+from runebook.interpreter.core.dice import PoolSource
+from runebook.interpreter.core.evaluate import MapEnv, compile_expression, expression_text, pool_spec
+from runebook.interpreter.core.limits import Limits
+from runebook.interpreter.core.values import Bound, Derived, Function, Rating, Table
 
 
 def value(expr: str, env: Any = None, dice: list[int] | None = None) -> Any:

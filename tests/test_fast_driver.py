@@ -13,10 +13,10 @@ from pathlib import Path
 import attrs
 import pytest
 
-import dsl.parser as parser_module
-from dsl.diagnostics import DiagnosticSink, RunebookError
-from dsl.lalr import Fallback, FastDriver
-from dsl.source import Source
+import runebook.dsl.parser as parser_module
+from runebook.dsl.diagnostics import DiagnosticSink, RunebookError
+from runebook.dsl.lalr import Fallback, FastDriver
+from runebook.dsl.source import Source
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "rulesets").rglob("*.rules")) + sorted((ROOT / "tests" / "cases").rglob("*.rules"))

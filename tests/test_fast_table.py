@@ -9,10 +9,10 @@ from typing import Any
 import attrs
 import pytest
 
-import dsl.parser as parser
-from dsl.diagnostics import DiagnosticSink
-from dsl.fast_table import read_table
-from dsl.source import Source
+import runebook.dsl.parser as parser
+from runebook.dsl.diagnostics import DiagnosticSink
+from runebook.dsl.fast_table import read_table
+from runebook.dsl.source import Source
 
 
 def _dump(node: Any) -> Any:

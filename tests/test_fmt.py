@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import DiagnosticSink
-from dsl.formatter import format_source
-from dsl.parser import parse_rules
-from dsl.source import Source
+from runebook.dsl.diagnostics import DiagnosticSink
+from runebook.dsl.formatter import format_source
+from runebook.dsl.parser import parse_rules
+from runebook.dsl.source import Source
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((REPO / "rulesets").rglob("*.rules")) + sorted((REPO / "tests" / "cases").rglob("*.rules"))

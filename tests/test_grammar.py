@@ -7,8 +7,8 @@ import logging
 import pytest
 from lark import Lark, logger
 
-from dsl.parser import GRAMMAR_FILE, parse_expression, parse_rules
-from dsl.source import Source
+from runebook.dsl.parser import GRAMMAR_FILE, parse_expression, parse_rules
+from runebook.dsl.source import Source
 
 
 def test_parser_builds_without_lalr_conflicts(caplog: pytest.LogCaptureFixture) -> None:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import RunebookError
-from interpreter.rules import Rules
-from dsl.loader import load_texts
-from dsl.model import build_model
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules import Rules
+from runebook.dsl.loader import load_texts
+from runebook.dsl.model import build_model
 
 GAME = """\
 levels Element: plain < oil < pitch

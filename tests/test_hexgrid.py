@@ -14,9 +14,9 @@ from itertools import product
 
 import pytest
 
-from dsl.diagnostics import RunebookError
-from interpreter import roll
-from interpreter.core import hexgrid as hg
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter import roll
+from runebook.interpreter.core import hexgrid as hg
 
 #: Axial steps in the order the module documents (0: +q, then counterclockwise).
 STEPS = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
@@ -207,7 +207,7 @@ uses grid
 
 @pytest.fixture
 def grid_game(tmp_path):  # type: ignore[no-untyped-def]
-    import interpreter
+    from runebook import interpreter
 
     (tmp_path / "game").mkdir()
     (tmp_path / "game" / "grid.rules").write_text(GRID_GAME)
@@ -284,7 +284,7 @@ def test_crossing_agrees_with_sampled_points() -> None:
 
 def test_line_to_target_option(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Mestezia's A17 option picks the rule (the game reads its option; the builtin is generic)."""
-    import interpreter
+    from runebook import interpreter
 
     (tmp_path / "los.rules").write_text(
         "extends mestezia\n\ncheck Sight ()\n"

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from lark import Lark, Transformer
 
-from dsl import grammar_cache
-from dsl.grammar_cache import MAGIC, cache_key, cached_parser
+from runebook.dsl import grammar_cache
+from runebook.dsl.grammar_cache import MAGIC, cache_key, cached_parser
 
 REPO = Path(__file__).resolve().parent.parent
 GRAMMAR = 'start: WORD ("," WORD)*\n%import common.WORD\n%ignore " "\n'
@@ -114,8 +114,8 @@ def test_the_cache_is_replaced_by_rename(tmp_path: Path, grammar_file: Path, mon
 def test_a_planted_pickle_in_the_real_cache_folder(tmp_path: Path) -> None:
     """The command line itself, with pickles that would run planted under every name the
     cache has used (Lark's own file, and this one's)."""
-    from dsl.parser import _table_cache
-    from grammar import GRAMMAR_DIR
+    from runebook.dsl.parser import _table_cache
+    from runebook.grammar import GRAMMAR_DIR
 
     marker = tmp_path / "ran"
     folder = tmp_path / "runebook"
@@ -127,7 +127,7 @@ def test_a_planted_pickle_in_the_real_cache_folder(tmp_path: Path) -> None:
         path.write_bytes(b"0" * 64 + b"\n" + pickle.dumps(_Boom()) + pickle.dumps(_Boom()))
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     env.pop("RUNEBOOK_NO_CACHE", None)
-    run = subprocess.run([sys.executable, "-m", "interpreter", "roll", "1d6", "--seed", "1"], capture_output=True,
+    run = subprocess.run([sys.executable, "-m", "runebook", "roll", "1d6", "--seed", "1"], capture_output=True,
                          text=True, env=env, cwd=REPO, check=False, timeout=60)
     assert run.returncode == 0, run.stderr
     assert not marker.exists()

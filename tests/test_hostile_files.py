@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import RunebookError
-from dsl.files import FileRefused, read_limited
-from interpreter.rules.yamlfile import YamlLimits, read_yaml
+from runebook.dsl.diagnostics import RunebookError
+from runebook.dsl.files import FileRefused, read_limited
+from runebook.interpreter.rules.yamlfile import YamlLimits, read_yaml
 
 SECRET = "SECRET-LINE-do-not-print"
 

@@ -16,10 +16,10 @@ from pathlib import Path
 import attrs
 import pytest
 
-from dsl.diagnostics import RunebookError
-from interpreter import api
-from interpreter.core.limits import DEFAULT_LIMITS, parse_limit
-from interpreter.rules import load
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter import api
+from runebook.interpreter.core.limits import DEFAULT_LIMITS, parse_limit
+from runebook.interpreter.rules import load
 
 FIB = """\
 function fib(n) = n if n < 2 else fib(n - 1) + fib(n - 2)

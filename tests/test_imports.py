@@ -14,7 +14,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("dsl", "interpreter")
 #: Our modules that need an optional extra (imported only where that feature runs).
-OPTIONAL = ("interpreter.lsp",)
+OPTIONAL = ("runebook.interpreter.lsp",)
 
 
 def _modules() -> dict[str, Path]:
@@ -99,8 +99,8 @@ def _cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
 
 def test_the_graph_sees_every_kind_of_import() -> None:
     graph = {module: _imports(module, path) for module, path in MODULES.items()}
-    assert "interpreter.rules" in graph["interpreter"]  # from interpreter.rules import load
-    assert "interpreter.cli.commands.check" in graph["interpreter.cli.main"]  # importlib.import_module
+    assert "runebook.interpreter.rules" in graph["interpreter"]  # from interpreter.rules import load
+    assert "runebook.interpreter.cli.commands.check" in graph["runebook.interpreter.cli.main"]  # importlib.import_module
     assert all(not name.startswith(("lark", "attrs", "yaml")) for targets in graph.values() for name in targets)
     made_up = _cycle({"a": {"b": 1}, "b": {"c": 2}, "c": {"a": 3}, "d": {"a": 4}})
     assert made_up == ["a", "b", "c", "a"]
@@ -120,10 +120,10 @@ def test_the_sub_packages_are_layered() -> None:
     graph = {module: _imports(module, path) for module, path in MODULES.items()}
     for module, targets in graph.items():
         ours = [t for t in targets if t.startswith("interpreter") and t != "interpreter"]
-        if module.startswith("interpreter.core"):
-            assert all(t.startswith("interpreter.core") for t in ours), (module, ours)
-        if not module.startswith(("interpreter.cli", "interpreter.__main__")):
-            assert not any(t.startswith("interpreter.cli") for t in ours), (module, ours)
+        if module.startswith("runebook.interpreter.core"):
+            assert all(t.startswith("runebook.interpreter.core") for t in ours), (module, ours)
+        if not module.startswith(("runebook.interpreter.cli", "runebook.interpreter.__main__")):
+            assert not any(t.startswith("runebook.interpreter.cli") for t in ours), (module, ours)
 
 
 def test_dsl_imports_nothing_of_the_interpreter() -> None:
@@ -138,8 +138,8 @@ def test_check_needs_only_the_front_end() -> None:
     """`runebook check` gets every diagnostic from dsl/ (the model's checks included): the
     command imports no part of the interpreter but the command line's own helpers."""
     graph = {module: _imports(module, path) for module, path in MODULES.items()}
-    ours = [t for t in graph["interpreter.cli.commands.check"] if t.startswith("interpreter")]
-    assert all(t.startswith("interpreter.cli") for t in ours), ours
+    ours = [t for t in graph["runebook.interpreter.cli.commands.check"] if t.startswith("interpreter")]
+    assert all(t.startswith("runebook.interpreter.cli") for t in ours), ours
 
 
 def test_no_import_hides_in_a_function() -> None:

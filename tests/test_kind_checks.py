@@ -46,7 +46,7 @@ def test_an_entry_its_kind_check_refuses(cli, tmp_path: Path) -> None:  # type: 
 
 
 def test_the_line_prints_back(tmp_path: Path) -> None:
-    from dsl.loader import load_game
+    from runebook.dsl.loader import load_game
 
     game = load_game(str(_game(tmp_path)))
     kind = next(b for _s, f in game.files for b in f.blocks if type(b).__name__ == "KindDecl")

@@ -23,9 +23,9 @@ pytest_lsp = pytest.importorskip("pytest_lsp")
 from lsprotocol import types as lsp  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
 
-from dsl.formatter import format_source  # noqa: E402
-from dsl.loader import check_paths  # noqa: E402
-from dsl.source import Source  # noqa: E402
+from runebook.dsl.formatter import format_source  # noqa: E402
+from runebook.dsl.loader import check_paths  # noqa: E402
+from runebook.dsl.source import Source  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 MESTEZIA = REPO / "rulesets" / "mestezia"
@@ -85,7 +85,7 @@ def homebrew(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest_lsp.fixture(
     scope="module",
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "interpreter", "lsp"],
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "runebook", "lsp"],
                               server_env={**os.environ, "PYTHONPATH": str(REPO)}),
 )
 async def client(lsp_client: LanguageClient):

@@ -13,10 +13,10 @@ from typing import Any
 import attrs
 import pytest
 
-from dsl.loader import check_paths
-from dsl.parser import parse_rules
-from dsl.source import Source, Span
-from interpreter.lsp.analysis import _parse_text, analyze
+from runebook.dsl.loader import check_paths
+from runebook.dsl.parser import parse_rules
+from runebook.dsl.source import Source, Span
+from runebook.interpreter.lsp.analysis import _parse_text, analyze
 
 REPO = Path(__file__).resolve().parent.parent
 #: One mechanics file and one content file per game, and the homebrew folder.
@@ -69,7 +69,7 @@ def test_diagnostics_are_those_check_prints(tmp_path: Path, name: str) -> None:
     path = tmp_path / name
     path.write_text(BROKEN[name], encoding="utf-8")
     # `check` adds the mechanics problems in its command; the adapter does the same steps.
-    from interpreter.cli.commands.check import _mechanics_problems
+    from runebook.interpreter.cli.commands.check import _mechanics_problems
 
     report = check_paths([str(path)])
     report.diagnostics.extend(_mechanics_problems([str(path)], report.diagnostics))
@@ -90,7 +90,7 @@ def test_a_folder_document_is_read_with_its_unsaved_siblings(tmp_path: Path) -> 
 
 
 def test_the_mechanics_gate_is_the_one_check_uses() -> None:
-    from interpreter.cli.commands.check import _MECHANICS
-    from interpreter.lsp.analysis import MECHANICS
+    from runebook.interpreter.cli.commands.check import _MECHANICS
+    from runebook.interpreter.lsp.analysis import MECHANICS
 
     assert (MECHANICS.pattern, MECHANICS.flags) == (_MECHANICS.pattern, _MECHANICS.flags)

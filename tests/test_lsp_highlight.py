@@ -19,7 +19,7 @@ import pytest
 pygments = pytest.importorskip("pygments")
 from pygments.token import Comment, Error, Keyword, Name, Number  # noqa: E402
 
-from interpreter.lsp.lexer import RunebookLexer  # noqa: E402
+from runebook.interpreter.lsp.lexer import RunebookLexer  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((REPO / "rulesets").rglob("*.rules"))

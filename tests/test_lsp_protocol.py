@@ -34,7 +34,7 @@ def test_the_server_survives_a_client_sending_garbage(tmp_path: Path) -> None:
         _frame(json.dumps({"jsonrpc": "2.0", "id": 11, "method": "shutdown"}).encode()),
         _frame(json.dumps({"jsonrpc": "2.0", "method": "exit"}).encode()),
     ]
-    done = subprocess.run([sys.executable, "-m", "interpreter", "lsp"], input=b"".join(requests), capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "runebook", "lsp"], input=b"".join(requests), capture_output=True,
                           timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
     replies = {}
     for body in re.split(rb"Content-Length: \d+\r\n(?:[^\r\n]+\r\n)*\r\n", done.stdout)[1:]:

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from interpreter.rules.entities import Entity
-from rulesets import RULESETS_DIR
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.entities import Entity
+from runebook.rulesets import RULESETS_DIR
 
 EXAMPLES = RULESETS_DIR / "mestezia" / "examples"
 NAYELI, WISP = str(EXAMPLES / "nayeli.yaml"), str(EXAMPLES / "ember-wisp.yaml")

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from rulesets import RULESETS_DIR
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.rulesets import RULESETS_DIR
 
 MESTEZIA = RULESETS_DIR / "mestezia"
 EXAMPLES = MESTEZIA / "examples"
@@ -238,7 +238,7 @@ def test_slippery_without_an_n_is_refused(rules, tmp_path: Path) -> None:  # typ
     ([3, 4, 6], "move_to_edge", ["Eerie(2)"]),
     ([3, 4, 8], None, ["Eerie(2)"])])                          # 9 passes: no choice asked
 def test_eerie_terrain_asks_for_will(rules, tmp_path: Path, dice, answer, held) -> None:  # type: ignore[no-untyped-def]
-    from interpreter.rules.procedures import ScriptedDriver
+    from runebook.interpreter.rules.procedures import ScriptedDriver
 
     walker = rules.entity(_creature(tmp_path, "Walker", ""))
     run = rules.run("Enter Eerie", as_=walker, N=2, threshold=9, dice=dice,

@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 import yaml
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from interpreter import roll
-from interpreter.rules.procedures import ScriptedDriver
-from rulesets import RULESETS_DIR
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter import roll
+from runebook.interpreter.rules.procedures import ScriptedDriver
+from runebook.rulesets import RULESETS_DIR
 
 SKIRMISH = RULESETS_DIR / "mestezia" / "examples" / "skirmish"
 RAIDER, SEER, GUARD, LOOKOUT = (str(SKIRMISH / f"{n}.yaml") for n in ("raider", "seer", "guard", "lookout"))
@@ -455,7 +455,7 @@ def test_path_rule_option_and_melee_areas(tmp_path: Path) -> None:
 
 
 def test_the_tour_shows_the_power_odds_for_the_example_pair(capsys) -> None:  # type: ignore[no-untyped-def]
-    from interpreter.cli.commands.tour import _shown_odds
+    from runebook.interpreter.cli.commands.tour import _shown_odds
 
     _shown_odds(RULESETS_DIR / "mestezia", "mestezia")
     out = capsys.readouterr().out

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-import interpreter
+from runebook import interpreter
 
 REPO = Path(__file__).resolve().parent.parent
 MESTEZIA = REPO / "rulesets" / "mestezia"

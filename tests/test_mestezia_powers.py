@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from rulesets import RULESETS_DIR
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.rulesets import RULESETS_DIR
 
 EXAMPLES = RULESETS_DIR / "mestezia" / "examples"
 ITZEL, INQUISITOR = str(EXAMPLES / "itzel.yaml"), str(EXAMPLES / "inquisitor.yaml")
@@ -160,7 +160,7 @@ def test_halt_ends_a_bad_effect_on_the_one_who_rolls(rules, tmp_path: Path) -> N
 
 
 def _answers(*answers: str):  # type: ignore[no-untyped-def]
-    from interpreter.rules.procedures import ScriptedDriver
+    from runebook.interpreter.rules.procedures import ScriptedDriver
 
     return ScriptedDriver(list(answers))
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from rulesets import RULESETS_DIR
+from runebook import interpreter
+from runebook.rulesets import RULESETS_DIR
 
 MESTEZIA = RULESETS_DIR / "mestezia"
 HOMEBREW = MESTEZIA / "homebrew"

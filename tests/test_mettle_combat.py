@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.rules import load
+from runebook.interpreter.rules import load
 
 GAME = "mettle"
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mettle" / "examples"
@@ -366,7 +366,7 @@ def test_exact_odds_the_foe_is_fallen_by_the_end_of_round_two(rules) -> None:  #
 
 
 def test_the_tour_shows_a_round_among_four_and_the_fight_odds(capsys) -> None:  # type: ignore[no-untyped-def]
-    from interpreter.cli.commands.tour import _shown_odds, _shown_runs
+    from runebook.interpreter.cli.commands.tour import _shown_odds, _shown_runs
 
     folder = EXAMPLES.parent
     _shown_runs(folder, "mettle")

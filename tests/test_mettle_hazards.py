@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.rules import load
+from runebook.interpreter.rules import load
 
 GAME = "mettle"
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mettle" / "examples"

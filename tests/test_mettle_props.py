@@ -10,8 +10,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.rules import load
-from interpreter.rules.procedures import ScriptedDriver
+from runebook.interpreter.rules import load
+from runebook.interpreter.rules.procedures import ScriptedDriver
 
 RULES = load("mettle")
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from interpreter.rules import load
+from runebook.interpreter.rules import load
 
 GAME = "mettle"
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mettle" / "examples"

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from interpreter.rules import load
-from interpreter.rules.model import RunebookError
-from interpreter.rules.procedures import ScriptedDriver
+from runebook.interpreter.rules import load
+from runebook.interpreter.rules.model import RunebookError
+from runebook.interpreter.rules.procedures import ScriptedDriver
 from mezzo_helpers import book_pool
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mezzo" / "examples"

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from interpreter.rules import load
-from interpreter.rules.model import RunebookError
-from interpreter.rules.procedures import ScriptedDriver
+from runebook.interpreter.rules import load
+from runebook.interpreter.rules.model import RunebookError
+from runebook.interpreter.rules.procedures import ScriptedDriver
 
 
 @pytest.fixture(scope="module")

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter.rules import load
-from interpreter.rules.model import RunebookError
-from interpreter.rules.procedures import ScriptedDriver
+from runebook.interpreter.rules import load
+from runebook.interpreter.rules.model import RunebookError
+from runebook.interpreter.rules.procedures import ScriptedDriver
 from mezzo_helpers import book_pool
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from interpreter.rules import load
-from interpreter.rules.model import RunebookError
+from runebook.interpreter.rules import load
+from runebook.interpreter.rules.model import RunebookError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mezzo" / "examples"
 

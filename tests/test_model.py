@@ -14,11 +14,11 @@ from pathlib import Path
 import attrs
 import pytest
 
-from dsl.diagnostics import RunebookError
-from dsl.loader import load_game
-from dsl.model import Check, LevelName, Model, OptionName, TableName, build_model
-import interpreter
-from interpreter.rules import Rules, load
+from runebook.dsl.diagnostics import RunebookError
+from runebook.dsl.loader import load_game
+from runebook.dsl.model import Check, LevelName, Model, OptionName, TableName, build_model
+from runebook import interpreter
+from runebook.interpreter.rules import Rules, load
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = ("mezzo", "mestezia", "d10-pool", "mettle", "questworlds")
@@ -34,8 +34,8 @@ def _model(tmp_path: Path, text: str) -> Model:
 def test_building_every_game_imports_no_interpreter_module() -> None:
     script = textwrap.dedent(f"""
         import sys
-        from dsl.loader import load_game
-        from dsl.model import build_model
+        from runebook.dsl.loader import load_game
+        from runebook.dsl.model import build_model
         for game in {GAMES!r}:
             model = build_model(load_game(game))
             assert not model.errors, (game, model.errors[:3])

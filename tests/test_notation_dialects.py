@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsl.diagnostics import RunebookError
-from interpreter import odds, roll
-from interpreter.core.notation import DEFAULT_DIALECT, DIALECTS
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter import odds, roll
+from runebook.interpreter.core.notation import DEFAULT_DIALECT, DIALECTS
 
 D4, D6, D8, D10, D12, D20 = (tuple(range(1, n + 1)) for n in (4, 6, 8, 10, 12, 20))
 
@@ -447,7 +447,7 @@ def test_random_rolls_follow_the_exact_odds(expr: str, dialect: str) -> None:
 @pytest.mark.parametrize("text", ["2**3**2", "(2**3)**2", "-2**2", "{4d6+3, 2d8}kh1", "3d6>3f1", "4d6min3max5",
                                   "2d6!p>5", "dF.1", "4D6u", "4d6sd", "2d6+3[fire]", "3d6ms>=10", "4d6L"])
 def test_new_spellings_print_and_read_back(text: str) -> None:
-    from dsl.parser import parse_expression
+    from runebook.dsl.parser import parse_expression
 
     printed = str(parse_expression(text))
     assert str(parse_expression(printed)) == printed

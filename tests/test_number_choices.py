@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.parser import parse_rules
-from dsl.source import Source
-from interpreter.rules.procedures import CallbackDriver, PromptDriver
+from runebook import interpreter
+from runebook.dsl.parser import parse_rules
+from runebook.dsl.source import Source
+from runebook.interpreter.rules.procedures import CallbackDriver, PromptDriver
 
 # Stake some of a purse (or all of it) on one d6: 4 or more pays double.
 GAME = """\

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from interpreter import odds
-from interpreter.core.limits import Limits
-from interpreter.core.values import Bound
+from runebook.interpreter import odds
+from runebook.interpreter.core.limits import Limits
+from runebook.interpreter.core.values import Bound
 
 D4, D6, D8, D10, D12, D20 = (tuple(range(1, n + 1)) for n in (4, 6, 8, 10, 12, 20))
 DF = (-1, 0, 1)

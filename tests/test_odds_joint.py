@@ -12,10 +12,10 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from interpreter.core.dice import GivenOracle, PoolSource
-from interpreter.core.distribution import joint
-from interpreter.core.evaluate import Context, MapEnv, compile_expression, pool_spec
-from interpreter.core.trace import Trace
+from runebook.interpreter.core.dice import GivenOracle, PoolSource
+from runebook.interpreter.core.distribution import joint
+from runebook.interpreter.core.evaluate import Context, MapEnv, compile_expression, pool_spec
+from runebook.interpreter.core.trace import Trace
 
 
 def test_two_readings_of_one_pool_are_joint() -> None:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from interpreter.rules.odds_of import odds_of
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.odds_of import odds_of
 
 GAME = """\
 levels Outcome: loss < tie < win

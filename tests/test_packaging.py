@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import __version__
+from runebook.interpreter import __version__
 
 REPO = Path(__file__).resolve().parent.parent
 

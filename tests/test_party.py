@@ -8,7 +8,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-import interpreter
+from runebook import interpreter
 
 PARTY = Path(__file__).resolve().parent / "cases" / "party"
 SIDES = ["--as", str(PARTY / "ana.yaml"), "--as", str(PARTY / "bo.yaml"), "--as", str(PARTY / "cy.yaml"),
@@ -44,7 +44,7 @@ def test_the_api_takes_lists_and_changes_copies() -> None:
     rules = interpreter.load(str(PARTY))
     heroes = [rules.entity(str(PARTY / f"{n}.yaml")) for n in ("ana", "bo")]
     ogre = rules.entity(str(PARTY / "ogre.yaml"))
-    from interpreter.rules.procedures import ScriptedDriver
+    from runebook.interpreter.rules.procedures import ScriptedDriver
 
     run = rules.run("Volley", as_=heroes, against=ogre, dice=[6, 6, 6], driver=ScriptedDriver(["Ana"]))
     assert run.results["wounded"] == (1, 0)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
 
 GAME = """\
 levels Outcome: loss < tie < win
@@ -69,7 +69,7 @@ def test_choice_answers_change_the_odds(rules) -> None:  # type: ignore[no-untyp
 def test_rolls_agree_with_procedure_odds(rules) -> None:  # type: ignore[no-untyped-def]
     import random
 
-    from interpreter.markov.chains import FixedDriver
+    from runebook.interpreter.markov.chains import FixedDriver
 
     rng = random.Random(11)
     runs = 2000
@@ -103,7 +103,7 @@ def test_a_builtin_name_cannot_be_a_check(tmp_path: Path) -> None:
 def test_the_number_of_states_is_a_limit_of_the_loaded_rules(tmp_path: Path) -> None:
     import attrs
 
-    from interpreter.core.limits import DEFAULT_LIMITS
+    from runebook.interpreter.core.limits import DEFAULT_LIMITS
 
     (tmp_path / "g.rules").write_text(GAME)
     states = interpreter.load(str(tmp_path)).odds("first to", needed=3).states

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from interpreter.rules.procedures import CallbackDriver, ScriptedDriver, load_choices
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.procedures import CallbackDriver, ScriptedDriver, load_choices
 
 GAME = Path(__file__).resolve().parent / "cases" / "procedure_use"
 HERO, FOE = str(GAME / "hero.yaml"), str(GAME / "foe.yaml")
@@ -209,8 +209,8 @@ def test_a_label_may_not_be_a_name_the_procedure_uses(tmp_path: Path, cli) -> No
 
 
 def test_a_use_prints_back_as_written() -> None:
-    from dsl.parser import parse_rules
-    from dsl.source import Source
+    from runebook.dsl.parser import parse_rules
+    from runebook.dsl.source import Source
 
     text = "procedure Outer ()\n  do Inner(1, b = 3) as first\n  do Inner(2)"
     parsed = parse_rules(Source("t.rules", text))

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from interpreter.rules.procedures import CallbackDriver, PromptDriver, load_choices
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.procedures import CallbackDriver, PromptDriver, load_choices
 
 GAME = Path(__file__).resolve().parent / "cases" / "procedure"
 DICE = [3, 5, 4]

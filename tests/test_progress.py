@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from interpreter.cli.progress import Progress
-from interpreter.rules import load
+from runebook.interpreter.cli.progress import Progress
+from runebook.interpreter.rules import load
 
 REPO = Path(__file__).resolve().parent.parent
 

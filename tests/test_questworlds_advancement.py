@@ -13,10 +13,10 @@ import attrs
 import pytest
 import yaml
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from interpreter.rules.entities import Held
-from interpreter.rules.procedures import CallbackDriver
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.entities import Held
+from runebook.interpreter.rules.procedures import CallbackDriver
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "rulesets" / "questworlds" / "examples"

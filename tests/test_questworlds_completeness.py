@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from interpreter.rules.procedures import CallbackDriver, ChoicePoint
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint
 from questworlds_helpers import hero_maker, level_name as _name, Stop
 
 FUMBLE, FAILURE, SUCCESS, CRITICAL = range(4)

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-import interpreter
-from interpreter.rules.procedures import CallbackDriver, ChoicePoint
+from runebook import interpreter
+from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint
 from questworlds_helpers import level_name as _name
 
 LEVELS = ["fumble", "failure", "success", "critical"]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "questworlds" / "examples"
 

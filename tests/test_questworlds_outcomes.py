@@ -15,9 +15,9 @@ from typing import Any
 import attrs
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from interpreter.rules.entities import Held
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.entities import Held
 from questworlds_helpers import hero_maker
 
 REPO = Path(__file__).resolve().parent.parent

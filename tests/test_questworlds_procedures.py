@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-import interpreter
-from interpreter.rules.procedures import CallbackDriver, ChoicePoint
+from runebook import interpreter
+from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint
 
 NAME = "scored contest"
 REPO = Path(__file__).resolve().parent.parent

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
 
 GAME = """\
 option crit_rule: sixes | none = sixes
@@ -225,7 +225,7 @@ def test_a_roll_line_that_adds_dice_terms(tmp_path: Path) -> None:
 def test_function_bodies_are_checked_against_the_limits_of_the_rules(tmp_path: Path) -> None:
     import attrs
 
-    from interpreter.core.limits import DEFAULT_LIMITS
+    from runebook.interpreter.core.limits import DEFAULT_LIMITS
 
     (tmp_path / "g.rules").write_text("function big() = 1d20\n\ncheck Use (bonus = 0)\n  result total = big() + bonus\n")
     assert interpreter.load(str(tmp_path)).resolve("use", dice=[17]).results["total"] == 17

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from dsl import ast
-from dsl.dump import dump
-from dsl.loader import builtin_games, check_paths
-from dsl.parser import parse_rules
-from dsl.source import Source
-from rulesets import RULESETS_DIR
+from runebook.dsl import ast
+from runebook.dsl.dump import dump
+from runebook.dsl.loader import builtin_games, check_paths
+from runebook.dsl.parser import parse_rules
+from runebook.dsl.source import Source
+from runebook.rulesets import RULESETS_DIR
 
 FILES = sorted(RULESETS_DIR.rglob("*.rules"))
 

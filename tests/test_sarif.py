@@ -10,8 +10,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from dsl.diagnostics import MESSAGES, Diagnostic, render_sarif
-from dsl.source import Source, Span
+from runebook.dsl.diagnostics import MESSAGES, Diagnostic, render_sarif
+from runebook.dsl.source import Source, Span
 
 SCHEMA = json.loads((Path(__file__).parent / "schemas" / "sarif-2.1.0-subset.json").read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft7Validator(SCHEMA, format_checker=jsonschema.FormatChecker())

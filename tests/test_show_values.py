@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl import ast
-from dsl.parser import parse_rules
-from dsl.source import Source
+from runebook import interpreter
+from runebook.dsl import ast
+from runebook.dsl.parser import parse_rules
+from runebook.dsl.source import Source
 
 REPO = Path(__file__).resolve().parent.parent
 MESTEZIA = REPO / "rulesets" / "mestezia"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
 
 GAME = Path(__file__).resolve().parent / "cases" / "state"
 

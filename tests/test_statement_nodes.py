@@ -13,11 +13,11 @@ from pathlib import Path
 
 import attrs
 
-from dsl import ast
-from dsl.parser import parse_rules
-from dsl.source import Source
-from interpreter.rules.model import VALUE_LINES
-from interpreter.rules.procedures import HANDLERS
+from runebook.dsl import ast
+from runebook.dsl.parser import parse_rules
+from runebook.dsl.source import Source
+from runebook.interpreter.rules.model import VALUE_LINES
+from runebook.interpreter.rules.procedures import HANDLERS
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import attrs
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from dsl.parser import parse_rules
-from dsl.source import Source
-from interpreter.core.limits import DEFAULT_LIMITS
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.dsl.parser import parse_rules
+from runebook.dsl.source import Source
+from runebook.interpreter.core.limits import DEFAULT_LIMITS
 
 GAME = Path(__file__).resolve().parent / "cases" / "structured"
 D6 = range(1, 7)
@@ -188,7 +188,7 @@ def test_set_changes_one_item_or_field(tmp_path: Path) -> None:
 
 
 def test_a_choice_among_the_items_of_a_list(rules, tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
-    from interpreter.rules.procedures import ScriptedDriver
+    from runebook.interpreter.rules.procedures import ScriptedDriver
 
     run = rules.run("Vote", proposals=["fight", "flee", "parley"], driver=ScriptedDriver(["flee", "parley", "flee"]))
     assert run.results == {"winner": "flee", "counts": (0, 2, 1)}

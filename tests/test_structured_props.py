@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import interpreter
-from dsl.parser import parse_rules
-from dsl.source import Source
+from runebook import interpreter
+from runebook.dsl.parser import parse_rules
+from runebook.dsl.source import Source
 
 VARS = ("a", "b", "c")
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import RunebookError
-from interpreter.rules import load
-from interpreter.rules.sweep import parse_vary, sweep
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules import load
+from runebook.interpreter.rules.sweep import parse_vary, sweep
 
 GAME = """\
 check Strike (skill: number = 2, armour: number = 3)

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dsl.parser import _table_cache
+from runebook.dsl.parser import _table_cache
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -35,7 +35,7 @@ def test_a_fresh_process_checks_with_a_cold_and_a_warm_cache(tmp_path: Path) -> 
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     env.pop("RUNEBOOK_NO_CACHE", None)
     bad = REPO / "tests" / "cases" / "homebrew" / "frost_lance.rules"
-    runs = [subprocess.run([sys.executable, "-m", "interpreter", "check", str(bad)], capture_output=True,
+    runs = [subprocess.run([sys.executable, "-m", "runebook", "check", str(bad)], capture_output=True,
                            text=True, env=env, cwd=REPO, check=False) for _ in range(2)]
     assert any((tmp_path / "runebook").iterdir())
     assert runs[0].returncode == runs[1].returncode == 1

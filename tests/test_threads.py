@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RunebookError
-from interpreter.markov.chains import FixedDriver
-from interpreter.rules.procedures import CallbackDriver, ChoicePoint, ScriptedDriver
-from rulesets import RULESETS_DIR
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.markov.chains import FixedDriver
+from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint, ScriptedDriver
+from runebook.rulesets import RULESETS_DIR
 
 THREADS = 8
 CALLS = 50

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from interpreter.cli.main import main
+from runebook.interpreter.cli.main import main
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,9 @@ out — the JSON trace keeps every event."""
 
 from __future__ import annotations
 
-from interpreter.cli.render import trace_text
-from interpreter.core.trace import StepEvent, Trace
-from interpreter.core.values import Level
+from runebook.interpreter.cli.render import trace_text
+from runebook.interpreter.core.trace import StepEvent, Trace
+from runebook.interpreter.core.values import Level
 
 
 def test_repeated_lookups_and_self_named_levels_are_left_out() -> None:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-import interpreter
-from dsl import builtins as registry
-from dsl.diagnostics import Diagnostic, RunebookError
-from dsl import types as ty
-from interpreter.core.evaluate import BUILTINS
-from interpreter.rules.model import HOST_FUNCTIONS
+from runebook import interpreter
+from runebook.dsl import builtins as registry
+from runebook.dsl.diagnostics import Diagnostic, RunebookError
+from runebook.dsl import types as ty
+from runebook.interpreter.core.evaluate import BUILTINS
+from runebook.interpreter.rules.model import HOST_FUNCTIONS
 
 # ---------------------------------------------------------------- the registry
 
@@ -192,7 +192,7 @@ def test_the_check_stage_reports_it(cli, tmp_path, line: str, expected: str) -> 
 @pytest.mark.parametrize("line", [line for line, _ in CASES.values()], ids=list(CASES))
 def test_without_the_check_stage_it_passed(cli, tmp_path, monkeypatch, line: str) -> None:  # type: ignore[no-untyped-def]
     """Each case is something `runebook check` let through before: no other check sees it."""
-    monkeypatch.setattr("dsl.model.check_types", lambda *a, **k: [])
+    monkeypatch.setattr("runebook.dsl.model.check_types", lambda *a, **k: [])
     run, _ = _checked(cli, tmp_path, PRELUDE + line + "\n")
     assert run.code == 0, run.show()
 
@@ -279,8 +279,8 @@ def test_what_cannot_be_known_is_never_an_error(cli, tmp_path) -> None:  # type:
 
 
 def test_the_shipped_games_check_clean() -> None:
-    from dsl.loader import load_game
-    from dsl.typecheck import check_types
+    from runebook.dsl.loader import load_game
+    from runebook.dsl.typecheck import check_types
 
     for game in ("d10-pool", "mestezia", "mettle", "mezzo", "questworlds"):
         loaded = load_game(game)
@@ -331,7 +331,7 @@ game.rules:16:25: E0603 input 'power' expects a number, got 'flame'
     |                         ^^^^^
 help: 'flame' is a level of 'Element'; 'Strike' declares 'power: number = 1'
 """
-    monkeypatch.setattr("dsl.model.check_types", lambda *a, **k: [])
+    monkeypatch.setattr("runebook.dsl.model.check_types", lambda *a, **k: [])
     assert _checked(cli, tmp_path, DECLARED)[0].code == 0
 
 
@@ -371,12 +371,12 @@ def test_a_kind_of_line_the_check_does_not_know_yet() -> None:
     generically: its expressions typed, its nested lines checked, nothing it binds assumed."""
     import attrs
 
-    from dsl import expr_ast as ex
-    from dsl.diagnostics import DiagnosticSink
-    from dsl.parser import parse_rules
-    from dsl.source import Source
-    from dsl.typecheck import check_types
-    from dsl.vocabulary import build_vocabulary
+    from runebook.dsl import expr_ast as ex
+    from runebook.dsl.diagnostics import DiagnosticSink
+    from runebook.dsl.parser import parse_rules
+    from runebook.dsl.source import Source
+    from runebook.dsl.typecheck import check_types
+    from runebook.dsl.vocabulary import build_vocabulary
 
     @attrs.frozen
     class Branch:
@@ -454,11 +454,11 @@ check Twice (pool = 2)
 
 
 def test_every_expression_gets_a_type() -> None:
-    from dsl.parser import parse_rules
-    from dsl.diagnostics import DiagnosticSink
-    from dsl.source import Source
-    from dsl.typecheck import check_types
-    from dsl.vocabulary import build_vocabulary
+    from runebook.dsl.parser import parse_rules
+    from runebook.dsl.diagnostics import DiagnosticSink
+    from runebook.dsl.source import Source
+    from runebook.dsl.typecheck import check_types
+    from runebook.dsl.vocabulary import build_vocabulary
 
     source = Source("game.rules", INFERRED)
     rules = parse_rules(source, DiagnosticSink(source))

@@ -31,8 +31,8 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(REPO))
 
-from dsl.diagnostics import MESSAGES  # noqa: E402
-from interpreter.cli.main import main  # noqa: E402
+from runebook.dsl.diagnostics import MESSAGES  # noqa: E402
+from runebook.interpreter.cli.main import main  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parent / "examples.yaml"
 PAGE = REPO / "docs" / "errors.md"

@@ -4,10 +4,10 @@ is read the way a run reads it, by the rules layer's entity reader."""
 
 from __future__ import annotations
 
-from dsl.diagnostics import Diagnostic, RunebookError
-from dsl.source import Span
-from interpreter.rules import load
-from interpreter.rules.yamlfile import read_yaml
+from runebook.dsl.diagnostics import Diagnostic, RunebookError
+from runebook.dsl.source import Span
+from runebook.interpreter.rules import load
+from runebook.interpreter.rules.yamlfile import read_yaml
 
 __all__ = ["CHARACTER_FILES", "character_problems"]
 

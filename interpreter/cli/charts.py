@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from interpreter.cli.commands import EXIT_USAGE
-from interpreter.core.distribution import Distribution
-from interpreter.core.values import Bound, format_value, outcome_sort_key
+from runebook.interpreter.cli.commands import EXIT_USAGE
+from runebook.interpreter.core.distribution import Distribution
+from runebook.interpreter.core.values import Bound, format_value, outcome_sort_key
 
 __all__ = ["comparison_json", "comparison_text", "distributions_csv", "svg_chart", "sweep_csv", "sweep_svg",
            "sweep_text", "write_chart"]

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsl import ast
-from dsl.checker import CheckedEntry, check_entries
-from dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError
-from dsl.model import Model
-from dsl.vocabulary import fold
-from interpreter.rules import Rules
+from runebook.dsl import ast
+from runebook.dsl.checker import CheckedEntry, check_entries
+from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError
+from runebook.dsl.model import Model
+from runebook.dsl.vocabulary import fold
+from runebook.interpreter.rules import Rules
 
 __all__ = ["homebrew_entries", "kind_checks", "refused_entries"]
 

@@ -13,10 +13,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from dsl.diagnostics import RunebookError, render_text
-from interpreter import __version__
-from interpreter.cli.commands import EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
-from interpreter.core.limits import DEFAULT_LIMITS, Limits, parse_limit
+from runebook.dsl.diagnostics import RunebookError, render_text
+from runebook.interpreter import __version__
+from runebook.interpreter.cli.commands import EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
+from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits, parse_limit
 
 __all__ = ["EXIT_ERRORS", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "main"]
 
@@ -25,15 +25,15 @@ USAGE_CODES = frozenset({"E0001", "E0005", "E0006"})
 
 #: Subcommand modules, in the order `runebook --help` lists them.
 COMMANDS = (
-    "interpreter.cli.commands.check",
-    "interpreter.cli.commands.fmt",
-    "interpreter.cli.commands.resolve",
-    "interpreter.cli.commands.dice",
-    "interpreter.cli.commands.parse",
-    "interpreter.cli.commands.tour",
-    "interpreter.cli.commands.export",
-    "interpreter.cli.commands.completion",
-    "interpreter.cli.commands.lsp",
+    "runebook.interpreter.cli.commands.check",
+    "runebook.interpreter.cli.commands.fmt",
+    "runebook.interpreter.cli.commands.resolve",
+    "runebook.interpreter.cli.commands.dice",
+    "runebook.interpreter.cli.commands.parse",
+    "runebook.interpreter.cli.commands.tour",
+    "runebook.interpreter.cli.commands.export",
+    "runebook.interpreter.cli.commands.completion",
+    "runebook.interpreter.cli.commands.lsp",
 )
 
 

@@ -10,9 +10,9 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from interpreter.core.distribution import Distribution
-from interpreter.core.trace import DieRoll, RollEvent, StepEvent, Trace
-from interpreter.core.values import Bound, format_value
+from runebook.interpreter.core.distribution import Distribution
+from runebook.interpreter.core.trace import DieRoll, RollEvent, StepEvent, Trace
+from runebook.interpreter.core.values import Bound, format_value
 
 __all__ = [
     "distribution_json",

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
 
-from dsl.diagnostics import Diagnostic, render_sarif
+from runebook.dsl.diagnostics import Diagnostic, render_sarif
 
 __all__ = ["errors_reference_uri", "sarif_log", "tool_version"]
 

@@ -30,11 +30,11 @@ from typing import Any
 
 import attrs
 
-from dsl.diagnostics import Diagnostic, RunebookError
-from dsl.source import Source, Span
-from interpreter.core.limits import Limits
-from interpreter.core.trace import DieRoll, RollEvent
-from interpreter.core.values import UNKNOWN, Undetermined, equal, normalize
+from runebook.dsl.diagnostics import Diagnostic, RunebookError
+from runebook.dsl.source import Source, Span
+from runebook.interpreter.core.limits import Limits
+from runebook.interpreter.core.trace import DieRoll, RollEvent
+from runebook.interpreter.core.values import UNKNOWN, Undetermined, equal, normalize
 
 __all__ = [
     "ARITH",

@@ -70,10 +70,10 @@ from functools import lru_cache
 from itertools import combinations, product
 from typing import Any
 
-from dsl.diagnostics import Diagnostic, RunebookError
-from dsl.source import Source, Span
-from interpreter.core.dice import DieSpec, LazyPool, PoolSource, PoolSpec, PoolView, Reader, contribution
-from interpreter.core.evaluate import (
+from runebook.dsl.diagnostics import Diagnostic, RunebookError
+from runebook.dsl.source import Source, Span
+from runebook.interpreter.core.dice import DieSpec, LazyPool, PoolSource, PoolSpec, PoolView, Reader, contribution
+from runebook.interpreter.core.evaluate import (
     CompiledExpression,
     Context,
     _and,
@@ -84,8 +84,8 @@ from interpreter.core.evaluate import (
     binop,
     compile_expression,
 )
-from interpreter.core.limits import DEFAULT_LIMITS, Limits
-from interpreter.core.values import UNKNOWN, Bound, Undetermined, format_value, normalize, outcome_sort_key
+from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits
+from runebook.interpreter.core.values import UNKNOWN, Bound, Undetermined, format_value, normalize, outcome_sort_key
 
 __all__ = [
     "Distribution",

@@ -44,13 +44,13 @@ from typing import Any
 
 import attrs
 
-from dsl import builtins as registry
-from dsl import expr_ast as ex
-from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
-from dsl.parser import parse_expression
-from dsl.source import Source, Span
-from interpreter.core import hexgrid as _hexgrid
-from interpreter.core.dice import (
+from runebook.dsl import builtins as registry
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from runebook.dsl.parser import parse_expression
+from runebook.dsl.source import Source, Span
+from runebook.interpreter.core import hexgrid as _hexgrid
+from runebook.interpreter.core.dice import (
     ARITH,
     COMPARE,
     FLIPPED,
@@ -67,10 +67,10 @@ from interpreter.core.dice import (
     number_reader,
     roll_pool,
 )
-from interpreter.core.limits import DEFAULT_LIMITS, Limits, check_digits, limit_error
-from interpreter.core.notation import DEFAULT_DIALECT, build_term, check_dialect, foreign_hint, roll20_compare
-from interpreter.core.trace import RollEvent, StepEvent, Trace
-from interpreter.core.values import (
+from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits, check_digits, limit_error
+from runebook.interpreter.core.notation import DEFAULT_DIALECT, build_term, check_dialect, foreign_hint, roll20_compare
+from runebook.interpreter.core.trace import RollEvent, StepEvent, Trace
+from runebook.interpreter.core.values import (
     Level,
     Record,
     UNKNOWN,

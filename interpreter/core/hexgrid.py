@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from dsl.diagnostics import Diagnostic, RunebookError
-from interpreter.core.values import Level
+from runebook.dsl.diagnostics import Diagnostic, RunebookError
+from runebook.interpreter.core.values import Level
 
 __all__ = ["Cell", "Cells", "DIRECTIONS", "distance", "burst", "cone", "ray", "is_path", "neighbors",
            "corners", "crosses", "line_clear", "register"]

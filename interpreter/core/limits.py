@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from dsl.diagnostics import Diagnostic, RunebookError
+from runebook.dsl.diagnostics import Diagnostic, RunebookError
 
 __all__ = ["DEFAULT_LIMITS", "LIMIT_CODES", "Limits", "WorldForecast", "check_digits", "limit_error", "parse_limit"]
 

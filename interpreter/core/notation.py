@@ -27,11 +27,11 @@ import re
 
 import attrs
 
-from dsl import expr_ast as ex
-from dsl.diagnostics import Diagnostic
-from dsl.source import Source, Span
-from interpreter.core.dice import COMPARE, DieSpec
-from interpreter.core.limits import Limits
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.diagnostics import Diagnostic
+from runebook.dsl.source import Source, Span
+from runebook.interpreter.core.dice import COMPARE, DieSpec
+from runebook.interpreter.core.limits import Limits
 
 __all__ = ["DEFAULT_DIALECT", "DIALECTS", "FOREIGN", "Term", "build_term", "check_dialect", "foreign_hint",
            "roll20_compare"]

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsl.source import Span
-from interpreter.core.values import json_value
+from runebook.dsl.source import Span
+from runebook.interpreter.core.values import json_value
 
 __all__ = ["DieRoll", "RollEvent", "StepEvent", "Trace"]
 

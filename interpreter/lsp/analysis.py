@@ -17,15 +17,15 @@ from typing import Any
 
 import attrs
 
-from dsl import ast
-from dsl.checker import check_entries
-from dsl.diagnostics import Diagnostic, DiagnosticSink
-from dsl.loader import Ruleset, _assemble, _extends, _references, load_game, unknown_game
-from dsl.model import build_model
-from dsl.parser import _parse_slice, _prechecks, split_blocks
-from dsl.source import Source, Span, gc_paused
-from dsl.vocabulary import build_vocabulary
-from interpreter.rules import Rules
+from runebook.dsl import ast
+from runebook.dsl.checker import check_entries
+from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink
+from runebook.dsl.loader import Ruleset, _assemble, _extends, _references, load_game, unknown_game
+from runebook.dsl.model import build_model
+from runebook.dsl.parser import _parse_slice, _prechecks, split_blocks
+from runebook.dsl.source import Source, Span, gc_paused
+from runebook.dsl.vocabulary import build_vocabulary
+from runebook.interpreter.rules import Rules
 
 __all__ = ["MECHANICS", "Analysis", "analyze"]
 

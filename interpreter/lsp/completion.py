@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from dsl.vocabulary import KindSpec, Vocabulary, fold
+from runebook.dsl.vocabulary import KindSpec, Vocabulary, fold
 
 __all__ = ["DECLARATION_KEYWORDS", "LABEL_LINE", "STATEMENT_KEYWORDS", "Place", "allowed_labels", "entry_kind",
            "place_at"]

@@ -19,9 +19,9 @@ from typing import Any
 
 import yaml
 
-from dsl.diagnostics import RunebookError
+from runebook.dsl.diagnostics import RunebookError
 
-from interpreter.core.values import format_value
+from runebook.interpreter.core.values import format_value
 
 __all__ = ["BudgetedResult", "Pending", "chart", "odds_charts", "run_with_budget"]
 

@@ -21,15 +21,15 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-import interpreter
-from dsl.diagnostics import Diagnostic
-from dsl.formatter import format_source
-from dsl.source import Source, Span
-from dsl.vocabulary import fold
-from interpreter.lsp import completion
-from interpreter.lsp.analysis import Analysis, analyze
-from interpreter.lsp.odds import Pending, blank_entity, chart, odds_charts
-from interpreter.lsp.symbols import Symbol, collect_symbols, occurrences, symbol_at
+from runebook import interpreter
+from runebook.dsl.diagnostics import Diagnostic
+from runebook.dsl.formatter import format_source
+from runebook.dsl.source import Source, Span
+from runebook.dsl.vocabulary import fold
+from runebook.interpreter.lsp import completion
+from runebook.interpreter.lsp.analysis import Analysis, analyze
+from runebook.interpreter.lsp.odds import Pending, blank_entity, chart, odds_charts
+from runebook.interpreter.lsp.symbols import Symbol, collect_symbols, occurrences, symbol_at
 
 __all__ = ["RunebookServer", "main", "server"]
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import attrs
 
-from dsl import ast
-from dsl.source import Source, Span
-from dsl.vocabulary import fold
+from runebook.dsl import ast
+from runebook.dsl.source import Source, Span
+from runebook.dsl.vocabulary import fold
 
 __all__ = ["Occurrence", "Symbol", "collect_symbols", "name_pattern", "occurrences", "symbol_at"]
 

@@ -23,17 +23,17 @@ from typing import Any
 
 import attrs
 
-from dsl import ast
-from dsl.diagnostics import Diagnostic, RunebookError
-from dsl.flow import flow_of
-from dsl.vocabulary import fold
-from interpreter.core.dice import PoolSource
-from interpreter.core.distribution import Distribution
-from interpreter.core.evaluate import Context, MapEnv
-from interpreter.core.limits import WorldForecast, limit_error
-from interpreter.core.values import Bound, Level, Rating, Record
-from interpreter.rules.procedures import ChoicePoint, Driver, run_segment
-from interpreter.rules.results import CheckOdds
+from runebook.dsl import ast
+from runebook.dsl.diagnostics import Diagnostic, RunebookError
+from runebook.dsl.flow import flow_of
+from runebook.dsl.vocabulary import fold
+from runebook.interpreter.core.dice import PoolSource
+from runebook.interpreter.core.distribution import Distribution
+from runebook.interpreter.core.evaluate import Context, MapEnv
+from runebook.interpreter.core.limits import WorldForecast, limit_error
+from runebook.interpreter.core.values import Bound, Level, Rating, Record
+from runebook.interpreter.rules.procedures import ChoicePoint, Driver, run_segment
+from runebook.interpreter.rules.results import CheckOdds
 
 __all__ = ["FixedDriver", "ProcedureOdds", "procedure_odds"]
 

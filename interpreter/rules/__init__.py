@@ -12,8 +12,8 @@
 - ``procedures``: running a procedure's lines, and the drivers that make its choices.
 """
 
-from interpreter.core.values import Level
-from interpreter.rules.model import Rules, load, load_text
-from interpreter.rules.results import CheckOdds, CheckResult
+from runebook.interpreter.core.values import Level
+from runebook.interpreter.rules.model import Rules, load, load_text
+from runebook.interpreter.rules.results import CheckOdds, CheckResult
 
 __all__ = ["CheckOdds", "CheckResult", "Level", "Rules", "load", "load_text"]

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsl import ast
-from dsl.checker import CheckedEntry
-from dsl.references import find_references
-from dsl.amendments import Patch, apply_patches, patches
-from dsl.vocabulary import fold
+from runebook.dsl import ast
+from runebook.dsl.checker import CheckedEntry
+from runebook.dsl.references import find_references
+from runebook.dsl.amendments import Patch, apply_patches, patches
+from runebook.dsl.vocabulary import fold
 
 __all__ = ["amended"]
 

@@ -25,13 +25,13 @@ from typing import Any
 import attrs
 import yaml
 
-from dsl import expr_ast as ex
-from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
-from dsl.parser import parse_expression
-from dsl.source import Source, Span
-from dsl.vocabulary import Vocabulary, fold
-from interpreter.core.values import Rating
-from interpreter.rules.yamlfile import read_yaml
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from runebook.dsl.parser import parse_expression
+from runebook.dsl.source import Source, Span
+from runebook.dsl.vocabulary import Vocabulary, fold
+from runebook.interpreter.core.values import Rating
+from runebook.interpreter.rules.yamlfile import read_yaml
 
 __all__ = ["Entity", "Held", "load_entities", "load_entity", "signed_rating"]
 

@@ -22,16 +22,16 @@ from typing import Any
 
 import attrs
 
-from dsl import ast
-from dsl import expr_ast as ex
-from dsl.checker import relocate
-from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
-from dsl.parser import parse_expression
-from dsl.source import Source
-from dsl.vocabulary import KindSpec, fold
-from interpreter.core.evaluate import resolve_value
-from interpreter.core.trace import StepEvent
-from interpreter.core.values import Derived, format_value
+from runebook.dsl import ast
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.checker import relocate
+from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from runebook.dsl.parser import parse_expression
+from runebook.dsl.source import Source
+from runebook.dsl.vocabulary import KindSpec, fold
+from runebook.interpreter.core.evaluate import resolve_value
+from runebook.interpreter.core.trace import StepEvent
+from runebook.interpreter.core.values import Derived, format_value
 
 __all__ = ["EntryView", "line_text", "line_value", "number_in", "render_value"]
 

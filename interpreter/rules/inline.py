@@ -9,13 +9,13 @@ from typing import Any
 
 import attrs
 
-from dsl import ast
-from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
-from dsl.source import Source
-from dsl.vocabulary import fold
-from interpreter.core.evaluate import MapEnv
-from interpreter.core.values import Level
-from interpreter.rules.entries import EntryView
+from runebook.dsl import ast
+from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from runebook.dsl.source import Source
+from runebook.dsl.vocabulary import fold
+from runebook.interpreter.core.evaluate import MapEnv
+from runebook.interpreter.core.values import Level
+from runebook.interpreter.rules.entries import EntryView
 
 __all__ = ["ReadingEnv", "bind_input"]
 

@@ -23,15 +23,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from dsl import ast
-from dsl import expr_ast as ex
-from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
-from dsl.source import Source
-from dsl.vocabulary import fold
-from interpreter.core.evaluate import call_function_value
-from interpreter.core.trace import StepEvent
-from interpreter.core.values import Function, Level
-from interpreter.rules.entries import EntryView, line_text, number_in
+from runebook.dsl import ast
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from runebook.dsl.source import Source
+from runebook.dsl.vocabulary import fold
+from runebook.interpreter.core.evaluate import call_function_value
+from runebook.interpreter.core.trace import StepEvent
+from runebook.interpreter.core.values import Function, Level
+from runebook.interpreter.rules.entries import EntryView, line_text, number_in
 
 __all__ = ["entry_query", "named", "run_listed"]
 

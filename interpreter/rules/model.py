@@ -17,14 +17,14 @@ from typing import Any
 
 import attrs
 
-from dsl import ast
-from dsl import expr_ast as ex
-from dsl.builtins import host_functions
-from dsl.checker import CheckedEntry, expression_names
-from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
-from dsl.loader import Ruleset, load_game, load_texts
-from dsl.model import GROUPS_OF_ROLES as GROUPS
-from dsl.model import (
+from runebook.dsl import ast
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.builtins import host_functions
+from runebook.dsl.checker import CheckedEntry, expression_names
+from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from runebook.dsl.loader import Ruleset, load_game, load_texts
+from runebook.dsl.model import GROUPS_OF_ROLES as GROUPS
+from runebook.dsl.model import (
     INPUT_TYPES,
     ROLES,
     Check,
@@ -41,12 +41,12 @@ from dsl.model import (
     build_model,
     list_item_type,
 )
-from dsl.parser import parse_expression
-from dsl.source import Source, Span
-from dsl.vocabulary import fold
-from interpreter.core.dice import GivenOracle, PoolSource, RandomOracle
-from interpreter.core.distribution import Distribution, joint
-from interpreter.core.evaluate import (
+from runebook.dsl.parser import parse_expression
+from runebook.dsl.source import Source, Span
+from runebook.dsl.vocabulary import fold
+from runebook.interpreter.core.dice import GivenOracle, PoolSource, RandomOracle
+from runebook.interpreter.core.distribution import Distribution, joint
+from runebook.interpreter.core.evaluate import (
     BUILTINS,
     HOLDER,
     Context,
@@ -56,9 +56,9 @@ from interpreter.core.evaluate import (
     pool_spec,
     resolve_value,
 )
-from interpreter.core.limits import DEFAULT_LIMITS, Limits
-from interpreter.core.trace import StepEvent, Trace
-from interpreter.core.values import (
+from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits
+from runebook.interpreter.core.trace import StepEvent, Trace
+from runebook.interpreter.core.values import (
     Derived,
     Function,
     Level,
@@ -69,16 +69,16 @@ from interpreter.core.values import (
     format_value,
     json_value,
 )
-from interpreter.markov.chains import procedure_odds
-from interpreter.rules.amendments import amended
-from interpreter.rules.entities import Entity, Held, load_entities, load_entity, signed_rating
-from interpreter.rules.entries import EntryView, line_value
-from interpreter.rules.inline import ReadingEnv
-from interpreter.rules.listed import entry_query
-from interpreter.rules.procedures import RunResult, ScriptedDriver, run_lines
-from interpreter.rules.results import CheckOdds, CheckResult
-from interpreter.rules.runstate import RunState
-from interpreter.rules.shown import run_show
+from runebook.interpreter.markov.chains import procedure_odds
+from runebook.interpreter.rules.amendments import amended
+from runebook.interpreter.rules.entities import Entity, Held, load_entities, load_entity, signed_rating
+from runebook.interpreter.rules.entries import EntryView, line_value
+from runebook.interpreter.rules.inline import ReadingEnv
+from runebook.interpreter.rules.listed import entry_query
+from runebook.interpreter.rules.procedures import RunResult, ScriptedDriver, run_lines
+from runebook.interpreter.rules.results import CheckOdds, CheckResult
+from runebook.interpreter.rules.runstate import RunState
+from runebook.interpreter.rules.shown import run_show
 
 __all__ = ["CheckOdds", "CheckResult", "Rules", "load", "load_text"]
 

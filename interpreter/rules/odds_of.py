@@ -17,13 +17,13 @@ from typing import Any
 
 import attrs
 
-from dsl.parser import parse_expression
-from dsl.source import Source
-from interpreter.core.distribution import Distribution
-from interpreter.core.evaluate import Context, MapEnv, compile_expression
-from interpreter.core.values import format_value
-from interpreter.rules.results import _fraction, _key
-from interpreter.rules.runstate import RunState
+from runebook.dsl.parser import parse_expression
+from runebook.dsl.source import Source
+from runebook.interpreter.core.distribution import Distribution
+from runebook.interpreter.core.evaluate import Context, MapEnv, compile_expression
+from runebook.interpreter.core.values import format_value
+from runebook.interpreter.rules.results import _fraction, _key
+from runebook.interpreter.rules.runstate import RunState
 
 __all__ = ["OddsOf", "odds_of"]
 

@@ -24,20 +24,20 @@ from typing import IO, Any
 
 import attrs
 
-from dsl import ast
-from dsl import expr_ast as ex
-from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
-from dsl.source import Source, Span
-from dsl.vocabulary import fold
-from dsl.flow import flow_of
-from interpreter.core.evaluate import Context, MapEnv, items_of, normalize_name, truth
-from interpreter.core.trace import StepEvent, Trace
-from interpreter.core.values import Level, format_value, json_value
-from interpreter.rules.inline import bind_input
-from interpreter.rules.listed import run_listed
-from interpreter.rules.results import JsonResult
-from interpreter.rules.shown import run_show, shown_values
-from interpreter.rules.yamlfile import read_yaml
+from runebook.dsl import ast
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from runebook.dsl.source import Source, Span
+from runebook.dsl.vocabulary import fold
+from runebook.dsl.flow import flow_of
+from runebook.interpreter.core.evaluate import Context, MapEnv, items_of, normalize_name, truth
+from runebook.interpreter.core.trace import StepEvent, Trace
+from runebook.interpreter.core.values import Level, format_value, json_value
+from runebook.interpreter.rules.inline import bind_input
+from runebook.interpreter.rules.listed import run_listed
+from runebook.interpreter.rules.results import JsonResult
+from runebook.interpreter.rules.shown import run_show, shown_values
+from runebook.interpreter.rules.yamlfile import read_yaml
 
 __all__ = [
     "CallbackDriver",

@@ -11,10 +11,10 @@ from typing import Any
 
 import attrs
 
-from interpreter.core.distribution import Distribution
-from interpreter.core.trace import Trace
-from interpreter.core.values import json_value
-from interpreter.rules.shown import shown_values
+from runebook.interpreter.core.distribution import Distribution
+from runebook.interpreter.core.trace import Trace
+from runebook.interpreter.core.values import json_value
+from runebook.interpreter.rules.shown import shown_values
 
 __all__ = ["CheckOdds", "CheckResult", "JsonResult"]
 

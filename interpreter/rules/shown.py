@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsl import ast
-from dsl.source import Source
-from interpreter.core.trace import StepEvent, Trace
-from interpreter.core.values import json_value
+from runebook.dsl import ast
+from runebook.dsl.source import Source
+from runebook.interpreter.core.trace import StepEvent, Trace
+from runebook.interpreter.core.values import json_value
 
 __all__ = ["run_show", "shown_values"]
 

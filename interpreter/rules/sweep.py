@@ -18,11 +18,11 @@ from typing import Any
 
 import attrs
 
-from dsl.diagnostics import Diagnostic, RunebookError
-from interpreter.core.distribution import Distribution
-from interpreter.core.limits import DEFAULT_LIMITS, Limits
-from interpreter.core.values import format_value
-from interpreter.rules.model import load
+from runebook.dsl.diagnostics import Diagnostic, RunebookError
+from runebook.interpreter.core.distribution import Distribution
+from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits
+from runebook.interpreter.core.values import format_value
+from runebook.interpreter.rules.model import load
 
 __all__ = ["Sweep", "parse_vary", "sweep"]
 

@@ -17,9 +17,9 @@ from typing import Any
 import attrs
 import yaml
 
-from dsl.diagnostics import Diagnostic, RunebookError
-from dsl.files import FileRefused, read_limited
-from dsl.source import Source, Span
+from runebook.dsl.diagnostics import Diagnostic, RunebookError
+from runebook.dsl.files import FileRefused, read_limited
+from runebook.dsl.source import Source, Span
 
 __all__ = ["YAML_LIMITS", "YamlLimits", "read_yaml"]
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 from itertools import product
 from pathlib import Path
 
-import interpreter
+from runebook import interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = interpreter.load(str(ROOT / "homebrew"))

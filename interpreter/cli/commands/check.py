@@ -11,13 +11,13 @@ from typing import Any
 
 import attrs
 
-from dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
-from dsl.loader import _EXTENDS, CheckReport, _extends, _parse, check_paths, load_game, read_text
-from dsl.model import build_model
-from interpreter.cli.characters import CHARACTER_FILES, character_problems
-from interpreter.cli.kind_checks import homebrew_entries, kind_checks, refused_entries
-from interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
-from interpreter.cli.sarif import sarif_log
+from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
+from runebook.dsl.loader import _EXTENDS, CheckReport, _extends, _parse, check_paths, load_game, read_text
+from runebook.dsl.model import build_model
+from runebook.interpreter.cli.characters import CHARACTER_FILES, character_problems
+from runebook.interpreter.cli.kind_checks import homebrew_entries, kind_checks, refused_entries
+from runebook.interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from runebook.interpreter.cli.sarif import sarif_log
 
 __all__ = ["register", "run"]
 

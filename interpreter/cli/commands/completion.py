@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from dsl.loader import builtin_games
-from interpreter.cli.commands import EXIT_OK, EXIT_USAGE
-from interpreter.rules import load
+from runebook.dsl.loader import builtin_games
+from runebook.interpreter.cli.commands import EXIT_OK, EXIT_USAGE
+from runebook.interpreter.rules import load
 
 __all__ = ["register", "run"]
 

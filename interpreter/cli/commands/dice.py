@@ -6,17 +6,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from dsl.diagnostics import render_text
-from dsl.loader import builtin_games
-from dsl.vocabulary import fold
-from interpreter import api
-from interpreter.cli.commands import EXIT_USAGE
-from interpreter.cli.commands.resolve import add_check_inputs, add_trace_options, faces, run_check_odds, run_sweep
-from interpreter.cli.charts import comparison_json, comparison_text, distributions_csv, svg_chart, write_chart
-from interpreter.cli.render import distribution_json, distribution_text, roll_json, roll_text
-from interpreter.core.evaluate import compile_expression
-from interpreter.core.limits import DEFAULT_LIMITS
-from interpreter.core.notation import DEFAULT_DIALECT, DIALECTS
+from runebook.dsl.diagnostics import render_text
+from runebook.dsl.loader import builtin_games
+from runebook.dsl.vocabulary import fold
+from runebook.interpreter import api
+from runebook.interpreter.cli.commands import EXIT_USAGE
+from runebook.interpreter.cli.commands.resolve import add_check_inputs, add_trace_options, faces, run_check_odds, run_sweep
+from runebook.interpreter.cli.charts import comparison_json, comparison_text, distributions_csv, svg_chart, write_chart
+from runebook.interpreter.cli.render import distribution_json, distribution_text, roll_json, roll_text
+from runebook.interpreter.core.evaluate import compile_expression
+from runebook.interpreter.core.limits import DEFAULT_LIMITS
+from runebook.interpreter.core.notation import DEFAULT_DIALECT, DIALECTS
 
 __all__ = ["register"]
 

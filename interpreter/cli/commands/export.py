@@ -6,12 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 
-from dsl.diagnostics import RunebookError
-from dsl.export import export
-from dsl.loader import load_game
-from dsl.model import build_model
-from dsl.schema import SCHEMAS, schema
-from interpreter.cli.commands import EXIT_OK
+from runebook.dsl.diagnostics import RunebookError
+from runebook.dsl.export import export
+from runebook.dsl.loader import load_game
+from runebook.dsl.model import build_model
+from runebook.dsl.schema import SCHEMAS, schema
+from runebook.interpreter.cli.commands import EXIT_OK
 
 __all__ = ["register"]
 

@@ -9,10 +9,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from dsl.diagnostics import DiagnosticSink, render_text
-from dsl.formatter import format_source
-from dsl.loader import read_source
-from interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from runebook.dsl.diagnostics import DiagnosticSink, render_text
+from runebook.dsl.formatter import format_source
+from runebook.dsl.loader import read_source
+from runebook.interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 
 __all__ = ["register", "run"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from interpreter.cli.commands import EXIT_USAGE
+from runebook.interpreter.cli.commands import EXIT_USAGE
 
 __all__ = ["register", "run"]
 
@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:  # noqa: ARG001
     try:
-        from interpreter.lsp.server import main
+        from runebook.interpreter.lsp.server import main
     except ImportError as error:
         print(f"runebook: error: the language server needs pygls ({error.name} is missing); "
               "install it with: pip install 'runebook[lsp]'", file=sys.stderr)

@@ -6,11 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from dsl.diagnostics import DiagnosticSink, RunebookError
-from dsl.dump import dump
-from dsl.loader import read_source
-from dsl.parser import parse_rules
-from interpreter.cli.commands import EXIT_USAGE
+from runebook.dsl.diagnostics import DiagnosticSink, RunebookError
+from runebook.dsl.dump import dump
+from runebook.dsl.loader import read_source
+from runebook.dsl.parser import parse_rules
+from runebook.interpreter.cli.commands import EXIT_USAGE
 
 __all__ = ["register", "run"]
 

@@ -11,17 +11,17 @@ from typing import Any
 
 import attrs
 
-from dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
-from dsl.source import Source, Span
-from interpreter.cli.charts import sweep_csv, sweep_svg, sweep_text, write_chart
-from interpreter.cli.progress import Progress, SweepProgress
-from interpreter.cli.render import TRACE_LEVELS, distribution_text, trace_text
-from interpreter.core.limits import DEFAULT_LIMITS
-from interpreter.core.values import format_value
-from interpreter.rules import load
-from interpreter.rules.odds_of import odds_of
-from interpreter.rules.sweep import parse_vary, sweep
-from interpreter.rules.procedures import NamedDriver, PromptDriver, ScriptedDriver, load_choices, named_answers
+from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from runebook.dsl.source import Source, Span
+from runebook.interpreter.cli.charts import sweep_csv, sweep_svg, sweep_text, write_chart
+from runebook.interpreter.cli.progress import Progress, SweepProgress
+from runebook.interpreter.cli.render import TRACE_LEVELS, distribution_text, trace_text
+from runebook.interpreter.core.limits import DEFAULT_LIMITS
+from runebook.interpreter.core.values import format_value
+from runebook.interpreter.rules import load
+from runebook.interpreter.rules.odds_of import odds_of
+from runebook.interpreter.rules.sweep import parse_vary, sweep
+from runebook.interpreter.rules.procedures import NamedDriver, PromptDriver, ScriptedDriver, load_choices, named_answers
 
 __all__ = ["add_check_inputs", "add_trace_options", "faces", "register", "run_check_odds", "run_resolve",
            "run_sweep"]

@@ -14,17 +14,17 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from dsl.diagnostics import Diagnostic, RunebookError, render_text
-from dsl.loader import builtin_games, check_paths, load_game
-from interpreter.cli.commands import EXIT_ERRORS, EXIT_OK
-from interpreter.cli.render import distribution_text, trace_text
-from interpreter.core.trace import RollEvent, Trace
-from interpreter.core.values import format_value
-from interpreter.markov.chains import FixedDriver
-from interpreter.rules import load
-from interpreter.rules.procedures import load_choices
-from interpreter.rules.yamlfile import read_yaml
-from rulesets import RULESETS_DIR
+from runebook.dsl.diagnostics import Diagnostic, RunebookError, render_text
+from runebook.dsl.loader import builtin_games, check_paths, load_game
+from runebook.interpreter.cli.commands import EXIT_ERRORS, EXIT_OK
+from runebook.interpreter.cli.render import distribution_text, trace_text
+from runebook.interpreter.core.trace import RollEvent, Trace
+from runebook.interpreter.core.values import format_value
+from runebook.interpreter.markov.chains import FixedDriver
+from runebook.interpreter.rules import load
+from runebook.interpreter.rules.procedures import load_choices
+from runebook.interpreter.rules.yamlfile import read_yaml
+from runebook.rulesets import RULESETS_DIR
 
 __all__ = ["register", "run"]
 
