@@ -339,6 +339,9 @@ builtin("holds(e: entity, condition: any) -> number",
         "holds(entity, CONDITION): how many times it holds the condition", host=True)
 builtin("amount(e: entity, condition: any, key: any = none, ...) -> number",
         "amount(entity, CONDITION[, values...]): the condition's first amount (0 when not held)", host=True)
+builtin("held_value(e: entity, condition: any, parameter: any, key: any = none, ...) -> any",
+        "held_value(entity, CONDITION, \"parameter\"[, values...]): that parameter's value in the first instance "
+        "of the condition it holds (with those identifying values); none when it holds none", host=True)
 builtin("stat(e: entity, stat: any) -> number",
         "stat(entity, \"Stat\"): the stat with its conditions' modifiers and set values applied", host=True)
 builtin("line(x: entry, label: any, grade: number, default: any = none) -> any",

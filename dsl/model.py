@@ -26,7 +26,7 @@ from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
 from runebook.dsl.flow import Flow, lower, reads_of
 from runebook.dsl.inline import expand_procedures
 from runebook.dsl.loader import Ruleset
-from runebook.dsl.source import Source, Span
+from runebook.dsl.source import Source, Span, gc_paused
 from runebook.dsl.typecheck import check_types
 from runebook.dsl.types import LITERAL_WORDS
 from runebook.dsl.vocabulary import fold
@@ -240,7 +240,8 @@ class Model:
 
 def build_model(ruleset: Ruleset) -> Model:
     """Bind and check a ruleset's mechanics (see the module's docstring)."""
-    return _Builder(ruleset).build()
+    with gc_paused():  # a name per level of a large table: no cycles, many objects
+        return _Builder(ruleset).build()
 
 
 # ---------------------------------------------------------------- building
@@ -490,8 +491,9 @@ class _Builder:
         implied = [str(r.value) for r in block.rows if isinstance(r.value, ex.Name)
                    and fold(r.value.text) not in self.defined and fold(r.value.text) not in LITERAL_WORDS]
         implied = list(dict.fromkeys(implied))
-        for rank, level in enumerate(implied):
-            self.define(level, LevelName(name, level, rank, tuple(implied)))
+        group = tuple(implied)  # one tuple shared by every level (a copy each was quadratic)
+        for rank, level in enumerate(group):
+            self.define(level, LevelName(name, level, rank, group))
             self.defined[fold(level)] = (source, None)
         rows = []
         for row in block.rows:

@@ -30,6 +30,7 @@ from lark.lark import PostLex
 from runebook.dsl import ast
 from runebook.dsl.builder import RulesBuilder, make_builder
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink
+from runebook.dsl.fast_table import read_table
 from runebook.dsl.grammar_cache import cached_parser
 from runebook.dsl.lalr import FastDriver
 from runebook.dsl.expr_ast import Expr
@@ -532,7 +533,9 @@ def parse_rules(source: Source, sink: DiagnosticSink | None = None,
     if spans is None:
         spans = split_blocks(source.text, layout)
     blocks: list[ast.Block] | None = None
-    if spans and not layout and _prechecks(source.text[spans[0][2]:spans[-1][3]], spans[0][0] - 1, DiagnosticSink()):
+    if not layout and any(last - first >= _FAST_TABLE_ROWS for first, last, _, _ in spans):
+        blocks = _with_fast_tables(source, sink, spans)
+    if blocks is None and spans and not layout and _prechecks(source.text[spans[0][2]:spans[-1][3]], spans[0][0] - 1, DiagnosticSink()):
         whole_sink = DiagnosticSink(source)
         first, _, start, _ = spans[0]
         _, last, _, end = spans[-1]
@@ -551,6 +554,34 @@ def parse_rules(source: Source, sink: DiagnosticSink | None = None,
     if own:
         sink.raise_if_any()
     return ast.RulesFile(tuple(blocks), path=source.name)
+
+
+#: A table of at least this many rows is read by dsl.fast_table when its rows are plain.
+_FAST_TABLE_ROWS = 100
+
+
+def _with_fast_tables(source: Source, sink: DiagnosticSink,
+                      spans: list[tuple[int, int, int, int]]) -> list[ast.Block] | None:
+    """The blocks of a file with large plain tables: those read by dsl.fast_table, the
+    blocks between them parsed as usual. None when no large table is plain."""
+    found = {index: read_table(source.text, first, start, end) for index, (first, last, start, end) in enumerate(spans)
+             if last - first >= _FAST_TABLE_ROWS}
+    if not any(found.values()):
+        return None
+    blocks: list[ast.Block] = []
+    pending: list[tuple[int, int, int, int]] = []
+    for index, span in enumerate(spans):
+        table = found.get(index)
+        if table is None:
+            pending.append(span)
+            continue
+        if pending:
+            blocks.extend(parse_rules(source, sink, pending).blocks)
+            pending = []
+        blocks.append(table)
+    if pending:
+        blocks.extend(parse_rules(source, sink, pending).blocks)
+    return blocks
 
 
 def parse_expression(text: str, source: Source | None = None) -> Expr:

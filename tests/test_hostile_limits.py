@@ -78,6 +78,21 @@ def test_large_exact_odds_are_refused_quickly(expr: str) -> None:
     assert grown_mb < 200
 
 
+def test_the_work_of_a_sum_is_foreseen_before_it_is_done() -> None:
+    """A sum the power series does not take (penetrating dice: each explosion adds one less)
+    is folded die by die, and that fold's work is foreseen from the dice's outcomes: 4d6!p at
+    about 123,066 pairs of sums and faces at most. Past twice max_work it is refused before
+    the fold starts; within that margin the work itself is counted (here it fits). Sums the
+    series takes count their own work: 1000d6 is exact, 3000d6 is refused."""
+    def odds_with(most: int):  # type: ignore[no-untyped-def]
+        return api.odds("4d6!p", limits=attrs.evolve(DEFAULT_LIMITS, max_work=most))
+    assert "foreseen (about 123,066)" in _refused(lambda: odds_with(61_532), "E0415", "max_work")
+    assert sum(odds_with(61_533).values()) == 1
+    assert "steps foreseen" in _refused(lambda: api.odds("8d%!p"), "E0415", "max_work")
+    assert api.odds("1000d6")[3500] > 0
+    assert "foreseen" not in _refused(lambda: api.odds("3000d6"), "E0415", "max_work")
+
+
 def test_an_exponential_function_is_refused(tmp_path: Path) -> None:
     (tmp_path / "fib.rules").write_text(FIB)
     rules = load(str(tmp_path))
@@ -104,6 +119,31 @@ def test_procedure_odds_are_bounded(tmp_path: Path) -> None:
     for faces in itertools.product(range(1, 7), repeat=3):
         expected[sum(faces)] = expected.get(sum(faces), Fraction(0)) + Fraction(1, 216)
     assert dict(odds) == expected
+
+
+def test_procedure_odds_whose_states_multiply_are_refused_before_the_work(tmp_path: Path) -> None:
+    """Twenty `1d1000` summed: a thousand states wait after each roll, each foreseen at the
+    thousand runs the segments at their place took; refused after about 9,000 runs, not
+    after 50,000 (2-4 s)."""
+    (tmp_path / "p.rules").write_text(PROCEDURES)
+    rules = load(str(tmp_path))
+    rules.odds("Sum Few")  # loading is not part of the time
+    text = _refused(lambda: rules.odds("Sum Many"), "E0904", "max_worlds")
+    assert "foreseen" in text
+
+
+def test_procedure_odds_within_the_limit_are_not_refused_by_the_forecast(tmp_path: Path) -> None:
+    """Four d6 summed take 247 runs of a segment: under a limit of 247 the forecast lets them
+    through (the sum's odds against enumeration); at 246 the runs counted refuse them."""
+    (tmp_path / "p.rules").write_text(PROCEDURES)
+    rules = load(str(tmp_path), attrs.evolve(DEFAULT_LIMITS, max_worlds=247))
+    odds = rules.odds("Sum Few", count=5).results["total"]
+    expected: dict[int, Fraction] = {}
+    for faces in itertools.product(range(1, 7), repeat=4):
+        expected[sum(faces)] = expected.get(sum(faces), Fraction(0)) + Fraction(1, 6**4)
+    assert dict(odds) == expected
+    tight = load(str(tmp_path), attrs.evolve(DEFAULT_LIMITS, max_worlds=246))
+    assert "foreseen" not in _refused(lambda: tight.odds("Sum Few", count=5), "E0904", "max_worlds")
 
 
 def test_limits_from_the_api_and_the_command_line(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -85,4 +85,4 @@ def test_mestezia_shows_the_attack_and_defense_bonus(cli, tmp_path: Path) -> Non
     run = cli("run", "mestezia", "Berserker Charge", "--as", str(tmp_path / "itzel.yaml"),
               "--against", str(tmp_path / "foe.yaml"), "--dice", "6,7,9", "--json")
     assert run.code == 0, run.stderr
-    assert json.loads(run.stdout)["shown"] == {"attack_bonus": 2, "defense_bonus": -3}
+    assert json.loads(run.stdout)["shown"] == {"terrain_bonus": 0, "attack_bonus": 2, "defense_bonus": -3}

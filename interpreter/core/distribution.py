@@ -747,6 +747,10 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
         groups = per_group
         add = combine
         fix = lump
+    if scalar:
+        foreseen = _foreseen_sum_work(groups)
+        if foreseen > _FORESIGHT * limits.max_work:
+            raise _TooBig(f"more than max_work = {limits.max_work:,} steps foreseen (about {foreseen:,})")
     denominator = 1
     work = 0
     for n, per_die, total in groups:
@@ -882,6 +886,39 @@ def _summed(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
 
 def _add_scalar(a: Any, b: Any) -> Any:
     return a + b
+
+
+#: How far past ``max_work`` a foreseen amount of work must go to be refused before it is
+#: done (the foresight is an upper bound; within the margin the work itself is counted).
+_FORESIGHT = 2
+
+
+def _foreseen_sum_work(groups: list[tuple[int, dict[Any, int], int]]) -> int:
+    """The pairs of states and faces the sum fold of :func:`_unkept` will combine, at most,
+    from each die's outcomes alone: after some dice the sums are at most the values between
+    the lowest and highest sum, in steps of the faces' common difference (twice that with
+    open-ended tails ``b+``), and at most the product of the dice's outcome counts. 0 when
+    the outcomes are not whole numbers (nothing is foreseen then)."""
+    low = high = step = work = 0
+    states = 1
+    tails = False
+    for n, per_die, _total in groups:
+        values = [k.low if isinstance(k, Bound) else k for k in per_die]
+        if not values or not all(type(v) is int for v in values):
+            return 0
+        least = min(values)
+        spread = 0
+        for v in values:
+            spread = math.gcd(spread, v - least)
+        tails = tails or any(isinstance(k, Bound) for k in per_die)
+        for _ in range(n):
+            work += states * len(per_die)
+            low += least
+            high += max(values)
+            step = math.gcd(step, spread)
+            span = (high - low) // step + 1 if step else 1
+            states = min(states * len(per_die), span * (2 if tails else 1))
+    return work
 
 
 def _lumper(readers: tuple[Reader, ...],

@@ -12,7 +12,7 @@ import attrs
 
 from runebook.dsl.diagnostics import Diagnostic, RunebookError
 
-__all__ = ["DEFAULT_LIMITS", "LIMIT_CODES", "Limits", "check_digits", "limit_error", "parse_limit"]
+__all__ = ["DEFAULT_LIMITS", "LIMIT_CODES", "Limits", "WorldForecast", "check_digits", "limit_error", "parse_limit"]
 
 
 @attrs.frozen(cache_hash=True)
@@ -92,3 +92,53 @@ def parse_limit(text: str, limits: Limits) -> Limits:
     if not raw.isdigit() or len(raw) > 12 or int(raw) < 1:
         raise ValueError(f"limit {name} needs a whole number from 1 to 999,999,999,999, not '{text.partition('=')[2]}'")
     return attrs.evolve(limits, **{name: int(raw)})
+
+
+class WorldForecast:
+    """Foresees the segment runs a procedure's exact odds still need, so that a chain whose
+    states multiply (a loop summing `1d1000` twenty times) is refused after a few thousand
+    runs, not after ``max_worlds`` of them (seconds of work).
+
+    Each state waiting to be explored is counted at the fewest runs a segment starting at
+    the same place (the line it stands at) has taken, once ``SAMPLES`` such segments have
+    run (1 before): states at one place differ (a loop's count, what is left to roll), so
+    one segment alone says too little; with fewer, a shipped procedure well within the limit
+    was foreseen past it. It refuses when the runs made plus that estimate pass ``MARGIN`` times
+    the limit; under that the limit itself is checked as the runs are made.
+    """
+
+    __slots__ = ("fewest", "limits", "pending", "seen", "site", "waiting")
+
+    #: How far past ``max_worlds`` the estimate must go before it refuses.
+    MARGIN = 2
+    #: Segments run at a place before their fewest runs stand for the states waiting there.
+    SAMPLES = 8
+
+    def __init__(self, limits: Limits, site: Any) -> None:
+        self.limits = limits
+        self.site = site
+        self.fewest: dict[Any, int] = {}
+        self.seen: dict[Any, int] = {}
+        self.waiting: dict[Any, int] = {}
+        self.pending: set[Any] = set()
+
+    def queued(self, state: Any, place: Any) -> None:
+        """A state found, to be explored later (counted once however often it is found)."""
+        if state not in self.pending:
+            self.pending.add(state)
+            self.waiting[place] = self.waiting.get(place, 0) + 1
+
+    def explored(self, state: Any, place: Any, runs: int, done: int) -> None:
+        """A state's segment took ``runs`` runs, ``done`` in all so far: refuse if the states
+        still waiting would take the computation far past ``max_worlds``."""
+        if state in self.pending:
+            self.pending.discard(state)
+            self.waiting[place] -= 1
+        known = self.fewest.get(place)
+        self.fewest[place] = runs if known is None else min(known, runs)
+        self.seen[place] = self.seen.get(place, 0) + 1
+        foreseen = done + sum(n * (self.fewest[p] if self.seen.get(p, 0) >= self.SAMPLES else 1)
+                              for p, n in self.waiting.items())
+        if foreseen > self.MARGIN * self.limits.max_worlds:
+            raise limit_error("max_worlds", self.limits, self.site,
+                              f"about {foreseen:,} runs of a segment foreseen ({len(self.pending):,} states waiting)")

@@ -36,7 +36,7 @@ from runebook.dsl.vocabulary import fold
 from runebook.interpreter.core.dice import PoolSource
 from runebook.interpreter.core.distribution import Distribution
 from runebook.interpreter.core.evaluate import Context, MapEnv, normalize_name
-from runebook.interpreter.core.limits import limit_error
+from runebook.interpreter.core.limits import WorldForecast, limit_error
 from runebook.interpreter.core.values import Bound, Level, Rating, Record
 from runebook.interpreter.rules.memo import LineMemo
 from runebook.interpreter.rules.procedures import ChoicePoint, Driver, run_segment
@@ -233,6 +233,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
         return rules.enumerate(run, memo)
 
     start = (0, number(()), number(entity_key(roles)))
+    forecast = WorldForecast(rules.limits, (source, decl.name.span))
     transitions: dict[tuple[Any, ...], dict[Any, Fraction]] = {}
     queue = [start]
     while queue:
@@ -245,13 +246,16 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                                                  limit=f"{most} states")])
         if progress is not None:
             progress(len(transitions))
+        before = worlds[0]
         dist = segment(state)
+        forecast.explored(state, state[0], worlds[0] - before, worlds[0])
         edges: dict[Any, Fraction] = {}
         for outcome, p in dist.items():
             target = ("end", outcome[1]) if outcome[0] == "end" else outcome[1:]
             edges[target] = edges.get(target, Fraction(0)) + p
             if outcome[0] != "end" and target not in transitions:
                 queue.append(target)
+                forecast.queued(target, target[0])
         if dist.residual:
             edges[_UNKNOWN] = edges.get(_UNKNOWN, Fraction(0)) + dist.residual
         transitions[state] = edges

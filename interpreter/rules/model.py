@@ -1112,6 +1112,8 @@ class StateQuery:
             return self._line(ctx, args, site)  # type: ignore[attr-defined]
         if self.name in ("line_text", "number_in", "meets", "data_of", "level_in"):
             return entry_query(self.rules, self.name, ctx, args, site)
+        if self.name == "held_value":
+            return _held_value(self, args, site)
         keys: list[Any] = []
         if self.name in ("amount", "has") and len(args) > 2:
             args, keys = args[:2], args[2:]  # amount(entity, CONDITION, its identifying values...)
@@ -1143,6 +1145,33 @@ class StateQuery:
         # Held or implied by a condition held (`implies`); with values, an instance that has them.
         return any(fold(held.name) == fold(key) and all(_same(held.arg(p.name), k) for p, k in zip(condition.keys, keys))
                    for held, condition in self.rules.under(entity))
+
+
+def _held_value(query: StateQuery, args: list[Any], site: Any) -> Any:
+    """``held_value(entity, CONDITION, "parameter", keys...)``: the value a held condition was
+    applied with (the lord a `Sworn(to)` names), in its first instance with those
+    identifying values; none when the entity holds no such instance."""
+    if len(args) < 3:
+        raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name="held_value", expected="at least 3",
+                                             got=len(args))])
+    entity, what, parameter, *keys = args
+    if not hasattr(entity, "conditions"):
+        raise RunebookError([Diagnostic.make("E0405", site[0], site[1], op="held_value",
+                                             kind="something that is not a character")])
+    key = fold(what.name if isinstance(what, Level) else str(what))
+    condition = query.rules.conditions.get(key)
+    if condition is None:
+        raise RunebookError([Diagnostic.make("E0705", site[0], site[1], what="condition", name=key,
+                                             help=did_you_mean(key, [c.name for c in query.rules.conditions.values()]) or None)])
+    wanted = fold(str(parameter.name if isinstance(parameter, Level) else parameter))
+    names = [p.name for p in condition.params]
+    if wanted not in {fold(n) for n in names}:
+        raise RunebookError([Diagnostic.make("E0705", site[0], site[1], what=f"parameter of '{key}'", name=str(parameter),
+                                             help=did_you_mean(str(parameter), names) or None)])
+    for held in entity.conditions:
+        if fold(held.name) == key and all(_same(held.arg(p.name), k) for p, k in zip(condition.keys, keys)):
+            return next((v for k, v in held.args if fold(k) == wanted), None)
+    return None
 
 
 def _line_query(query: StateQuery, ctx: Context, args: list[Any], site: Any) -> Any:

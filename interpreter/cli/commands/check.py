@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
-from runebook.dsl.loader import CheckReport, _extends, _parse, check_paths, combined_entries, load_game, read_text
+from runebook.dsl.loader import _EXTENDS, CheckReport, _extends, _parse, check_paths, combined_entries, load_game, read_text
 from runebook.dsl.model import build_model
 from runebook.interpreter.cli.characters import CHARACTER_FILES, character_problems
 from runebook.interpreter.cli.kind_checks import homebrew_entries, kind_checks, refused_entries
@@ -65,6 +65,14 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
                 elif folders.get(folder, set()) is not None:
                     folders.setdefault(folder, set()).add(str(file.resolve()))
                 continue
+            # Content alone, for a game whose kinds name no checks, needs nothing more: its
+            # game is read off the `extends` line, so the file is not parsed a second time
+            # (check_paths has parsed it; a 4 MiB homebrew file takes seconds).
+            named = _EXTENDS.match(text)
+            if not mechanics and named is not None:
+                game = load_game(named.group(1).strip())
+                if isinstance(game, Diagnostic) or not kind_checks(game):
+                    continue
             parsed = _parse(file, DiagnosticSink())
             extends = _extends(parsed[1]) if parsed else None
             base = load_game(extends.game.text) if extends else None
