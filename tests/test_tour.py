@@ -33,6 +33,16 @@ def test_tour_visits_every_game(tours) -> None:  # type: ignore[no-untyped-def]
     assert "Traceback" not in stderr
 
 
+def test_the_tour_plays_a_whole_mezzo_conflict_and_challenge(tours) -> None:  # type: ignore[no-untyped-def]
+    """The README's Take Median conflict (a law, eliminations, a d12 roll-off won by fight)
+    and its challenge among three, with their answers and dice (issue 12)."""
+    mezzo = tours[0][1].split("== mezzo:")[1].split("\n== ")[0]
+    conflict = mezzo.split('$ runebook run mezzo "Conflict"')[1].split("$ runebook")[0]
+    assert "=> first_tie: [parley, fight]" in conflict and "=> winner: fight" in conflict
+    challenge = mezzo.split('$ runebook run mezzo "Challenge"')[1].split("$ runebook")[0]
+    assert "=> left: [victory, victory, defeat]" in challenge
+
+
 def test_tour_is_reproducible(tours) -> None:  # type: ignore[no-untyped-def]
     assert tours[0][1] == tours[1][1]
 

@@ -96,8 +96,7 @@ def _shown_odds(folder, game: str) -> None:  # type: ignore[no-untyped-def]
         roles = {k: item[k] for k in ("as", "against") if isinstance(item.get(k), str)}
         inputs, answers = item.get("with") or {}, item.get("answers") or {}
         flags = " ".join([f"--{k} {_shown(folder / 'examples' / v)}" for k, v in roles.items()]
-                         + [f"--with {k}={','.join(map(str, v)) if isinstance(v, list) else v}" for k, v in inputs.items()]
-                         + [f"--answer {k}={v}" for k, v in answers.items()])
+                         + _input_flags(inputs) + [f"--answer {k}={v}" for k, v in answers.items()])
         print(f"\n   $ runebook odds {game} \"{item['entry']}\" {flags}")
         odds = rules.odds(str(item["entry"]), answers=answers or None, **_sides(rules, folder, roles), **inputs)
         for name in item.get("results") or list(odds.results):
@@ -116,8 +115,9 @@ def _sides(rules, folder, roles: dict[str, str]) -> dict[str, object]:  # type: 
 
 def _shown_runs(folder, game: str) -> None:  # type: ignore[no-untyped-def]
     """The runs a game's ``examples/tour.yaml`` asks for: a procedure with example files on
-    each side, its answers and its dice, e.g. ``runs: [{procedure: NAME, as: a.yaml, against:
-    b.yaml, choices: answers.yaml, dice: "1,2,3"}]``; it prints the command and the results."""
+    each side, its inputs, answers and dice, e.g. ``runs: [{procedure: NAME, as: a.yaml,
+    against: b.yaml, with: {heroes: [2, 1]}, choices: answers.yaml, dice: "1,2,3"}]``; it
+    prints the command and the results."""
     path = folder / "examples" / "tour.yaml"
     if not path.is_file():
         return
@@ -125,15 +125,22 @@ def _shown_runs(folder, game: str) -> None:  # type: ignore[no-untyped-def]
     rules = load(game)
     for item in (data or {}).get("runs", []) if isinstance(data, dict) else []:
         roles = {k: item[k] for k in ("as", "against") if isinstance(item.get(k), str)}
-        flags = " ".join(f"--{k} {_shown(folder / 'examples' / v)}" for k, v in roles.items())
+        inputs = item.get("with") or {}
+        flags = " ".join([f"--{k} {_shown(folder / 'examples' / v)}" for k, v in roles.items()]
+                         + _input_flags(inputs))
         choices, dice = item.get("choices"), str(item.get("dice", ""))
         extra = (f" --choices {_shown(folder / 'examples' / choices)}" if choices else "") + (f" --dice {dice}" if dice else "")
         print(f"\n   $ runebook run {game} \"{item['procedure']}\" {flags}{extra}")
         driver = load_choices(folder / "examples" / choices) if choices else FixedDriver()
         faces = [int(f) for f in dice.split(",")] if dice else None
-        result = rules.run(str(item["procedure"]), dice=faces, driver=driver, **_sides(rules, folder, roles))
+        result = rules.run(str(item["procedure"]), dict(inputs), dice=faces, driver=driver, **_sides(rules, folder, roles))
         for name, value in result.results.items():
             print(f"   => {name}: {format_value(value)}")
+
+
+def _input_flags(inputs: dict[str, Any]) -> list[str]:
+    """``--with NAME=VALUE`` for each input, a list written as the command line takes it."""
+    return [f"--with {k}={','.join(map(str, v)) if isinstance(v, list) else v}" for k, v in inputs.items()]
 
 
 def _answers(choices: tuple[tuple[str, str], ...]) -> dict[str, str]:
