@@ -249,7 +249,9 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
         edges: dict[Any, Fraction] = {}
         for outcome, p in dist.items():
             target = ("end", outcome[1]) if outcome[0] == "end" else outcome[1:]
-            edges[target] = edges.get(target, Fraction(0)) + p
+            # Most targets come from one outcome: no sum (a Fraction sum costs a gcd).
+            before = edges.get(target)
+            edges[target] = p if before is None else before + p
             if outcome[0] != "end" and target not in transitions:
                 queue.append(target)
         if dist.residual:

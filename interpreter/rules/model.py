@@ -1167,6 +1167,10 @@ class CheckCall:
 
     rules: Rules
     check: Check
+    #: The names of the check's results, in order (exact odds read them in every world).
+    result_names: tuple[str, ...] = attrs.field(init=False, default=attrs.Factory(
+        lambda self: tuple(s.name for s in self.check.decl.statements if isinstance(s, ast.ResultLine)),
+        takes_self=True))
 
     @property
     def name(self) -> str:
@@ -1198,7 +1202,7 @@ class CheckCall:
         """While computing odds: the check's results as one choice among their exact
         distribution (computed once per inputs), instead of enumerating its dice in every
         world of the caller. None when the inputs cannot be a cache key."""
-        names = [s.name for s in self.check.decl.statements if isinstance(s, ast.ResultLine)]
+        names = self.result_names
         try:
             key = (self.check.name, tuple(inputs.items()), _options_key(options),
                    tuple(sorted((role, tuple(sorted(e.stats.items())), tuple(sorted(e.resources.items())),
