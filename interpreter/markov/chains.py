@@ -217,7 +217,8 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                         name = folded[k] = fold(k)
                     if name not in needed:
                         continue
-                if type(v) in _SIMPLE:
+                if type(v) in _SIMPLE or v is held_values.get(k):
+                    # A value the state held, unchanged: already frozen and plain.
                     kept.append((k, v))
                     continue
                 v = _freeze(v, refs)
