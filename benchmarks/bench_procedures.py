@@ -46,8 +46,17 @@ CASES: list[tuple[str, str, str, dict[str, Any], dict[str, Any] | None, bool]] =
 #: What each process runs: load the game, then time one exact computation.
 RUNNER = """
 import json, sys, time
-sys.path.insert(0, sys.argv[1])
-from runebook import interpreter
+import os
+tree = os.path.realpath(sys.argv[1])
+sys.path.insert(0, tree)
+# A tree from before the runebook namespace keeps interpreter/ at its top; importing
+# runebook there would find the installed checkout instead of the tree's own code.
+if os.path.isfile(os.path.join(tree, "runebook", "__init__.py")):
+    from runebook import interpreter
+else:
+    import interpreter
+if not os.path.realpath(interpreter.__file__).startswith(tree + os.sep):
+    raise SystemExit(f"imported {interpreter.__file__}, not the code of {tree}")
 game, procedure, inputs = sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 rules = interpreter.load(game)
 start, cpu = time.perf_counter(), time.process_time()

@@ -102,3 +102,21 @@ def test_fractions_longer_than_pythons_conversion_limit_are_written(rules) -> No
         sys.set_int_max_str_digits(limit)
     assert format_value(value) == expected
     assert format_value(-value) == "-" + expected
+
+
+def test_a_name_once_the_games_is_read_again_when_a_local_takes_it() -> None:
+    """The memo remembers that a line's name was the game's own; a local of that name
+    defined afterwards must still be part of the key (a different value, a different key)."""
+    from runebook.interpreter.core.evaluate import MapEnv
+    from runebook.interpreter.rules.memo import LineMemo
+
+    game = MapEnv({"bonus": "the game's"})
+    memo = LineMemo(game)
+    env = MapEnv({"x": 1}, parent=MapEnv({"ability": 15}, parent=game))
+    first = memo.key(env, ("bonus", "x"), 7)
+    assert first is not None and first[1] == 1
+    env.define("bonus", 2)
+    assert memo.key(env, ("bonus", "x"), 7) == (2, 1)
+    assert memo.key(env, ("bonus", "x"), 7) != first
+    env.define("bonus", 3)
+    assert memo.key(env, ("bonus", "x"), 7) == (3, 1)

@@ -244,7 +244,7 @@ class Record(Mapping):  # type: ignore[type-arg]
         return f"Record({self._items!r})"
 
 
-@attrs.frozen(order=False)
+@attrs.frozen(order=False, cache_hash=True)  # hashed in every key of exact odds' memos
 class Level:
     """A named outcome in an ordered group (``levels Result: fumble < ... < critical``).
 

@@ -217,7 +217,8 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                         name = folded[k] = fold(k)
                     if name not in needed:
                         continue
-                if type(v) in _SIMPLE:
+                if type(v) in _SIMPLE or v is held_values.get(k):
+                    # A value the state held, unchanged: already frozen and plain.
                     kept.append((k, v))
                     continue
                 v = _freeze(v, refs)
@@ -252,7 +253,9 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
         edges: dict[Any, Fraction] = {}
         for outcome, p in dist.items():
             target = ("end", outcome[1]) if outcome[0] == "end" else outcome[1:]
-            edges[target] = edges.get(target, Fraction(0)) + p
+            # Most targets come from one outcome: no sum (a Fraction sum costs a gcd).
+            before = edges.get(target)
+            edges[target] = p if before is None else before + p
             if outcome[0] != "end" and target not in transitions:
                 queue.append(target)
                 forecast.queued(target, target[0])

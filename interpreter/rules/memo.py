@@ -76,7 +76,7 @@ class LineMemo:
     """The memo of one exact-odds computation: (line, values read) -> value. A line is
     named by its object's id (the loaded rules keep every line alive)."""
 
-    __slots__ = ("lines", "records", "stop", "values")
+    __slots__ = ("constants", "lines", "records", "stop", "values")
 
     def __init__(self, stop: Any) -> None:
         #: The game's own environment: names found there are constants of the computation.
@@ -87,6 +87,10 @@ class LineMemo:
         self.records: dict[int, tuple[Record, bool]] = {}
         #: The names each line's expression reads, by the line (kept alive here).
         self.lines: dict[int, tuple[Any, tuple[str, ...]]] = {}
+        #: The names each line (by its id) found among the game's own names. A line runs in
+        #: environments of one shape throughout a computation (its locals over the same
+        #: inputs, options and roles), so such a name is the game's unless a local takes it.
+        self.constants: dict[int, set[str]] = {}
 
     def names(self, line: Any) -> tuple[str, ...]:
         """The names a line's expression reads (worked out once per line)."""
@@ -101,22 +105,30 @@ class LineMemo:
             found = self.records[id(record)] = (record, plain(record))
         return found[1]
 
-    def key(self, env: Any, names: tuple[str, ...]) -> tuple[Any, ...] | None:
-        """The values ``names`` hold in ``env`` (None when one is not plain)."""
+    def key(self, env: Any, names: tuple[str, ...], line: int) -> tuple[Any, ...] | None:
+        """The values ``names`` hold in ``env`` for line ``line`` (None when one is not plain)."""
         if type(env) is not MapEnv:
             return None
-        top = env.mapping
-        out = []
+        get = env.mapping.get
+        constants = self.constants.get(line, ())
+        out: list[Any] = []
+        add = out.append
         for text in names:
-            value = top.get(text, _MISSING)
+            value = get(text, _MISSING)
             if value is _MISSING:
+                if text in constants:
+                    add(_CONSTANT)
+                    continue
                 value = self._find(env, text)
                 if value is _MISSING:
-                    out.append(_CONSTANT)
+                    add(_CONSTANT)
+                    self.constants.setdefault(line, set()).add(text)
                     continue
             kind = type(value)
-            if kind in _SIMPLE or (self._plain_record(value) if kind is Record else plain(value)):
-                out.append(value)
+            # The usual cases tested here, without a call: simple values, lists of them.
+            if kind in _SIMPLE or (kind is tuple and _SIMPLE.issuperset(map(type, value))) or (
+                    self._plain_record(value) if kind is Record else plain(value)):
+                add(value)
             else:
                 return None
         return tuple(out)
@@ -142,7 +154,7 @@ class LineMemo:
                  ctx: Context, env: Any) -> Any:
         """``closure(ctx, env)``, or the value it gave before for the same values read."""
         world = ctx.world
-        key = self.key(env, names) if world is not None and ctx.trace is None else None
+        key = self.key(env, names, line) if world is not None and ctx.trace is None else None
         if key is None:
             return closure(ctx, env)
         key = (line, key)

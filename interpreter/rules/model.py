@@ -75,7 +75,7 @@ from runebook.interpreter.rules.entities import Entity, Held, load_entities, loa
 from runebook.interpreter.rules.entries import EntryView, line_value
 from runebook.interpreter.rules.inline import ReadingEnv
 from runebook.interpreter.rules.listed import entry_query
-from runebook.interpreter.rules.memo import LineMemo
+from runebook.interpreter.rules.memo import LineMemo, names_read
 from runebook.interpreter.rules.procedures import CallbackDriver, Chooser, Driver, RunResult, ScriptedDriver, run_lines
 from runebook.interpreter.rules.results import CheckOdds, CheckResult
 from runebook.interpreter.rules.runstate import RunState
@@ -146,6 +146,8 @@ class Rules:
         self._call_cache: dict[tuple[Any, ...], list[tuple[Any, Fraction]]] = {}
         # Procedures' lines compiled to closures, by their tuple of lines (procedures.program_of).
         self._programs: dict[int, tuple[Any, Any]] = {}
+        # A check's lines prepared for exact odds, by its lines (`_check_lines`).
+        self._check_plans: dict[int, tuple[Any, Any]] = {}
         self.conditions: dict[str, Condition] = {}
         self.globals = MapEnv()
         self._build(model)
@@ -783,12 +785,12 @@ class Rules:
             self.entry_views(scope, env, ctx)
             results: dict[str, Any] = {}
             memo = run.memo if ctx.trace is None else None
-            for index, statement in enumerate(check.decl.statements):
+            for index, (statement, names, closure) in enumerate(self._check_lines(check) if memo is not None
+                                                                else ((s, (), None) for s in check.decl.statements)):
                 kind = type(statement)
-                if memo is not None and kind in _MEMO_LINES and not getattr(statement, "path", ()):
+                if closure is not None:
                     # Exact odds: a value line's value for the values it reads, once (interpreter.rules.memo).
-                    value = memo.evaluate(id(statement), memo.names(statement),
-                                          self.compiled(statement.expr, check.source).closure, ctx, env)
+                    value = memo.evaluate(id(statement), names, closure, ctx, env)  # type: ignore[union-attr]
                     if kind is not ast.LetLine:
                         value = ctx.result(value)
                     env.define(statement.name, value)
@@ -799,6 +801,19 @@ class Rules:
             return results
         finally:
             run.options, run.roles = previous
+
+    def _check_lines(self, check: Check) -> tuple[tuple[Any, tuple[str, ...], Any], ...]:
+        """A check's lines for exact odds, each with the names it reads and its compiled
+        closure when the memo serves it (else ``(line, (), None)``); worked out once per loaded
+        rules (a pure function of the lines: threads may each make it, both alike)."""
+        statements = check.decl.statements
+        found = self._check_plans.get(id(statements))
+        if found is None or found[0] is not statements:
+            lines = tuple((s, names_read([s.expr]), self.compiled(s.expr, check.source).closure)
+                          if type(s) in _MEMO_LINES and not getattr(s, "path", ()) else (s, (), None)
+                          for s in statements)
+            found = self._check_plans[id(statements)] = (statements, lines)
+        return found[1]  # type: ignore[no-any-return]
 
     def enumerate(self, fn: Any, memo: LineMemo | None = None) -> Distribution:
         """``joint(fn)`` with pools named by their place in the run: every world's context
@@ -1196,6 +1211,10 @@ class CheckCall:
 
     rules: Rules
     check: Check
+    #: The names of the check's results, in order (exact odds read them in every world).
+    result_names: tuple[str, ...] = attrs.field(init=False, default=attrs.Factory(
+        lambda self: tuple(s.name for s in self.check.decl.statements if isinstance(s, ast.ResultLine)),
+        takes_self=True))
 
     @property
     def name(self) -> str:
@@ -1227,7 +1246,7 @@ class CheckCall:
         """While computing odds: the check's results as one choice among their exact
         distribution (computed once per inputs), instead of enumerating its dice in every
         world of the caller. None when the inputs cannot be a cache key."""
-        names = [s.name for s in self.check.decl.statements if isinstance(s, ast.ResultLine)]
+        names = self.result_names
         try:
             key = (self.check.name, tuple(inputs.items()), _options_key(options),
                    tuple(sorted((role, tuple(sorted(e.stats.items())), tuple(sorted(e.resources.items())),
