@@ -172,3 +172,12 @@ def test_an_impossible_special_is_refused(cli, tmp_path: Path, side: str, specia
     assert run.code == 1
     assert "'Weapon Specials Valid' requires" in run.stderr and "Traceback" not in run.stderr
     assert [Path(p).read_bytes() for p in (who, whom)] == before
+
+
+def test_stun_strain_ends_with_the_scene(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # A reading of ours: the Strain of a Stun weapon lasts the Scene; an affliction's stays.
+    stunned = tmp_path / "stunned.yaml"
+    stunned.write_text(Path(BANDIT).read_text() + "conditions: ['Strained(4, \"stun\")', 'Strained(2, \"affliction\")']\n")
+    run = cli("run", GAME, "New Scene", "--as", str(stunned), "--json")
+    assert run.code == 0, run.stderr
+    assert json.loads(run.stdout)["state"]["actor"]["conditions"] == ['Strained(2, "affliction")']
