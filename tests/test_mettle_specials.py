@@ -162,7 +162,7 @@ def test_exact_odds_against_a_blocker(rules, tmp_path: Path, stacking: str, diff
 # ---------------------------------------------------------------- refusals
 
 
-@pytest.mark.parametrize(("side", "special"), [("as", {"Stun": 2}), ("as", {"Burn": -1}), ("against", {"Block": -1})])
+@pytest.mark.parametrize(("side", "special"), [("as", {"Stun": 2}), ("as", {"Burn": -1}), ("against", {"Block": -1}), ("as", {"Entangle": -1}), ("as", {"Ammo": -2})])
 def test_an_impossible_special_is_refused(cli, tmp_path: Path, side: str, special: dict) -> None:  # type: ignore[no-untyped-def]
     odd = armed(tmp_path, "Odd", **special)
     other = armed(tmp_path, "Other")
@@ -181,3 +181,50 @@ def test_stun_strain_ends_with_the_scene(cli, tmp_path: Path) -> None:  # type: 
     run = cli("run", GAME, "New Scene", "--as", str(stunned), "--json")
     assert run.code == 0, run.stderr
     assert json.loads(run.stdout)["state"]["actor"]["conditions"] == ['Strained(2, "affliction")']
+
+
+# ---------------------------------------------------------------- Entangle
+
+
+def test_an_entangling_hit_holds_the_target(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    net = armed(tmp_path, "Net", Entangle=2)
+    # [1,2,4]: a hit with Edge 1: DM 4 + 1 - 3 = 2 damage, and a hold of +2 Difficulty.
+    out = attack(cli, "--as", net, "--against", BANDIT, "--dice", "1,2,4")
+    assert out["results"]["damage"] == 2 and out["results"]["entangled"] == 2
+    assert out["state"]["target"]["conditions"] == ["Grappled(2) for 2 rounds"]
+    only = attack(cli, "--as", net, "--against", BANDIT, "--dice", "1,2,4", "--option", "entangle_effect=hold_only")
+    assert only["results"]["damage"] == 0 and only["results"]["entangled"] == 2
+    assert only["results"]["target_mettle"] == 3
+
+
+def test_an_entangled_target_attacks_at_a_higher_difficulty(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Held at +2, the Bandit's [1,2,2] (Score 5, no Edge) misses POISE 4 + 2 but hits POISE 4.
+    held = tmp_path / "held.yaml"
+    held.write_text(Path(BANDIT).read_text() + "conditions: ['Grappled(2)']\n")
+    tough = armed(tmp_path, "Tough", POISE=4)
+    assert attack(cli, "--as", str(held), "--against", tough, "--dice", "1,2,2")["results"]["hit"] is False
+    assert attack(cli, "--as", BANDIT, "--against", tough, "--dice", "1,2,2")["results"]["hit"] is True
+
+
+# ---------------------------------------------------------------- Ammo
+
+
+def test_ammo_runs_out_and_a_reload_starts_the_count_again(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pistol = Path(armed(tmp_path, "Pistol", Ammo=2))
+    data = json.loads(pistol.read_text())
+    first = attack(cli, "--as", str(pistol), "--against", BANDIT, "--dice", "1,2,4")
+    assert first["results"]["shots_left"] == 1 and first["state"]["actor"]["conditions"] == ["Shots Fired(1)"]
+    pistol.write_text(json.dumps({**data, "conditions": ["Shots Fired(1)"]}))
+    second = attack(cli, "--as", str(pistol), "--against", BANDIT, "--dice", "1,2,4")
+    assert second["results"]["shots_left"] == 0
+    assert second["state"]["actor"]["conditions"] == ["Shots Fired(2)", "Ammo Spent"]
+    # Spent: a third Attack is refused, naming the rule, and changes no file.
+    pistol.write_text(json.dumps({**data, "conditions": ["Shots Fired(2)", "Ammo Spent"]}))
+    before = pistol.read_bytes()
+    refused = cli("run", GAME, "Attack", "--as", str(pistol), "--against", BANDIT, "--dice", "1,2,4")
+    assert refused.code == 1 and "'Attacker Has Weapon' requires" in refused.stderr
+    assert pistol.read_bytes() == before
+    reload = cli("run", GAME, "Reload", "--as", str(pistol), "--json")
+    assert reload.code == 0, reload.stderr
+    state = json.loads(reload.stdout)["state"]["actor"]
+    assert state["conditions"] == []
