@@ -1,0 +1,230 @@
+"""METTLE Core weapon specials (rulesets/mettle/combat.rules; spec mettle.md, Weapons [PUB-RES]):
+Block (+POISE defence beside Parry), Burn (a hit sets the target Burning) and Stun (Strain
+instead of damage), with given dice, exact odds against an enumeration written here, the
+readings made options, and the refusal of impossible specials.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
+
+import pytest
+
+from runebook.interpreter.rules import load
+
+GAME = "mettle"
+EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mettle" / "examples"
+BANDIT = str(EXAMPLES / "bandit.yaml")  # POISE 3, FRAME 3, Armor 0, Mettle 3
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return load(GAME)
+
+
+def armed(tmp_path: Path, name: str, **stats: int) -> str:
+    """A 3D+3 Extra (NATURE 3, DM 4, Soak 3) with the given stats (weapon specials) changed."""
+    base = {"CONCEPT": 3, "FRAME": 3, "MOTIVE": 3, "NATURE": 3, "POISE": 3, "Armor": 0, "Hit": 0, "DM": 4,
+            "Range": 0, "Parry": 0, "Zone": 1}
+    base.update(stats)
+    path = tmp_path / f"{name.lower()}.yaml"
+    path.write_text(json.dumps({"name": name, "weapon": name, "stats": base}))
+    return str(path)
+
+
+def attack(cli, *args: str) -> dict:  # type: ignore[no-untyped-def]
+    run = cli("run", GAME, "Attack", *args, "--json")
+    assert run.code == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def outcomes(pool: int, difficulty: int, dm: int, soak: int) -> dict[tuple[bool, int], Fraction]:
+    """{(hit, damage before it is turned into Strain): probability}, every face listed."""
+    out: dict[tuple[bool, int], Fraction] = defaultdict(Fraction)
+    for faces in product(range(1, 7), repeat=pool):
+        score = sum(f for f in faces if f <= 3)
+        edge = sum(1 for f in faces if f >= 4)
+        hit = score >= difficulty
+        out[(hit, max(0, dm + edge - soak) if hit else 0)] += Fraction(1, 6 ** pool)
+    return dict(out)
+
+
+def marginal(joint: dict, index: int) -> dict:
+    out: dict = defaultdict(Fraction)
+    for key, p in joint.items():
+        out[key[index]] += p
+    return {k: v for k, v in out.items() if v}
+
+
+def plain(dist) -> dict:  # type: ignore[no-untyped-def]
+    return {v: p for v, p in dict(dist).items() if p}
+
+
+# ---------------------------------------------------------------- Stun
+
+
+def test_a_stun_weapon_deals_strain_instead_of_damage(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    sap = armed(tmp_path, "Sap", Stun=1)
+    # 3 dice [1,2,4]: Score 3 vs POISE 3, Edge 1: DM 4 + 1 - Soak 3 = 2, taken as Strain 2.
+    out = attack(cli, "--as", sap, "--against", BANDIT, "--dice", "1,2,4")
+    assert out["results"]["hit"] is True
+    assert out["results"]["damage"] == 0 and out["results"]["strain"] == 2
+    assert out["results"]["target_mettle"] == 3
+    assert "Harm" not in out["state"]["target"].get("resources", {}) or out["state"]["target"]["resources"]["Harm"] == 0
+    assert out["state"]["target"]["conditions"] == ['Strained(2, "stun")']
+    # The option: Strain as well as the damage.
+    both = attack(cli, "--as", sap, "--against", BANDIT, "--dice", "1,2,4", "--option", "stun_effect=strain_and_damage")
+    assert both["results"]["damage"] == 2 and both["results"]["strain"] == 2
+    assert both["results"]["target_mettle"] == 1
+
+
+def test_stun_strain_sets_the_stunned_ones_minimum_difficulty(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Stunned with Strain 4, the Bandit's Attack on POISE 2 faces Difficulty 4, not 2:
+    # [1,2,5] Score 3 < 4 misses (Edge 1 offers a Twist, declined).
+    stunned = tmp_path / "stunned.yaml"
+    stunned.write_text(Path(BANDIT).read_text() + 'conditions: [\'Strained(4, "stun")\']\n')
+    soft = armed(tmp_path, "Soft", POISE=2)
+    answers = tmp_path / "a.yaml"
+    answers.write_text("- accept_failure\n")
+    out = attack(cli, "--as", str(stunned), "--against", soft, "--dice", "1,2,5", "--choices", str(answers))
+    assert out["results"]["hit"] is False
+    fresh = attack(cli, "--as", BANDIT, "--against", soft, "--dice", "1,2,5")
+    assert fresh["results"]["hit"] is True
+
+
+def test_exact_odds_of_stun_strain_match_an_enumeration(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    sap = rules.entity(armed(tmp_path, "Sap", Stun=1))
+    bandit = rules.entity(BANDIT)
+    odds = rules.odds("Attack", as_=sap, against=bandit)
+    joint = outcomes(3, 3, 4, 3)
+    assert plain(odds.results["strain"]) == marginal(joint, 1)
+    assert plain(odds.results["damage"]) == {0: Fraction(1)}
+    plain_club = rules.odds("Attack", as_=rules.entity(armed(tmp_path, "Club")), against=bandit)
+    # Stun moves the whole damage distribution onto Strain, unchanged.
+    assert plain(plain_club.results["damage"]) == marginal(joint, 1)
+
+
+# ---------------------------------------------------------------- Burn
+
+
+def test_a_burn_weapon_sets_the_target_burning(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    torch = armed(tmp_path, "Torch", Burn=1)
+    out = attack(cli, "--as", torch, "--against", BANDIT, "--dice", "1,2,4")
+    assert out["results"]["damage"] == 2 and out["results"]["burning"] == 1
+    assert out["state"]["target"]["conditions"] == ["Burning(1)"]
+    # A hit that does not get through Soak (DM 3 + Edge 0 - 3 = 0) still catches, unless the
+    # option asks for damage through.
+    weak = armed(tmp_path, "Ember", Burn=2, DM=3)
+    caught = attack(cli, "--as", weak, "--against", BANDIT, "--dice", "1,1,1")
+    assert caught["results"]["damage"] == 0 and caught["state"]["target"]["conditions"] == ["Burning(2)"]
+    spared = attack(cli, "--as", weak, "--against", BANDIT, "--dice", "1,1,1", "--option", "burn_on=damage_through")
+    assert spared["results"]["burning"] == 0 and spared["state"]["target"]["conditions"] == []
+    # A miss sets nothing alight: [1,1,4] Score 2 < 3 (a Twist offered, declined).
+    answers = tmp_path / "a.yaml"
+    answers.write_text("- accept_failure\n")
+    missed = attack(cli, "--as", torch, "--against", BANDIT, "--dice", "1,1,4", "--choices", str(answers))
+    assert missed["results"]["hit"] is False and missed["state"]["target"]["conditions"] == []
+
+
+def test_exact_odds_of_catching_fire(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    torch = rules.entity(armed(tmp_path, "Torch", Burn=1))
+    odds = rules.odds("Attack", as_=torch, against=rules.entity(BANDIT))
+    hit = marginal(outcomes(3, 3, 4, 3), 0)
+    assert plain(odds.results["burning"]) == {1: hit[True], 0: hit[False]}
+
+
+# ---------------------------------------------------------------- Block
+
+
+def test_block_adds_to_the_poise_defence_beside_parry(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    shield = armed(tmp_path, "Shield", Parry=1, Block=2)
+    # [1,2,2]: Score 5, Edge 0 against POISE 3 + the larger of Parry 1 and Block 2 = 5: a hit.
+    out = attack(cli, "--as", BANDIT, "--against", shield, "--dice", "1,2,2")
+    assert out["results"]["hit"] is True and out["results"]["damage"] == 1
+    # When both add up, 3 + 1 + 2 = 6: a miss (no Edge, so no Twist).
+    both = attack(cli, "--as", BANDIT, "--against", shield, "--dice", "1,2,2", "--option", "block_stacking=both")
+    assert both["results"]["hit"] is False and both["results"]["damage"] == 0
+
+
+@pytest.mark.parametrize(("stacking", "difficulty"), [("larger_only", 5), ("both", 6)])
+def test_exact_odds_against_a_blocker(rules, tmp_path: Path, stacking: str, difficulty: int) -> None:  # type: ignore[no-untyped-def]
+    shield = rules.entity(armed(tmp_path, "Shield", Parry=1, Block=2))
+    odds = rules.odds("Attack", as_=rules.entity(BANDIT), against=shield, options={"block_stacking": stacking})
+    joint = outcomes(3, difficulty, 4, 3)
+    assert plain(odds.results["hit"]) == marginal(joint, 0)
+    assert plain(odds.results["damage"]) == marginal(joint, 1)
+
+
+# ---------------------------------------------------------------- refusals
+
+
+@pytest.mark.parametrize(("side", "special"), [("as", {"Stun": 2}), ("as", {"Burn": -1}), ("against", {"Block": -1}), ("as", {"Entangle": -1}), ("as", {"Ammo": -2})])
+def test_an_impossible_special_is_refused(cli, tmp_path: Path, side: str, special: dict) -> None:  # type: ignore[no-untyped-def]
+    odd = armed(tmp_path, "Odd", **special)
+    other = armed(tmp_path, "Other")
+    who, whom = (odd, other) if side == "as" else (other, odd)
+    before = [Path(p).read_bytes() for p in (who, whom)]
+    run = cli("run", GAME, "Attack", "--as", who, "--against", whom, "--dice", "1,2,4")
+    assert run.code == 1
+    assert "'Weapon Specials Valid' requires" in run.stderr and "Traceback" not in run.stderr
+    assert [Path(p).read_bytes() for p in (who, whom)] == before
+
+
+def test_stun_strain_ends_with_the_scene(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # A reading of ours: the Strain of a Stun weapon lasts the Scene; an affliction's stays.
+    stunned = tmp_path / "stunned.yaml"
+    stunned.write_text(Path(BANDIT).read_text() + "conditions: ['Strained(4, \"stun\")', 'Strained(2, \"affliction\")']\n")
+    run = cli("run", GAME, "New Scene", "--as", str(stunned), "--json")
+    assert run.code == 0, run.stderr
+    assert json.loads(run.stdout)["state"]["actor"]["conditions"] == ['Strained(2, "affliction")']
+
+
+# ---------------------------------------------------------------- Entangle
+
+
+def test_an_entangling_hit_holds_the_target(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    net = armed(tmp_path, "Net", Entangle=2)
+    # [1,2,4]: a hit with Edge 1: DM 4 + 1 - 3 = 2 damage, and a hold of +2 Difficulty.
+    out = attack(cli, "--as", net, "--against", BANDIT, "--dice", "1,2,4")
+    assert out["results"]["damage"] == 2 and out["results"]["entangled"] == 2
+    assert out["state"]["target"]["conditions"] == ["Grappled(2) for 2 rounds"]
+    only = attack(cli, "--as", net, "--against", BANDIT, "--dice", "1,2,4", "--option", "entangle_effect=hold_only")
+    assert only["results"]["damage"] == 0 and only["results"]["entangled"] == 2
+    assert only["results"]["target_mettle"] == 3
+
+
+def test_an_entangled_target_attacks_at_a_higher_difficulty(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Held at +2, the Bandit's [1,2,2] (Score 5, no Edge) misses POISE 4 + 2 but hits POISE 4.
+    held = tmp_path / "held.yaml"
+    held.write_text(Path(BANDIT).read_text() + "conditions: ['Grappled(2)']\n")
+    tough = armed(tmp_path, "Tough", POISE=4)
+    assert attack(cli, "--as", str(held), "--against", tough, "--dice", "1,2,2")["results"]["hit"] is False
+    assert attack(cli, "--as", BANDIT, "--against", tough, "--dice", "1,2,2")["results"]["hit"] is True
+
+
+# ---------------------------------------------------------------- Ammo
+
+
+def test_ammo_runs_out_and_a_reload_starts_the_count_again(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pistol = Path(armed(tmp_path, "Pistol", Ammo=2))
+    data = json.loads(pistol.read_text())
+    first = attack(cli, "--as", str(pistol), "--against", BANDIT, "--dice", "1,2,4")
+    assert first["results"]["shots_left"] == 1 and first["state"]["actor"]["conditions"] == ["Shots Fired(1)"]
+    pistol.write_text(json.dumps({**data, "conditions": ["Shots Fired(1)"]}))
+    second = attack(cli, "--as", str(pistol), "--against", BANDIT, "--dice", "1,2,4")
+    assert second["results"]["shots_left"] == 0
+    assert second["state"]["actor"]["conditions"] == ["Shots Fired(2)", "Ammo Spent"]
+    # Spent: a third Attack is refused, naming the rule, and changes no file.
+    pistol.write_text(json.dumps({**data, "conditions": ["Shots Fired(2)", "Ammo Spent"]}))
+    before = pistol.read_bytes()
+    refused = cli("run", GAME, "Attack", "--as", str(pistol), "--against", BANDIT, "--dice", "1,2,4")
+    assert refused.code == 1 and "'Attacker Has Weapon' requires" in refused.stderr
+    assert pistol.read_bytes() == before
+    reload = cli("run", GAME, "Reload", "--as", str(pistol), "--json")
+    assert reload.code == 0, reload.stderr
+    state = json.loads(reload.stdout)["state"]["actor"]
+    assert state["conditions"] == []
