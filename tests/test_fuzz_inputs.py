@@ -52,7 +52,17 @@ def test_the_fuzzer_sees_a_crash(target: str, monkeypatch: pytest.MonkeyPatch) -
 
 
 #: Inputs the long run found, kept as regressions.
-FOUND = [("dice", "floor([6, 100, true])"), ("dice", "clamp([1, 2], 3)"), ("dice", "abs([1, 2])")]
+FOUND = [("dice", "floor([6, 100, true])"), ("dice", "clamp([1, 2], 3)"), ("dice", "abs([1, 2])"),
+         ("dice", "(-(0d%x<=6!<=20))"), ("dice", "0d%x<=20")]
+
+
+def test_no_dice_that_would_all_explode_sum_to_nothing() -> None:
+    """Found by the 30-minute run of 2026-11-27: zero dice whose every face explodes
+    crashed the power series (it read one die's series, empty there, before seeing n = 0)."""
+    from runebook.interpreter.api import odds
+
+    assert dict(odds("0d%x<=20")) == {0: 1}
+    assert dict(odds("0d%x<=6!<=20 + 2")) == {2: 1}
 
 
 @pytest.mark.parametrize(("target", "text"), FOUND)

@@ -31,11 +31,11 @@ def power(coefficients: list[int], n: int, terms: int, charge: object = None) ->
     of an integer series' power is an integer). ``charge(steps)`` is told the work before
     it is done."""
     p = coefficients
-    p0 = p[0]
     if terms <= 0:
         return []
-    if n == 0:
+    if n == 0:  # no dice: the empty sum, whatever one die's series is (even none: `0d%x<=20`)
         return [1] + [0] * (terms - 1)
+    p0 = p[0]
     degree = len(p) - 1
     if charge is not None:
         charge(terms * min(degree, terms))  # type: ignore[operator]
