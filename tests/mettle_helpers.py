@@ -45,3 +45,17 @@ def refused(cli: Any, rule: str, *args: str, game: str = GAME) -> None:
     out = cli("run", game, *args)
     assert out.code == 1 and "E0613" in out.stderr and f"'{rule}' requires" in out.stderr, out.stderr
     assert all(Path(f).read_bytes() == b for f, b in before.items())
+
+
+def fighter(tmp_path: Path, name: str, **changes: object) -> str:
+    """A combatant file: the bandit's numbers with some changed (stats, resources, conditions)."""
+    stats = {"CONCEPT": 3, "FRAME": 3, "MOTIVE": 3, "NATURE": 3, "POISE": 3, "Armor": 0, "Hit": 0, "DM": 4,
+             "Range": 0, "Parry": 0, "Zone": 1}
+    extra = {k: v for k, v in changes.items() if k in ("resources", "conditions", "weapon")}
+    stats.update({k: v for k, v in changes.items() if k not in extra})
+    data = {"name": name, "stats": stats, "weapon": "Club", **extra}
+    if changes.get("weapon") is None and "weapon" in changes:
+        del data["weapon"]
+    path = tmp_path / f"{name.lower()}.yaml"
+    path.write_text(json.dumps(data))  # JSON is YAML
+    return str(path)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from runebook.interpreter.rules import load
+from mettle_helpers import fighter
 
 GAME = "mettle"
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mettle" / "examples"
@@ -28,20 +29,6 @@ def ex(name: str) -> str:
 @pytest.fixture(scope="module")
 def rules():  # type: ignore[no-untyped-def]
     return load(GAME)
-
-
-def fighter(tmp_path: Path, name: str, **changes: object) -> str:
-    """A combatant file: the bandit's numbers with some changed (stats, resources, conditions)."""
-    stats = {"CONCEPT": 3, "FRAME": 3, "MOTIVE": 3, "NATURE": 3, "POISE": 3, "Armor": 0, "Hit": 0, "DM": 4,
-             "Range": 0, "Parry": 0, "Zone": 1}
-    extra = {k: v for k, v in changes.items() if k in ("resources", "conditions", "weapon")}
-    stats.update({k: v for k, v in changes.items() if k not in extra})
-    data = {"name": name, "stats": stats, "weapon": "Club", **extra}
-    if changes.get("weapon") is None and "weapon" in changes:
-        del data["weapon"]
-    path = tmp_path / f"{name.lower()}.yaml"
-    path.write_text(json.dumps(data))  # JSON is YAML
-    return str(path)
 
 
 def run_json(cli, *args: str) -> dict:  # type: ignore[no-untyped-def]

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from runebook.interpreter.rules import load
+from mettle_helpers import fighter
 
 GAME = "mettle"
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mettle" / "examples"
@@ -27,13 +28,9 @@ def rules():  # type: ignore[no-untyped-def]
 
 
 def armed(tmp_path: Path, name: str, **stats: int) -> str:
-    """A 3D+3 Extra (NATURE 3, DM 4, Soak 3) with the given stats (weapon specials) changed."""
-    base = {"CONCEPT": 3, "FRAME": 3, "MOTIVE": 3, "NATURE": 3, "POISE": 3, "Armor": 0, "Hit": 0, "DM": 4,
-            "Range": 0, "Parry": 0, "Zone": 1}
-    base.update(stats)
-    path = tmp_path / f"{name.lower()}.yaml"
-    path.write_text(json.dumps({"name": name, "weapon": name, "stats": base}))
-    return str(path)
+    """A 3D+3 Extra (NATURE 3, DM 4, Soak 3) wielding a weapon named ``name``, with the given
+    stats (weapon specials) changed."""
+    return fighter(tmp_path, name, weapon=name, **stats)
 
 
 def attack(cli, *args: str) -> dict:  # type: ignore[no-untyped-def]

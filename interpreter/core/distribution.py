@@ -64,7 +64,7 @@ too large (``Limits.max_work``/``max_support``) a diagnostic is raised.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations, product
@@ -599,11 +599,14 @@ def _convolve(a: dict[Any, Any], b: dict[Any, Any], combine: Callable[[Any, Any]
     return out
 
 
+def _common_denominator(probabilities: Iterable[Fraction]) -> int:
+    """The least common denominator of ``probabilities``."""
+    return math.lcm(1, *(p.denominator for p in probabilities))
+
+
 def _to_integers(dist: dict[Any, Fraction]) -> tuple[dict[Any, int], int]:
-    denominator = 1
-    for p in dist.values():
-        denominator = denominator * p.denominator // math.gcd(denominator, p.denominator)
-    return {k: int(p * denominator) for k, p in dist.items()}, denominator
+    denominator = _common_denominator(dist.values())
+    return {k: p.numerator * (denominator // p.denominator) for k, p in dist.items()}, denominator
 
 
 def _chain(element_of: Callable[[Any], Any], weights: dict[Any, int], total: int, explode: frozenset[int],
@@ -891,9 +894,7 @@ def _summed(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
 
 def _whole_weights(options: list[tuple[Any, Fraction]]) -> tuple[list[tuple[Any, int]], int]:
     """The probabilities of ``options`` as whole numbers over their least common denominator."""
-    denominator = 1
-    for _, p in options:
-        denominator = math.lcm(denominator, p.denominator)
+    denominator = _common_denominator(p for _, p in options)
     return [(value, p.numerator * (denominator // p.denominator)) for value, p in options], denominator
 
 
