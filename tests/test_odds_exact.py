@@ -129,6 +129,11 @@ CASES: list[tuple[str, Callable[[], dict[Any, Fraction]]]] = [
     ("2d6r<3", lambda: enumerate_faces([(3, 4, 5, 6)] * 2, lambda a, b: a + b)),
     ("2d6 - 1d6 >= 3", lambda: enumerate_faces([D6] * 3, lambda a, b, c: a + b - c >= 3)),
     ("d6 * d6 % 5", lambda: enumerate_faces([D6] * 2, lambda a, b: a * b % 5)),
+    # Chains of + and - over fractions fold as whole numbers over one denominator; whole
+    # results come back as whole numbers.
+    ("1/3 - 2d6 - 1d4", lambda: enumerate_faces([D6, D6, D4], lambda a, b, c: Fraction(1, 3) - a - b - c)),
+    ("1/2 + 1d4 + 1/2", lambda: enumerate_faces([D4], lambda a: a + 1)),
+    ("2d6 - 1d4 + 1/2", lambda: enumerate_faces([D6, D6, D4], lambda a, b, c: a + b - c + Fraction(1, 2))),
     ("count(2d6 >= 4, d8 >= 4)", lambda: enumerate_faces(
         [D6, D6, D8], lambda a, b, c: (a >= 4) + (b >= 4) + (c >= 4))),
 ]
@@ -257,3 +262,16 @@ def test_stabilising_explosions_are_exact(expr: str, faces: Sequence[int], explo
         low = exact.get(outcome, Fraction(0))
         assert low <= p <= low + cut, outcome
     assert cut < Fraction(1, 1000)
+
+
+def test_a_fraction_chain_past_the_digit_limit_is_refused() -> None:
+    """The whole-number fold of a chain over fractions keeps the language's digit limit."""
+    from runebook.interpreter.core.limits import DEFAULT_LIMITS
+    from runebook.dsl.diagnostics import RunebookError
+    import attrs
+
+    small = attrs.evolve(DEFAULT_LIMITS, max_digits=4)
+    assert odds("1/3 - 2d6", limits=small)[Fraction(-5, 3)] == Fraction(1, 36)
+    with pytest.raises(RunebookError) as raised:
+        odds("9000/7 + 2d6 + 9000/7", limits=small)  # each part fits; their sum does not
+    assert raised.value.diagnostics[0].code == "E0903"

@@ -276,6 +276,10 @@ class World:
                         self.give_up(usable, key)
                 else:
                     parts.append([(fixed[i], Fraction(1))])
+            scaled = _scaled_sums(parts, steps, session)
+            if scaled is not None:
+                session.parts[memo_key] = options = scaled
+                return Spread(options) if last else self._chosen(options)
             # Whole-number weights over one denominator per part: a pair costs a product of
             # integers, not a Fraction's product, sum and gcd (five times as much, measured).
             first, denominator = _whole_weights(parts[0])
@@ -302,6 +306,9 @@ class World:
             session.parts[memo_key] = options
         if last:
             return Spread(options)
+        return self._chosen(options)
+
+    def _chosen(self, options: list[tuple[Any, Fraction]]) -> Any:
         value = self.choose(options)
         if value is _RESIDUAL:
             raise Undetermined
@@ -890,6 +897,51 @@ def _summed(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
     if exact != denominator:
         out[(Bound(low),)] = denominator - exact
     return out, denominator
+
+
+def _scaled_sums(parts: list[list[tuple[Any, Fraction]]], steps: list[tuple[str, Any, Any]],
+                 session: _Session) -> list[tuple[Any, Fraction]] | None:
+    """An operator chain of ``+`` and ``-`` over whole numbers and fractions, folded as whole
+    numbers over one denominator (every value times ``scale``): a pair costs an integer sum,
+    not a call of the language's operator making a Fraction. None when the chain has another
+    operator or value, or when a partial sum could pass ``Limits.max_digits`` (the plain fold
+    then refuses it where the language would)."""
+    if any(op != "+" and op != "-" for op, _, _ in steps):
+        return None
+    scale = 1
+    for options in parts:
+        for value, _ in options:
+            kind = type(value)
+            if kind is Fraction:
+                if scale % value.denominator:
+                    scale = math.lcm(scale, value.denominator)
+            elif kind is not int:
+                return None
+    if scale > 1:
+        # The largest partial sum is at most the sum of each part's largest size.
+        most = session.limits.max_digits * 3322 // 1000 + 1
+        bound = int(sum(max(abs(value) for value, _ in options) for options in parts) * scale)
+        if bound.bit_length() > most or scale.bit_length() > most:
+            return None
+    first, denominator = _whole_weights(parts[0])
+    folded: dict[int, int] = {}
+    for value, w in first:
+        key = int(value * scale)
+        folded[key] = folded.get(key, 0) + w
+    for (op, _, _), options in zip(steps, parts[1:]):
+        session.spend(len(folded) * len(options))
+        weights, den = _whole_weights(options)
+        sign = 1 if op == "+" else -1
+        terms = [(sign * int(value * scale), w) for value, w in weights]
+        following: dict[int, int] = {}
+        get = following.get
+        for a, wa in folded.items():
+            for b, wb in terms:
+                following[a + b] = get(a + b, 0) + wa * wb
+        folded = following
+        denominator *= den
+    return [(n // scale if n % scale == 0 else Fraction(n, scale), Fraction(w, denominator))
+            for n, w in folded.items()]
 
 
 def _whole_weights(options: list[tuple[Any, Fraction]]) -> tuple[list[tuple[Any, int]], int]:
