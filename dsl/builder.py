@@ -15,7 +15,7 @@ from runebook.dsl import ast
 from runebook.dsl import expr_ast as ex
 from runebook.dsl.blocks import Opener, nest
 from runebook.dsl.diagnostics import DiagnosticSink, did_you_mean
-from runebook.dsl.expr_builder import ExprBuilder, span_of, with_span
+from runebook.dsl.expr_builder import ExprBuilder, span_of, spanless, with_span
 from runebook.dsl.source import Span
 
 __all__ = ["RulesBuilder", "make_builder"]
@@ -100,11 +100,11 @@ def _split_label(text: str) -> tuple[str, str | None]:
     return inner, None
 
 
-def _with_text(part: ast.Text, text: str) -> ast.Text:
-    """``attrs.evolve(part, text=text)``, without its generic cost for the common class."""
+def _with_text(part: ast.Text, text: str, span: Span | None) -> ast.Text:
+    """``attrs.evolve(part, text=text, span=span)``, without its generic cost for the common class."""
     if part.__class__ is ast.Text:
-        return ast.Text(text, span=part.span)
-    return attrs.evolve(part, text=text)
+        return ast.Text(text, span=span)
+    return attrs.evolve(part, text=text, span=span)
 
 
 def _strip_value(parts: list) -> ast.Value | None:
@@ -113,27 +113,30 @@ def _strip_value(parts: list) -> ast.Value | None:
     if parts and isinstance(parts[0], ast.Text):
         first = parts[0]
         text = first.text.lstrip()
-        parts[0] = _with_text(first, text)
-        removed = first.text[:len(first.text) - len(text)]
-        if text and removed and "\n" not in removed and first.span is not None:
-            # the value starts at its first character, not at the space after the colon
-            span = first.span
-            parts[0] = attrs.evolve(parts[0], span=attrs.evolve(span, column=span.column + len(removed)))
         if not text:
             parts.pop(0)
+        else:
+            removed = len(first.text) - len(text)
+            span = first.span
+            if removed and span is not None and "\n" not in first.text[:removed]:
+                # the value starts at its first character, not at the space after the colon
+                span = Span(span.line, span.column + removed, span.end_line, span.end_column)
+            parts[0] = _with_text(first, text, span)
     if parts and isinstance(parts[-1], ast.Text):
         last = parts[-1]
         text = last.text.rstrip()
-        parts[-1] = _with_text(last, text)
-        cut = len(last.text) - len(text)
-        span = last.span
-        if cut and text and span is not None and span.line == span.end_line:
-            parts[-1] = attrs.evolve(parts[-1], span=Span(span.line, span.column, span.end_line, span.end_column - cut))
         if not text:
             parts.pop()
+        else:
+            cut = len(last.text) - len(text)
+            span = last.span
+            if cut and span is not None and span.line == span.end_line:
+                span = Span(span.line, span.column, span.end_line, span.end_column - cut)
+            parts[-1] = _with_text(last, text, span)
     if not parts:
         return None
-    return ast.Value(tuple(parts), span=parts[0].span.cover(parts[-1].span) if parts[0].span and parts[-1].span else None)
+    head, tail = parts[0].span, parts[-1].span
+    return ast.Value(tuple(parts), span=head.cover(tail) if head and tail else None)
 
 
 #: Words that open a declaration block (see grammar/rules.lark).
@@ -180,6 +183,7 @@ class RulesBuilder(Transformer):
         self.sink = sink or DiagnosticSink()
 
     # values
+    @spanless
     def value(self, meta: Meta, children: list) -> list:
         return [ast.Text(str(c), span=span_of(c)) if isinstance(c, Token) else c for c in children]
 
@@ -192,6 +196,7 @@ class RulesBuilder(Transformer):
         return ast.Emphasis(parts, strong=str(opening) == "**", span=span_of(meta))
 
     # lines
+    @spanless
     def header(self, meta: Meta, children: list) -> ast.Header:
         replaces, name_token, types, source = children
         name = str(name_token).strip()
@@ -240,6 +245,7 @@ class RulesBuilder(Transformer):
     def plain_item(self, meta: Meta, children: list) -> _Line:
         return _Line("plain", span_of(meta), value=_strip_value(children[0]))
 
+    @spanless
     def entry_line(self, meta: Meta, children: list) -> _Line:
         line = children[-1]
         line.indent = len(str(children[0]).expandtabs(2)) if len(children) == 2 else 0
@@ -261,6 +267,7 @@ class RulesBuilder(Transformer):
         return ast.Entry(header, properties, span=span_of(meta))
 
     # declarations
+    @spanless
     def phrase_list(self, meta: Meta, children: list) -> list[ast.Phrase]:
         return [ast.Phrase(str(c).strip(), span=span_of(c)) for c in children]
 
@@ -280,15 +287,19 @@ class RulesBuilder(Transformer):
     def names_decl(self, meta: Meta, children: list) -> ast.NamesDecl:
         return ast.NamesDecl(self._names(children), span=span_of(meta))
 
+    @spanless
     def kind_types(self, meta: Meta, children: list) -> tuple[str, list[ast.Phrase]]:
         return ("types", children[0])
 
+    @spanless
     def kind_keywords(self, meta: Meta, children: list) -> tuple[str, list[ast.Phrase]]:
         return ("keywords", children[0])
 
+    @spanless
     def kind_checks(self, meta: Meta, children: list) -> tuple[str, list[ast.Phrase]]:
         return ("checks", children[0])
 
+    @spanless
     def label_decl(self, meta: Meta, children: list) -> ast.LabelDecl:
         token, spec = children
         label, _grade = _split_label(str(token))
@@ -335,6 +346,7 @@ class RulesBuilder(Transformer):
         name, *levels = children
         return ast.LevelsDecl(self._phrase(name), tuple(self._phrase(c) for c in levels), span=span_of(meta))
 
+    @spanless
     def key_number(self, meta: Meta, children: list) -> int:
         sign, number = children
         return -int(number) if sign is not None and str(sign) == "-" else int(number)
@@ -370,6 +382,7 @@ class RulesBuilder(Transformer):
         kind = kind.text if isinstance(kind, ex.Name) else kind
         return ast.Param(str(name), str(kind) if kind is not None else None, default, span=span_of(meta))
 
+    @spanless
     def params(self, meta: Meta, children: list) -> tuple[ast.Param, ...]:
         return tuple(children)
 
@@ -384,9 +397,11 @@ class RulesBuilder(Transformer):
         name, *path, value = children
         return ast.SetLine(str(name), value, path=tuple(path), span=span_of(meta))
 
+    @spanless
     def set_index(self, meta: Meta, children: list) -> tuple[str, object]:
         return ("index", children[0])
 
+    @spanless
     def set_field(self, meta: Meta, children: list) -> tuple[str, object]:
         return ("field", str(children[0]))
 
@@ -408,6 +423,7 @@ class RulesBuilder(Transformer):
         name, items, condition = children
         return ast.ChooseLine(str(name), condition, args=(items,), span=span_of(meta))
 
+    @spanless
     def choice_option(self, meta: Meta, children: list) -> tuple[str, ...]:
         if len(children) == 1:
             return (str(children[0]),)
@@ -443,27 +459,34 @@ class RulesBuilder(Transformer):
         return ast.DoLine(name.text, args=positional, named=named,
                           label=str(label) if label is not None else None, span=span_of(meta))
 
+    @spanless
     def named_arg(self, meta: Meta, children: list) -> tuple[str | None, ex.Expr]:
         return (str(children[0]), children[1])
 
+    @spanless
     def positional_arg(self, meta: Meta, children: list) -> tuple[str | None, ex.Expr]:
         return (None, children[0])
 
+    @spanless
     def condition_args(self, meta: Meta, children: list) -> tuple:
         return tuple(c for c in children if c is not None)
 
+    @spanless
     def duration(self, meta: Meta, children: list) -> tuple:
         count, event = children
         if isinstance(count, Token):
             count = ex.Number(int(count), span=span_of(count))
         return (count, str(event))
 
+    @spanless
     def modifier_line(self, meta: Meta, children: list) -> ast.Statement:
         return ast.ModifierLine(children[0].text, children[1], span=children[0].span)
 
+    @spanless
     def becomes_line(self, meta: Meta, children: list) -> ast.Statement:
         return ast.BecomesLine(children[0].text, children[1], span=children[0].span)
 
+    @spanless
     def implies_line(self, meta: Meta, children: list) -> ast.Statement:
         return ast.ImpliesLine(children[0].text, span=children[0].span)
 
@@ -560,9 +583,11 @@ class RulesBuilder(Transformer):
         name, params = children
         return ast.ExampleDecl(name, params or (), span=span_of(meta))
 
+    @spanless
     def declarations(self, meta: Meta, children: list) -> list:
         return children
 
+    @spanless
     def start(self, meta: Meta, children: list) -> list:
         flat: list = []
         for child in children:

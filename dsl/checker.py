@@ -310,11 +310,16 @@ class _EntryChecker:
             return value.parts[0].expr
         if all(isinstance(p, ast.Text) for p in value.parts):
             text = str(value)
-            try:
-                expr = parse_expression(text, Source(self.source.name, text))
-            except RunebookError:
-                self.error("E0206", value.span, label=label, expected=_EXPECTED[kind], found=text)
-                return None
+            expr = _TEXT_EXPRESSIONS.get(text)
+            if expr is None:
+                try:
+                    expr = parse_expression(text, Source(self.source.name, text))
+                except RunebookError:
+                    self.error("E0206", value.span, label=label, expected=_EXPECTED[kind], found=text)
+                    return None
+                if len(_TEXT_EXPRESSIONS) >= 4096:
+                    _TEXT_EXPRESSIONS.clear()
+                _TEXT_EXPRESSIONS[text] = expr
             return relocate(expr, value.span)
         self.error("E0206", value.span, label=label, expected=_EXPECTED[kind], found=str(value))
         return None
@@ -324,6 +329,10 @@ class _EntryChecker:
         self.check_properties(kind, entry.name, entry.properties, entry.header.span, top=True)
         return kind
 
+
+#: Values read as expressions, parsed once per text (a content file repeats the same few,
+#: such as "Target's Defense"); the nodes are immutable and placed anew by `relocate`.
+_TEXT_EXPRESSIONS: dict[str, ex.Expr] = {}
 
 _EXPECTED = {
     "expression": "an expression",

@@ -10,7 +10,7 @@ from lark.tree import Meta
 from runebook.dsl import expr_ast as ex
 from runebook.dsl.source import Span
 
-__all__ = ["ExprBuilder", "Position", "span_of", "with_span"]
+__all__ = ["ExprBuilder", "Position", "span_of", "spanless", "with_span"]
 
 
 class Position:
@@ -82,6 +82,13 @@ def with_span(f, _data, children, _meta=None):  # type: ignore[no-untyped-def]
     return f(Span(first[0], first[1], last[0], last[1]), children)  # type: ignore[index]
 
 
+def spanless(f):  # type: ignore[no-untyped-def]
+    """Mark a builder method that never reads its position: the parser calls it with None
+    instead of working out the span of its children (dsl.lalr)."""
+    f.spanless = True
+    return f
+
+
 def span_of(item: Position | Token | Span | None) -> Span | None:
     if item is None:
         return None
@@ -141,6 +148,7 @@ class ExprBuilder(Transformer):
     def record(self, meta: Meta, children: list) -> ex.RecordOf:
         return ex.RecordOf(tuple(c for c in children if c is not None), span=span_of(meta))
 
+    @spanless
     def field(self, meta: Meta, children: list) -> tuple[str, ex.Expr]:
         return (str(children[0]), children[1])
 

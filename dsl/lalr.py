@@ -239,7 +239,11 @@ def _direct_callback(rule: Any, transformer: Any, lark_callback: Any) -> Any:
         if wrapper is None or base is None or wrapper.__module__.startswith("lark"):
             return lark_callback
         label = str(name)
-        if _meta_is_optional(wrapper):
+        if getattr(base, "spanless", False):
+            # The method never reads its position (dsl.expr_builder.spanless): none is made.
+            def node(children: list[Any]) -> Any:
+                return base(None, children)
+        elif _meta_is_optional(wrapper):
             node = partial(wrapper, base, label)
         else:
             def node(children: list[Any]) -> Any:

@@ -438,12 +438,13 @@ def _check_large(source: Source, base: Ruleset, report: CheckReport) -> bool:
     vocab = build_vocabulary([(source, head)], sink, base.vocabulary)
     if _has_references(source.text, vocab):
         return False  # lines naming other entries are resolved across the whole file: one process
-    size = (len(spans) + workers - 1) // workers
+    # A few chunks per worker: one that finishes early takes the next (blocks differ in cost).
+    size = max(1, (len(spans) + workers * 4 - 1) // (workers * 4))
     chunks = [spans[i : i + size] for i in range(0, len(spans), size)]
     _WORKER = (source, vocab, base)
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            results = pool.map(_check_chunk, chunks)
+            results = pool.map(_check_chunk, chunks, chunksize=1)
     finally:
         _WORKER = None
     seen: dict[str, int] = {}
