@@ -301,6 +301,21 @@ class Flow:
         before being set. The end reads every result."""
         return _liveness(self)
 
+    @cached_property
+    def meetings(self) -> frozenset[int]:
+        """Lines where runs that took different ways may meet again: some name read on the way
+        in is not live any more (a value that told them apart may be gone). Exact odds look
+        there for worlds that already went on from the same values (interpreter.markov.meet)."""
+        live = self.live
+        found: set[int] = set()
+        for index, statement in enumerate(self.statements):
+            kills = {fold(statement.name)} if isinstance(statement, ast.Binding) else set()
+            before = live[index] - kills
+            for target in self.successors[index]:
+                if target < len(live) and target not in self.boundaries and not before <= live[target]:
+                    found.add(target)
+        return frozenset(found)
+
     def unset_reads(self, known: frozenset[str]) -> list[tuple[int, str]]:
         """(line, name) for names of the procedure's own (bound by one of its lines, not in
         ``known``) read where some path from the start has not set them yet."""

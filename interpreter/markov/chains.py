@@ -38,8 +38,9 @@ from runebook.interpreter.core.distribution import Distribution
 from runebook.interpreter.core.evaluate import Context, MapEnv, normalize_name
 from runebook.interpreter.core.limits import WorldForecast, limit_error
 from runebook.interpreter.core.values import Bound, Level, Rating, Record
+from runebook.interpreter.markov.meet import Meetings, same_in_every_world
 from runebook.interpreter.rules.memo import LineMemo
-from runebook.interpreter.rules.procedures import ChoicePoint, Driver, run_segment
+from runebook.interpreter.rules.procedures import MET, ChoicePoint, Driver, run_segment
 from runebook.interpreter.rules.results import CheckOdds
 
 __all__ = ["FixedDriver", "ProcedureOdds", "procedure_odds"]
@@ -157,6 +158,10 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     memo = LineMemo(rules.globals)
     #: The scope of the inputs, when every world can share it (see `run`); names as `fold` has them.
     shared_scope: list[Any] = [None]
+    # Where worlds meet again (interpreter.markov.meet): with no entity and no entry, once the
+    # inputs' scope is known to be the same plain values in every world.
+    meetings = Meetings(live, flow.meetings) if live is not None and not roles else None
+    meeting: list[Meetings | None] = [None]
     folded: dict[str, str] = {}
 
     def number(value: Any) -> int:
@@ -199,12 +204,20 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                             not any(isinstance(v, CheckedEntry) for v in scope.mapping.values()):
                         # No entity and no entry: the inputs' scope is the same in every world.
                         shared_scope[0] = scope
+                        if meetings is not None and all(map(same_in_every_world, scope.mapping.values())):
+                            meeting[0] = meetings
                     rules.entry_views(scope, env)
+                met = meeting[0] if not entities else None
+                if met is not None:
+                    met.start()
                 following = rules.in_world(ctx, lambda: run_segment(
                     rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True,
-                    memo=None if reads_entries else memo, resume=None if entities or reads_entries else resume))
+                    memo=None if reads_entries else memo, resume=None if entities or reads_entries else resume,
+                    meetings=met))
             finally:
                 ctx.run.options = ctx.run.roles = None
+            if following == MET:
+                return met.outcome  # type: ignore[union-attr]
             # An entity a value holds (a loop's member) is kept as the role it has.
             refs = {id(e): role for role, e in entities.items()}
             # Only what the rest of the run may read is part of its state.
@@ -228,8 +241,12 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
             values = tuple(kept)
             if following is None:
                 found = dict(values)
-                return ("end", tuple(found.get(n) for n in result_names))
-            return ("state", following, number(values), number(entity_key(entities)))
+                outcome: tuple[Any, ...] = ("end", tuple(found.get(n) for n in result_names))
+            else:
+                outcome = ("state", following, number(values), number(entity_key(entities)))
+            if met is not None:
+                met.went(outcome, len(ctx.world.taken), len(ctx.realized))
+            return outcome
 
         return rules.enumerate(run, memo)
 

@@ -33,10 +33,10 @@ from runebook.dsl.checker import expression_names
 from runebook.interpreter.core.evaluate import Context, MapEnv, call_function_value, normalize_name
 from runebook.interpreter.core.values import Bound, Function, Level, Rating, Record
 
-__all__ = ["LineMemo", "names_read"]
+__all__ = ["SIMPLE", "LineMemo", "names_read", "plain"]
 
 #: Values that are plain whatever they hold.
-_SIMPLE: frozenset[type] = frozenset({int, bool, str, Fraction, type(None), Level, Bound, Rating})
+SIMPLE: frozenset[type] = frozenset({int, bool, str, Fraction, type(None), Level, Bound, Rating})
 _MISSING = object()
 #: A value the memo cannot see (an environment it does not know): never plain.
 _OPAQUE = object()
@@ -48,11 +48,11 @@ _CONSTANT = object()
 def plain(value: Any) -> bool:
     """Whether a value is fully known by its equality: simple values, records and lists of them."""
     kind = type(value)
-    if kind in _SIMPLE:
+    if kind in SIMPLE:
         return True
     if kind is tuple:
         # Most lists hold simple values only: one test in C for them all.
-        return _SIMPLE.issuperset(map(type, value)) or all(plain(v) for v in value)
+        return SIMPLE.issuperset(map(type, value)) or all(plain(v) for v in value)
     if kind is Record:
         return all(plain(v) for v in value.values())
     return False
@@ -126,7 +126,7 @@ class LineMemo:
                     continue
             kind = type(value)
             # The usual cases tested here, without a call: simple values, lists of them.
-            if kind in _SIMPLE or (kind is tuple and _SIMPLE.issuperset(map(type, value))) or (
+            if kind in SIMPLE or (kind is tuple and SIMPLE.issuperset(map(type, value))) or (
                     self._plain_record(value) if kind is Record else plain(value)):
                 add(value)
             else:
@@ -175,7 +175,7 @@ class LineMemo:
         if func.env is not self.stop:
             return call_function_value(func, values, ctx, site)
         for value in values:
-            if type(value) not in _SIMPLE and not (self._plain_record(value) if type(value) is Record
+            if type(value) not in SIMPLE and not (self._plain_record(value) if type(value) is Record
                                                    else plain(value)):
                 return call_function_value(func, values, ctx, site)
         key = (id(func), *values)

@@ -673,10 +673,14 @@ def _label_step(run: _Segment, pc: int) -> int | None:
     return pc
 
 
+#: What :func:`run_segment` returns when a world met one that went on before (``meetings``).
+MET = -1
+
+
 def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], source: Source, ctx: Context,
                 env: MapEnv, driver: Driver, start: int, results: dict[str, Any],
                 choices: list[tuple[str, str]], *, stop_at_step: bool, memo: LineMemo | None = None,
-                resume: list[Any] | None = None) -> int | None:
+                resume: list[Any] | None = None, meetings: Any = None) -> int | None:
     """Run lines from ``start``, each by its compiled closure (:class:`Program`). With
     ``stop_at_step``, stop on reaching a state boundary (``dsl.flow.Flow.boundaries``: a
     `step` mark or the head of a loop) other than the first line run, and return its index;
@@ -685,7 +689,12 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
     ``resume`` (exact odds, a segment without entities): one list shared by the worlds of
     one state. Every world runs the same lines until the first choice among the dice, so
     the first world keeps where that line starts and the values before it, and the others
-    start there instead of running those lines again."""
+    start there instead of running those lines again.
+
+    ``meetings`` (exact odds, with ``resume``): an :class:`interpreter.markov.meet.Meetings`.
+    A world that has taken a choice looks there at each meeting point; when a world went on
+    from the same values before, the run stops and returns :data:`MET` (the outcome is
+    ``meetings.outcome``)."""
     program = program_of(rules, tuple(statements), source)
     boundaries, steps, sources, reading = program.boundaries, program.steps, program.sources, program.reading
     run = _Segment(rules, name, statements, ctx, env, driver, results, choices, program.labels, memo)
@@ -694,6 +703,7 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
     count, max_steps = len(steps), rules.limits.max_steps
     world = ctx.world
     watch = resume is not None and world is not None
+    points = meetings.points if meetings is not None else ()
     if watch and resume[0] is not None:  # type: ignore[index]
         pc, values, index, ran, rolls = resume[0]  # type: ignore[index]
         env.mapping, env.index = dict(values), dict(index)
@@ -704,6 +714,9 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
         env.reading = reading[pc]  # type: ignore[attr-defined]
         if stop_at_step and ran > 0 and pc in boundaries:
             return pc
+        if pc in points and world.taken and not watch and \
+                meetings.meet(pc, env.mapping, len(world.taken), len(ctx.realized)):  # type: ignore[union-attr]
+            return MET
         ran += 1
         if ran > max_steps:
             raise RunebookError([Diagnostic.make("E0612", sources[pc], statements[pc].span,
