@@ -120,3 +120,16 @@ def test_a_name_once_the_games_is_read_again_when_a_local_takes_it() -> None:
     assert memo.key(env, ("bonus", "x"), 7) != first
     env.define("bonus", 3)
     assert memo.key(env, ("bonus", "x"), 7) == (3, 1)
+
+
+@pytest.mark.parametrize("text, remembered", [
+    ("x + 1", False), ("a if b > 2 else c[1]", False), ("not done and k == none", False),
+    ("f(x)", True), ("[a * 2 for a in xs]", True), ("2d6 + x", True), ("hero's Speed", True),
+    ("x + min(y, 3)", True),
+])
+def test_only_lines_that_call_or_roll_are_remembered(text: str, remembered: bool) -> None:
+    """Reading names and combining them costs less than a memo key: such lines run again."""
+    from runebook.dsl.parser import parse_expression
+    from runebook.interpreter.rules.memo import worth_remembering
+
+    assert worth_remembering(parse_expression(text)) is remembered

@@ -33,7 +33,7 @@ from runebook.dsl.checker import expression_names
 from runebook.interpreter.core.evaluate import Context, MapEnv, call_function_value, normalize_name
 from runebook.interpreter.core.values import Bound, Function, Level, Rating, Record
 
-__all__ = ["SIMPLE", "LineMemo", "names_read", "plain"]
+__all__ = ["SIMPLE", "LineMemo", "names_read", "plain", "worth_remembering"]
 
 #: Values that are plain whatever they hold.
 SIMPLE: frozenset[type] = frozenset({int, bool, str, Fraction, type(None), Level, Bound, Rating})
@@ -70,6 +70,24 @@ def names_read(exprs: Sequence[ex.Expr | None]) -> tuple[str, ...]:
             if isinstance(node, ex.Name):
                 found.setdefault(node.text, None)
     return tuple(found)
+
+
+#: Nodes whose evaluation may cost more than looking its value up: calls (of functions,
+#: checks and builtins), comprehensions, dice, and possessives (a stat may be derived).
+_COSTLY = (ex.Call, ex.Comprehension, ex.Dice, ex.RollGroup, ex.Possessive)
+
+
+def worth_remembering(expr: ex.Expr) -> bool:
+    """Whether a line's value is worth remembering: its expression does more than read
+    names and combine them with operators (such a line takes less time to evaluate again
+    than to build its memo key)."""
+    stack: list[Any] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _COSTLY):
+            return True
+        stack.extend(node.children())
+    return False
 
 
 class LineMemo:

@@ -39,7 +39,7 @@ from runebook.interpreter.core.trace import StepEvent, Trace
 from runebook.interpreter.core.values import Level, format_value, json_value
 from runebook.interpreter.rules.inline import bind_input
 from runebook.interpreter.rules.listed import run_listed
-from runebook.interpreter.rules.memo import LineMemo, names_read
+from runebook.interpreter.rules.memo import LineMemo, names_read, worth_remembering
 from runebook.interpreter.rules.results import JsonResult
 from runebook.interpreter.rules.shown import run_show, shown_values
 from runebook.interpreter.rules.yamlfile import read_yaml
@@ -408,11 +408,12 @@ class _Segment:
         #: Exact odds: the computation's memo of line values (interpreter.rules.memo).
         self.memo = memo
 
-    def value(self, line: int, names: tuple[str, ...], closure: Callable[[Context, Any], Any]) -> Any:
+    def value(self, line: int, names: tuple[str, ...] | None, closure: Callable[[Context, Any], Any]) -> Any:
         """An expression of line ``line`` (its id) evaluated (a compiled closure reading ``names``);
-        while exact odds run, the value it gave before for the same values read."""
+        while exact odds run, the value it gave before for the same values read (``names``
+        None: a line cheaper to evaluate than to look up, never remembered)."""
         memo = self.memo
-        if memo is None:
+        if memo is None or names is None:
             env = self.env
             return closure(self.ctx, env if type(env) is MapEnv else as_env(env))
         return memo.evaluate(line, names, closure, self.ctx, self.env)
@@ -604,7 +605,7 @@ def _compile_line(rules: Any, line: ast.Statement, source: Source, labels: Mappi
                                     ast.EndLine, ast.EachLine):
         return _generic(line, source)
     closure = rules.compiled(expr, source).closure
-    names = names_read([expr])
+    names = names_read([expr]) if worth_remembering(expr) else None
     name = line.name
     index = id(line)  # how the memo names the line
     if kind is ast.LetLine:
