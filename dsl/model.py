@@ -239,9 +239,22 @@ class Model:
 
 
 def build_model(ruleset: Ruleset) -> Model:
-    """Bind and check a ruleset's mechanics (see the module's docstring)."""
+    """Bind and check a ruleset's mechanics (see the module's docstring), once per ruleset:
+    both are immutable, and an unchanged game's files load as the same ruleset (the
+    loader keeps it), so every load of a game after the first takes the model built then."""
+    found = _MODELS.get(id(ruleset))
+    if found is not None and found[0] is ruleset:
+        return found[1]
     with gc_paused():  # a name per level of a large table: no cycles, many objects
-        return _Builder(ruleset).build()
+        model = _Builder(ruleset).build()
+    if len(_MODELS) >= 16:  # an editor makes a new ruleset per change: keep a few only
+        _MODELS.clear()
+    _MODELS[id(ruleset)] = (ruleset, model)
+    return model
+
+
+#: Models built, by their ruleset's id (the ruleset kept beside it, so the id stays its own).
+_MODELS: dict[int, tuple[Ruleset, Model]] = {}
 
 
 # ---------------------------------------------------------------- building

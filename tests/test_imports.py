@@ -9,6 +9,8 @@ loads its subcommands that way). Imports of other packages are left out.
 from __future__ import annotations
 
 import ast
+import os
+from functools import cache
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -38,9 +40,21 @@ def _known(name: str) -> str | None:
     return name or None
 
 
+@cache
+def _tree(path: Path) -> ast.Module:
+    """A file's syntax tree, parsed once for all the tests here."""
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+@cache
+def _graph() -> dict[str, dict[str, int]]:
+    """Each of our modules with the modules of ours it imports (see :func:`_imports`)."""
+    return {module: _imports(module, path) for module, path in MODULES.items()}
+
+
 def _imports(module: str, path: Path) -> dict[str, int]:
     """The modules of ours that ``module`` imports, each with the line of its first import."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    tree = _tree(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: list[tuple[str, int]] = []
     dynamic = False
@@ -98,7 +112,7 @@ def _cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
 
 
 def test_the_graph_sees_every_kind_of_import() -> None:
-    graph = {module: _imports(module, path) for module, path in MODULES.items()}
+    graph = _graph()
     assert "runebook.interpreter.rules" in graph["runebook.interpreter"]  # from interpreter.rules import load
     assert "runebook.interpreter.cli.commands.check" in graph["runebook.interpreter.cli.main"]  # importlib.import_module
     assert all(not name.startswith(("lark", "attrs", "yaml")) for targets in graph.values() for name in targets)
@@ -108,7 +122,7 @@ def test_the_graph_sees_every_kind_of_import() -> None:
 
 
 def test_no_import_cycle() -> None:
-    graph = {module: _imports(module, path) for module, path in MODULES.items()}
+    graph = _graph()
     cycle = _cycle(graph)
     if cycle is not None:
         steps = [f"{a} (line {graph[a][b]}: imports {b})" for a, b in zip(cycle, cycle[1:])]
@@ -117,7 +131,7 @@ def test_no_import_cycle() -> None:
 
 def test_the_sub_packages_are_layered() -> None:
     """core/ imports no other part of interpreter/; only the command line imports cli/."""
-    graph = {module: _imports(module, path) for module, path in MODULES.items()}
+    graph = _graph()
     for module, targets in graph.items():
         ours = [t for t in targets if t.startswith("runebook.interpreter") and t != "runebook.interpreter"]
         if module.startswith("runebook.interpreter.core"):
@@ -128,7 +142,7 @@ def test_the_sub_packages_are_layered() -> None:
 
 def test_dsl_imports_nothing_of_the_interpreter() -> None:
     """The front end, the model and its checks stand alone: nothing upstream imports the interpreter."""
-    graph = {module: _imports(module, path) for module, path in MODULES.items()}
+    graph = _graph()
     for module, targets in graph.items():
         if module.startswith("runebook.dsl"):
             assert not any(t.startswith("runebook.interpreter") for t in targets), (module, targets)
@@ -137,7 +151,7 @@ def test_dsl_imports_nothing_of_the_interpreter() -> None:
 def test_check_needs_only_the_front_end() -> None:
     """`runebook check` gets every diagnostic from dsl/ (the model's checks included): the
     command imports no part of the interpreter but the command line's own helpers."""
-    graph = {module: _imports(module, path) for module, path in MODULES.items()}
+    graph = _graph()
     ours = [t for t in graph["runebook.interpreter.cli.commands.check"] if t.startswith("runebook.interpreter")]
     assert all(t.startswith("runebook.interpreter.cli") for t in ours), ours
 
@@ -160,8 +174,7 @@ def test_no_import_hides_in_a_function() -> None:
     built on one (the language server, on the `lsp` extra's pygls); so may the few listed in
     STARTUP, for start-up time."""
     for module, path in MODULES.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        for node in ast.walk(tree):
+        for node in ast.walk(_tree(path)):
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
             for inner in ast.walk(node):
@@ -178,12 +191,20 @@ def test_every_import_goes_through_the_runebook_namespace() -> None:
     """Installed, the packages live only under ``runebook.``: a bare ``import interpreter``
     (or ``dsl``, ``grammar``, ``rulesets``) works in a checkout and fails for every user."""
     bare = []
-    for path in sorted(REPO.rglob("*.py")):
-        if {".git", "node_modules", ".venv"} & set(path.relative_to(REPO).parts):
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for path in _python_files():
+        for node in ast.walk(_tree(path)):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module] if isinstance(node, ast.ImportFrom) and not node.level and node.module else []
             bare += [f"{path.relative_to(REPO)}:{node.lineno}: {n}" for n in names
                      if n.split(".")[0] in (*PACKAGES, "grammar", "rulesets")]
     assert not bare, "\n".join(bare)
+
+
+def _python_files() -> list[Path]:
+    """Every Python file of the checkout, outside hidden folders, caches and builds."""
+    found = []
+    for folder, subfolders, files in os.walk(REPO):
+        subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "__"))
+                               and d not in ("node_modules", "build", "dist", "site-packages"))
+        found += [Path(folder) / f for f in sorted(files) if f.endswith(".py")]
+    return found

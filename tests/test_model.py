@@ -185,3 +185,17 @@ def test_rules_from_text_in_memory() -> None:
         interpreter.load_text("check Hit (n: number = 1)\n  result damage = nn\n")
     (problem,) = error.value.diagnostics
     assert (problem.code, problem.path, problem.span.line) == ("E0207", "<memory>/memory.rules", 2)
+
+
+def test_a_ruleset_is_built_into_a_model_once(tmp_path: Path) -> None:
+    """Loading an unchanged game again takes the model built the first time (both are
+    immutable); each load still gets rules of its own, and a changed file a new model."""
+    (tmp_path / "g.rules").write_text("check Hit (n = 1)\n  result total = 1d6 + n\n", encoding="utf-8")
+    first, second = load(str(tmp_path)), load(str(tmp_path))
+    assert first is not second and first.model is second.model
+    assert build_model(load_game(str(tmp_path))) is first.model  # type: ignore[arg-type]
+    (tmp_path / "g.rules").write_text("check Hit (n = 2)\n  result total = 1d8 + n\n", encoding="utf-8")
+    os.utime(tmp_path / "g.rules", ns=(1, 1))  # a new size and time: the loader reads it again
+    third = load(str(tmp_path))
+    assert third.model is not first.model
+    assert max(third.odds("Hit").results["total"]) == 10  # 1d8 + 2, as the file now says
