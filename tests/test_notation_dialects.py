@@ -460,3 +460,16 @@ def test_a_modifier_on_fudge_dice_names_a_spelling_that_works(cli) -> None:  # t
     assert "'4d3kh2-4'" in run.stderr
     counts = Counter(sum(sorted(faces)[-2:]) for faces in product([-1, 0, 1], repeat=4))
     assert dict(odds("4d3kh2-4")) == {k: Fraction(v, 81) for k, v in counts.items()}
+
+
+@pytest.mark.parametrize("compare", ["=", "==", "!=", ">=", ">", "<=", "<"])
+@pytest.mark.parametrize("target", [-3, 0, 1, 2, 5, 6, 7, 20])
+def test_the_faces_a_comparison_picks_on_a_plain_die_are_worked_out_from_its_ends(compare: str, target: int) -> None:
+    """d1..N is read as a range: the faces a comparison picks, from the range's ends, are
+    the faces picked one by one."""
+    from runebook.interpreter.core.dice import COMPARE
+    from runebook.interpreter.core.notation import _matching
+
+    for sides in (1, 2, 6):
+        faces = range(1, sides + 1)
+        assert _matching(faces, compare, target) == {f for f in faces if COMPARE[compare](f, target)}

@@ -979,9 +979,19 @@ def check_expression(expr: ex.Expr, source: Source | None = None,
         diagnostics.append(Diagnostic.make("E0409", source, expr.span, limit=limits.max_depth))
         return diagnostics
     stack: list[ex.Expr] = [expr]
+    # Reading a die's rules goes face by face: over all its terms, an expression may name at
+    # most twice the faces of the largest die allowed (a dozen `d1000000` terms would take
+    # seconds before any of them is refused).
+    faces_left = 2 * limits.max_sides
     while stack:
         node = stack.pop()
         if isinstance(node, ex.Dice):
+            sides = node.die.sides if isinstance(node.die, ex.SidesDie) and isinstance(node.die.sides, int) else 1
+            faces_left -= max(sides, 1) if sides <= limits.max_sides else 1
+            if faces_left < 0:
+                diagnostics.append(Diagnostic.make("E0901", source, node.span, limit=f"{2 * limits.max_sides:,} faces",
+                                                   what="dice terms with more faces in all than twice the largest die"))
+                return diagnostics
             build_die(node, source, limits, diagnostics, dialect)
             if isinstance(node.count, ex.Number) and node.count.value > limits.max_dice:
                 diagnostics.append(Diagnostic.make("E0402", source, node.count.span or node.span,

@@ -121,7 +121,10 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
     faces = _faces(node, limits, problem)
     die = node.die
     label = str(die)
-    distinct = sorted(set(faces))
+    # A die of sides 1..N (up to a million): its faces as a range, so that the faces a
+    # comparison picks are worked out from the range's ends, not face by face.
+    distinct: range | list[int] = range(1, len(faces) + 1) if isinstance(die, ex.SidesDie) and \
+        isinstance(die.sides, int) and len(faces) == die.sides else sorted(set(faces))
     keep: tuple[str, int] | None = None
     select: list[tuple[str, int]] = []
     reroll: set[int] = set()
@@ -164,7 +167,7 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
             continue
         if op in ("x", "!", "!!", "!p", "xo", "e"):
             target = mod.value if mod.value is not None else max(faces)
-            matched = {f for f in distinct if COMPARE[compare_op](f, target)}
+            matched = _matching(distinct, compare_op, target)
             kind = {"!!": "compound", "!p": "penetrate", "xo": "once"}.get(op, "explode")
             if explode_kind is not None and explode_kind != kind:
                 problem("E0403", where, message="a die explodes one way only ('!', '!!', '!p' or 'xo')")
@@ -177,7 +180,7 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
                             "matches, or 'ro' to reroll once")
                 continue
             target = mod.value if mod.value is not None else min(faces)
-            matched = {f for f in distinct if COMPARE[compare_op](f, target)}
+            matched = _matching(distinct, compare_op, target)
             if op == "ra":
                 # d20's reroll-and-add: one more die, kept with the first (an explosion once).
                 if explode_kind is not None and explode_kind != "once":
@@ -229,10 +232,10 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
         if op == "u":
             unique = True
             continue
-    if reroll and reroll >= set(distinct):
+    if reroll and len(reroll) >= len(distinct):  # every face (the faces matched are some of them)
         problem("E0411", node.span, die=label, help="reroll only some faces, as in 'r1' or 'r<3'")
         reroll = set()
-    live = [f for f in distinct if f not in reroll or reroll_kind == "ro"]
+    live = distinct if not reroll or reroll_kind == "ro" else [f for f in distinct if f not in reroll]
     if explode and live and explode >= set(live) and explode_kind != "once":
         problem("E0407", node.span, die=label, help="explode on some faces only, as in 'x10' or '!>=9'")
         explode = set()
@@ -261,6 +264,25 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
     spec = DieSpec(label, faces, frozenset(reroll), reroll_kind == "ro", frozenset(explode),
                    explode_kind == "compound", explode_kind == "penetrate", explode_kind == "once", low, high)
     return Term(spec, keep, tuple(score), counting, tuple(select), margin, tuple(crits), order, unique)
+
+
+_RANGE_COMPARES = frozenset({"=", "==", "!=", ">=", ">", "<=", "<"})
+
+
+def _matching(distinct: range | list[int], compare: str, target: int) -> set[int]:
+    """The faces among ``distinct`` for which ``face COMPARE target`` holds."""
+    if type(distinct) is not range or type(target) is not int:
+        return {f for f in distinct if COMPARE[compare](f, target)}
+    low, high = distinct.start, distinct.stop  # faces low .. high - 1
+    if compare not in _RANGE_COMPARES:
+        return {f for f in distinct if COMPARE[compare](f, target)}
+    if compare in ("=", "=="):
+        return {target} if low <= target < high else set()
+    if compare == "!=":
+        return set(distinct) - {target}
+    bounds = {">=": (target, high), ">": (target + 1, high), "<=": (low, target + 1), "<": (low, target)}
+    start, stop = bounds[compare]
+    return set(range(max(low, start), min(high, stop)))
 
 
 def _faces(node: ex.Dice, limits: Limits, problem: Any) -> tuple[int, ...]:
