@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from operator import itemgetter
 from typing import Any
 
 from runebook.dsl import expr_ast as ex
@@ -94,7 +95,7 @@ class LineMemo:
     """The memo of one exact-odds computation: (line, values read) -> value. A line is
     named by its object's id (the loaded rules keep every line alive)."""
 
-    __slots__ = ("constants", "lines", "records", "stop", "values")
+    __slots__ = ("constants", "getters", "lines", "records", "stop", "values")
 
     def __init__(self, stop: Any) -> None:
         #: The game's own environment: names found there are constants of the computation.
@@ -109,6 +110,9 @@ class LineMemo:
         #: environments of one shape throughout a computation (its locals over the same
         #: inputs, options and roles), so such a name is the game's unless a local takes it.
         self.constants: dict[int, set[str]] = {}
+        #: Per line whose names were all the run's own values when last read: one call that
+        #: reads them all from the environment's mapping (a name missing there: the long way).
+        self.getters: dict[int, Callable[[dict[str, Any]], Any] | None] = {}
 
     def names(self, line: Any) -> tuple[str, ...]:
         """The names a line's expression reads (worked out once per line)."""
@@ -127,13 +131,30 @@ class LineMemo:
         """The values ``names`` hold in ``env`` for line ``line`` (None when one is not plain)."""
         if type(env) is not MapEnv:
             return None
+        getter = self.getters.get(line, _MISSING)
+        if getter is not None and getter is not _MISSING:
+            try:
+                found = getter(env.mapping)  # type: ignore[operator]
+            except KeyError:
+                # Not always the run's own values here: the long way from now on.
+                self.getters[line] = None
+            else:
+                values = (found,) if len(names) == 1 else found
+                for value in values:
+                    kind = type(value)
+                    if not (kind in SIMPLE or (kind is tuple and SIMPLE.issuperset(map(type, value))) or (
+                            self._plain_record(value) if kind is Record else plain(value))):
+                        return None
+                return values  # type: ignore[no-any-return]
         get = env.mapping.get
         constants = self.constants.get(line, ())
         out: list[Any] = []
         add = out.append
+        direct = True
         for text in names:
             value = get(text, _MISSING)
             if value is _MISSING:
+                direct = False
                 if text in constants:
                     add(_CONSTANT)
                     continue
@@ -149,6 +170,8 @@ class LineMemo:
                 add(value)
             else:
                 return None
+        if direct and names and getter is _MISSING:
+            self.getters[line] = itemgetter(*names)
         return tuple(out)
 
     def _find(self, env: MapEnv, text: str) -> Any:
