@@ -6,6 +6,8 @@ expr.lark; :func:`make_builder` merges the two transformers under that namespace
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import attrs
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
@@ -91,6 +93,7 @@ def _label_span(token: Token, label: str) -> Span:
     return Span(token.line, column, token.line, column + len(label))
 
 
+@lru_cache(maxsize=4096)  # a file repeats the same few labels on every entry
 def _split_label(text: str) -> tuple[str, str | None]:
     """`*Result 2:*` → ("Result", "2"); `**Ill Fated:**` → ("Ill Fated", None)."""
     inner = text.strip("*").rstrip(":").strip("*").rstrip(":").strip()

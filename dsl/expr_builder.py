@@ -122,7 +122,7 @@ class ExprBuilder(Transformer):
         return ex.String(str(children[0])[1:-1], span=span_of(meta))
 
     def name(self, meta: Meta, children: list) -> ex.Name:
-        return ex.Name(tuple(str(c) for c in children), span=span_of(meta))
+        return ex.Name(tuple(map(str, children)), span=span_of(meta))
 
     def possessive(self, meta: Meta, children: list) -> ex.Possessive:
         owner, mark, prop = children
