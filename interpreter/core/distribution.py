@@ -403,7 +403,9 @@ def enumerate_worlds(fn: Callable[[Any], Any], limits: Limits = DEFAULT_LIMITS,
 
 
 def _explore(fn: Callable[[Any], Any], session: _Session, context: Any, limits: Limits) -> Distribution:
-    results: dict[Any, Fraction] = {}
+    # Each outcome's probability is summed as a whole number over a denominator (the worlds'
+    # weights mostly share theirs): adding Fractions would reduce every sum, two gcds each.
+    sums: dict[Any, list[int]] = {}
     residual = Fraction(0)
     stack: list[tuple[int, ...]] = [()]
     while stack:
@@ -424,22 +426,31 @@ def _explore(fn: Callable[[Any], Any], session: _Session, context: Any, limits: 
         for outcome, p in spread:
             if outcome is UNKNOWN or (isinstance(outcome, tuple) and UNKNOWN in outcome):
                 outcome = _RESIDUAL
-            try:
-                hash(outcome)
-            except TypeError:  # a record or another value that cannot be a key: show it as text
-                outcome = format_value(outcome)
             w = weight if p == 1 else p if weight == 1 else weight * p
             if outcome is _RESIDUAL:
                 residual += w
-            else:
-                if outcome in results:
-                    results[outcome] += w
-                else:
-                    results[outcome] = Fraction(w)
-                if len(results) > limits.max_support:
+                continue
+            try:
+                found = sums.get(outcome)
+            except TypeError:  # a record or another value that cannot be a key: show it as text
+                outcome = format_value(outcome)
+                found = sums.get(outcome)
+            num, den = (w.numerator, w.denominator) if type(w) is Fraction else (int(w), 1)
+            if found is None:
+                sums[outcome] = [num, den]
+                if len(sums) > limits.max_support:
                     source, span = session.site
-                    raise RunebookError([Diagnostic.make("E0408", source, span, size=len(results),
+                    raise RunebookError([Diagnostic.make("E0408", source, span, size=len(sums),
                                                          limit=limits.max_support)])
+            elif found[1] == den:
+                found[0] += num
+            elif found[1] % den == 0:
+                found[0] += num * (found[1] // den)
+            else:
+                common = math.lcm(found[1], den)
+                found[0] = found[0] * (common // found[1]) + num * (common // den)
+                found[1] = common
+    results = {outcome: Fraction(num, den) for outcome, (num, den) in sums.items()}
     results, note = _merge_tails(results)
     if residual:
         note = "some outcomes depend on explosions deeper than the limit"
