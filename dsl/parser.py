@@ -286,8 +286,11 @@ def _unclosed(source: Source, line: int, opens: list[tuple[str, int]]) -> Diagno
                            help=f"add the closing '{close}'")
 
 
-def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, last_line: int) -> Diagnostic:
-    """A syntax error in the block on lines first_line..last_line, as a diagnostic."""
+def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, last_line: int,
+                       content: bool = True) -> Diagnostic:
+    """A syntax error in the block on lines first_line..last_line, as a diagnostic. ``content``:
+    the block is a file's (its entries have emphasis and headers); False for one expression,
+    where a '*' is multiplication."""
     text = source.text
     line = error.line if error.line and error.line > 0 else first_line
     column = error.column if error.column and error.column > 0 else 1
@@ -321,11 +324,11 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, 
     if token is not None and token.type == "INDENT":
         return Diagnostic.make("E0106", source, Span.point(line, 1, len(str(token))),
                                help="only the body of a declaration and nested bullets are indented")
-    if not opens and (char == "*" or (at_end and line_text.count("*") % 2)):
+    if content and not opens and (char == "*" or (at_end and line_text.count("*") % 2)):
         mark_col = line_text.rfind("*") + 1 if at_end else column
         return Diagnostic.make("E0109", source, Span.point(line, max(1, mark_col)), mark="*",
                                help="emphasis opens and closes on the same line: '*Keywords Like This*'")
-    if (char == ":" or (token is not None and str(token).startswith(":"))) and line == first_line:
+    if content and (char == ":" or (token is not None and str(token).startswith(":"))) and line == first_line:
         head = line_text[: column - 1].strip()
         return Diagnostic.make(
             "E0108", source, Span(line, 1, line, len(head) + 2), label=head,
@@ -607,7 +610,7 @@ def parse_expression(text: str, source: Source | None = None) -> Expr:
     try:
         result = _run(text, "expr", sink)
     except UnexpectedInput as error:
-        sink.items.append(_syntax_diagnostic(error, source, 1, 1))
+        sink.items.append(_syntax_diagnostic(error, source, 1, 1, content=False))
     except RecursionError:
         sink.error("E0409", Span.point(1, 1), limit=Limits.max_nesting)
     sink.raise_if_any()

@@ -245,3 +245,12 @@ def test_printing_round_trips() -> None:
     for text in ["4d6kh3", "5d10x10cs>=8", "d{1,1,2,3}", "(1d4)d6", "count(each(3d10) + 3 >= 11)",
                  "6d10cs>=8df1", "highest(ladder(7, d4, d6, d8, d10, d12)) or 1"]:
         assert expression_text(parse_expression(text)) == text
+
+
+@pytest.mark.parametrize("text", ["2d6 +* 3", "2d6 + * 3"])
+def test_a_stray_star_in_an_expression_is_not_called_emphasis(text: str) -> None:
+    """Emphasis belongs to content; in an expression a '*' is an operator out of place."""
+    with pytest.raises(RunebookError) as error:
+        parse_expression(text)
+    (found,) = error.value.diagnostics
+    assert found.code == "E0102" and "unexpected '*'" in str(error.value), str(error.value)
