@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import runebook
 
 REPO = Path(__file__).resolve().parent.parent
@@ -41,3 +43,18 @@ def test_the_public_api_from_the_top() -> None:
     rules = runebook.load("mestezia")
     assert isinstance(rules, runebook.Ruleset)
     assert rules.resolve("skill check", threshold=11, modifier=3, dice=[8, 6, 1]).results["successes"] == 1
+
+
+def test_entities_are_given_as_entities_or_paths_and_anything_else_is_named() -> None:
+    """``as_``/``against`` take an entity or a character file's path; a run's state dict
+    handed back (an easy slip for an embedder) is a TypeError saying what they take."""
+    rules = runebook.load("mettle")
+    examples = REPO / "rulesets" / "mettle" / "examples"
+    chief, kirin = examples / "bandit-chief.yaml", examples / "kirin.yaml"
+    by_path = rules.run("Attack", as_=str(chief), against=kirin, seed=3)
+    by_entity = rules.run("Attack", as_=rules.entity(str(chief)), against=rules.entity(str(kirin)), seed=3)
+    assert by_path.results == by_entity.results
+    with pytest.raises(TypeError, match="as_ takes an entity .* not dict"):
+        rules.run("Attack", as_=by_path.state, against=kirin, seed=3)
+    with pytest.raises(TypeError, match="against takes an entity"):
+        rules.odds("Attack", as_=chief, against=42)

@@ -10,6 +10,7 @@ can never disagree about what the rules say.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -213,6 +214,24 @@ class Rules:
         found = load_entities(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
                               [c.name for c in self.conditions.values()], bind=self._bind_held)
         return [self._prepared(entity) for entity in found]
+
+    def taking_part(self, given: Any, role: str = "as_") -> Any:
+        """The entity (or list of them) given for ``as_`` or ``against``: entities as they
+        are, and a path (``str`` or ``os.PathLike``) read as a character file (a party file
+        gives its list). Anything else is a ``TypeError`` naming what the role takes."""
+        if given is None or isinstance(given, Entity):
+            return given
+        if isinstance(given, str | os.PathLike):
+            found = self.entities(os.fspath(given))
+            return found[0] if len(found) == 1 else found
+        if isinstance(given, list | tuple):
+            group: list[Any] = []
+            for item in given:
+                one = self.taking_part(item, role)
+                group.extend(one if isinstance(one, list) else [one])
+            return group
+        raise TypeError(f"{role} takes an entity (rules.entity(path)), the path of a character file, "
+                        f"or a list of them, not {type(given).__name__}")
 
     def _prepared(self, entity: Any) -> Any:
         """An entity as read, with its conditions merged, its derived values and every
@@ -853,10 +872,12 @@ class Rules:
         """Resolve a check once: with a seeded RNG, or with the faces a player rolled.
         Inputs come as keywords, or as a mapping ``given`` (any names, ``options`` too).
 
-        ``as_`` and ``against`` are entities (:meth:`entity`), like ``--as`` and
-        ``--against``; in the check they are ``actor`` and ``target``.
+        ``as_`` and ``against`` are entities (:meth:`entity`) or paths of character files
+        (:meth:`taking_part`), like ``--as`` and ``--against``; in the check they are
+        ``actor`` and ``target``.
         """
         inputs = {**(given or {}), **inputs}
+        as_, against = self.taking_part(as_), self.taking_part(against, "against")
         spec = self.check(check)
         bound = self.bind_inputs(spec, inputs, _first(as_))
         roles = role_map(as_, against)
@@ -912,6 +933,7 @@ class Rules:
                 raise ValueError("give driver or choose, not both")
             driver = CallbackDriver(choose)
         inputs = {**(given or {}), **inputs}
+        as_, against = self.taking_part(as_), self.taking_part(against, "against")
         procedure = self.procedure(name)
         if procedure is None and fold(name) not in self.checks:
             used = self._user_of(name)
@@ -981,6 +1003,7 @@ class Rules:
         solved as a Markov chain (:mod:`interpreter.markov.chains`; ``answers`` fixes its
         choices; ``progress`` hears the number of states explored so far)."""
         inputs = {**(given or {}), **inputs}
+        as_, against = self.taking_part(as_), self.taking_part(against, "against")
         procedure = self.procedure(check)
         if procedure is None and fold(check) not in self.checks:
             used = self._user_of(check)
