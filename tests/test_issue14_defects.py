@@ -135,3 +135,16 @@ def test_accept_the_challenge_without_a_threshold_says_what_is_missing(cli, tmp_
     run = cli("run", "mestezia", "Accept the Challenge", "--as", _challenger(tmp_path), "--dice", "8,9,3")
     assert run.code == 1 and "Challenge Threshold" not in run.stderr.split("\n")[0]
     assert "unknown name" not in run.stderr and "powers.rules:1:1" not in run.stderr
+
+
+def test_an_actor_lacking_a_stat_a_power_reads_is_named(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A bare stat in a power's bracket ([Speed + 1]) is the actor's: a file without it is
+    named, as a target's is, rather than "unknown name 'Speed'"."""
+    itzel = (MESTEZIA / "examples" / "itzel.yaml").read_text(encoding="utf-8")
+    slow = tmp_path / "itzel.yaml"
+    slow.write_text("\n".join(line for line in itzel.splitlines() if "Speed" not in line) + "\n", encoding="utf-8")
+    run = cli("run", "mestezia", "Berserker Charge", "--as", str(slow),
+              "--against", str(MESTEZIA / "examples" / "inquisitor.yaml"), "--seed", "2")
+    assert run.code == 1 and "Traceback" not in run.stderr
+    assert "E0607 'Itzel' has no 'Speed'" in run.stderr and "unknown name" not in run.stderr
+    assert f"{slow} gives no 'Speed'" in run.stderr

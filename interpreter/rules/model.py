@@ -683,6 +683,8 @@ class Rules:
         actor = (roles or {}).get("actor")
         stats = MapEnv({**dict(actor.stats), **dict(actor.derived)} if actor is not None else {},
                        parent=self.globals)
+        if actor is not None:
+            stats.define(HOLDER, actor)  # a stat the actor's file lacks: "'Itzel' has no 'Speed'"
         present: dict[str, Any] = {role: MissingRole(role) for role in ROLES}
         for role, group in zip(ROLES, GROUPS):
             members = tuple(e for key, e in (roles or {}).items() if key.split("#")[0] == role)
