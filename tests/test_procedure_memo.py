@@ -14,6 +14,7 @@ import pytest
 
 from runebook import interpreter
 from runebook.interpreter.core.values import format_value
+from runebook.interpreter.markov.chains import FixedDriver
 
 GAME = """\
 function bump(x) = x + 1d6
@@ -133,3 +134,20 @@ def test_only_lines_that_call_or_roll_are_remembered(text: str, remembered: bool
     from runebook.interpreter.rules.memo import worth_remembering
 
     assert worth_remembering(parse_expression(text)) is remembered
+
+
+def test_a_choice_among_declared_levels_answers_with_those_levels(tmp_path: Path) -> None:
+    """`check` types `choose stance: calm | bold` as levels of Stance when Stance declares
+    them, so `stance == bold` must hold when bold is chosen (it was silently false); a
+    choice whose options are its own compares by its own order."""
+    (tmp_path / "g.rules").write_text(
+        "levels Stance: calm < bold\n\n"
+        "procedure Pick ()\n"
+        "  choose stance: calm | bold\n"
+        "  choose pace: slow | fast\n"
+        "  result brave = stance == bold and stance > calm\n"
+        "  result quick = pace > slow\n", encoding="utf-8")
+    rules = interpreter.load(str(tmp_path))
+    ran = rules.run("Pick", driver=FixedDriver({"stance": "bold", "pace": "fast"}))
+    assert ran.results == {"brave": True, "quick": True}
+    assert rules.odds("Pick", answers={"stance": "bold"}).results["brave"][True] == 1

@@ -147,6 +147,8 @@ class Rules:
         self._call_cache: dict[tuple[Any, ...], list[tuple[Any, Fraction]]] = {}
         # Procedures' lines compiled to closures, by their tuple of lines (procedures.program_of).
         self._programs: dict[int, tuple[Any, Any]] = {}
+        # What each option of a choice stands for, by its line (procedures.choice_values).
+        self._choice_values: dict[int, tuple[Any, Any]] = {}
         # A check's lines prepared for exact odds, by its lines (`_check_lines`).
         self._check_plans: dict[int, tuple[Any, Any]] = {}
         self.conditions: dict[str, Condition] = {}

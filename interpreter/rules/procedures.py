@@ -227,13 +227,36 @@ class CallbackDriver(Driver):
                            "loop, which would block it: use 'await rules.run_async(...)'")
 
 
-def choice_value(statement: ast.Statement, rank: int) -> Any:
-    """A choice's answer as the rules see it: a whole number for a number option (``1 to
-    50``), else a level of the choice (options compare by their order)."""
-    option = statement.choices[rank]
-    # A choice a `do` brought in keeps its own name as the group its options are levels of.
-    group = statement.inlined.choice if statement.inlined is not None and statement.inlined.choice else statement.name
-    return int(option) if option.isdigit() else Level(group, option, rank, statement.choices)
+def choice_values(rules: Any, statement: ast.Statement) -> tuple[Any, ...]:
+    """What each option of a choice stands for, as the rules see it (worked out once per
+    line): a whole number for a number option (``1 to 50``); the declared level when every
+    other option is a level of one declared group (``choose stance: calm | bold`` with
+    ``levels Stance: calm < bold``, as `check` types it); else a level of the choice itself
+    (options compare by their order)."""
+    cache = rules._choice_values
+    found = cache.get(id(statement))
+    if found is None or found[0] is not statement:
+        options = statement.choices
+        # A choice a `do` brought in keeps its own name as the group its options are levels of.
+        group = statement.inlined.choice if statement.inlined is not None and statement.inlined.choice \
+            else statement.name
+        declared = {o: _declared_level(rules, o) for o in options if not o.isdigit()}
+        groups = {fold(level.group) for level in declared.values() if level is not None}
+        shared = len(groups) == 1 and all(level is not None for level in declared.values())
+        values = tuple(int(o) if o.isdigit() else declared[o] if shared else Level(group, o, rank, options)
+                       for rank, o in enumerate(options))
+        if len(cache) > 4096:
+            cache.clear()
+        found = cache[id(statement)] = (statement, values)
+    return found[1]  # type: ignore[no-any-return]
+
+
+def _declared_level(rules: Any, name: str) -> Level | None:
+    try:
+        value = rules.globals.lookup(name)
+    except KeyError:
+        return None
+    return value if type(value) is Level else None
 
 
 def load_choices(path: str | Path, otherwise: Driver | None = None) -> Driver:
@@ -483,7 +506,7 @@ def _choose(run: _Segment, line: ast.ChooseLine, source: Source, pc: int) -> int
         return pc
     if line.expr is not None and not bool(ctx.result(ctx.evaluate(run.rules.compiled(line.expr, source), env))):
         # `choose NAME: a | b if condition`: not offered; the first option, unasked.
-        env.define(line.name, choice_value(line, 0))
+        env.define(line.name, choice_values(run.rules, line)[0])
         return pc
     reads = run.driver.reads_state
     shown = {} if line.expr is None or not reads else _values_read(run.rules, ctx, source, line.expr, env)
@@ -495,7 +518,7 @@ def _choose(run: _Segment, line: ast.ChooseLine, source: Source, pc: int) -> int
         raise RunebookError([Diagnostic.make("E0611", source, line.span, answer=answer, name=line.name,
                                              allowed=", ".join(ast.choice_runs(line.choices)),
                                              help=did_you_mean(str(answer), line.choices))])
-    env.define(line.name, choice_value(line, found))
+    env.define(line.name, choice_values(run.rules, line)[found])
     run.choices.append((line.name, line.choices[found]))
     if ctx.trace is not None:
         ctx.trace.append(StepEvent("choice", line.name, line.choices[found], line.span, source.name))
