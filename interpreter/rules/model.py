@@ -1293,6 +1293,8 @@ class CheckCall:
             dist = rules.enumerate(outcome)
             # Each outcome as the record the caller gets: made once, the same object every time.
             branches = [(Record(zip(names, values)), p) for values, p in dist.items()]
+            if len(cache) >= 4096:  # a long-lived embedder asks for ever new inputs: stay bounded
+                cache.clear()
             found = cache[key] = branches + ([(_UNKNOWN_BRANCH, dist.residual)] if dist.residual else [])
         picked = ctx.world.choose(found)
         if picked is _UNKNOWN_BRANCH:
