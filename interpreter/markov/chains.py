@@ -11,8 +11,10 @@ of states (a tie that repeats a round, a loop between steps) are solved as small
 linear systems of expected visits, in topological order, in whole numbers over shared
 denominators (the odds of a long contest have thousands of digits). Nothing is simulated.
 The lines of a segment are evaluated once per distinct values they read, across every state
-of the computation (:mod:`interpreter.rules.memo`), and the worlds of a state run the lines
-before their first roll once.
+of the computation (:mod:`interpreter.rules.memo`), the worlds of a state run the lines
+before their first roll once, and worlds that meet again (the same live values where a value
+was read for the last time) take the outcome one of them went on to
+(:mod:`interpreter.markov.meet`).
 
 Choice points need answers for odds: a fixed answer per choice name (``answers``), else
 the first option. Values carried from one step to the next must be plain values (numbers,
