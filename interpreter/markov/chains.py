@@ -219,6 +219,8 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
             finally:
                 ctx.run.options = ctx.run.roles = None
             if following == MET:
+                # The points this world met before, with no choice since, lead there too.
+                met.went(met.outcome, len(ctx.world.taken), len(ctx.realized))  # type: ignore[union-attr]
                 return met.outcome  # type: ignore[union-attr]
             # An entity a value holds (a loop's member) is kept as the role it has.
             refs = {id(e): role for role, e in entities.items()}
