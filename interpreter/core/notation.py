@@ -271,11 +271,9 @@ _RANGE_COMPARES = frozenset({"=", "==", "!=", ">=", ">", "<=", "<"})
 
 def _matching(distinct: range | list[int], compare: str, target: int) -> set[int]:
     """The faces among ``distinct`` for which ``face COMPARE target`` holds."""
-    if type(distinct) is not range or type(target) is not int:
+    if type(distinct) is not range or type(target) is not int or compare not in _RANGE_COMPARES:
         return {f for f in distinct if COMPARE[compare](f, target)}
     low, high = distinct.start, distinct.stop  # faces low .. high - 1
-    if compare not in _RANGE_COMPARES:
-        return {f for f in distinct if COMPARE[compare](f, target)}
     if compare in ("=", "=="):
         return {target} if low <= target < high else set()
     if compare == "!=":

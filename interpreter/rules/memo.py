@@ -127,6 +127,14 @@ class LineMemo:
             found = self.records[id(record)] = (record, plain(record))
         return found[1]
 
+    def _plain(self, value: Any) -> bool:
+        """:func:`plain`, with the usual cases (simple values, lists of them) tested first and
+        a record's answer remembered."""
+        kind = type(value)
+        if kind in SIMPLE or (kind is tuple and SIMPLE.issuperset(map(type, value))):
+            return True
+        return self._plain_record(value) if kind is Record else plain(value)
+
     def key(self, env: Any, names: tuple[str, ...], line: int) -> tuple[Any, ...] | None:
         """The values ``names`` hold in ``env`` for line ``line`` (None when one is not plain)."""
         if type(env) is not MapEnv:
@@ -140,12 +148,7 @@ class LineMemo:
                 self.getters[line] = None
             else:
                 values = (found,) if len(names) == 1 else found
-                for value in values:
-                    kind = type(value)
-                    if not (kind in SIMPLE or (kind is tuple and SIMPLE.issuperset(map(type, value))) or (
-                            self._plain_record(value) if kind is Record else plain(value))):
-                        return None
-                return values  # type: ignore[no-any-return]
+                return values if all(map(self._plain, values)) else None  # type: ignore[no-any-return]
         get = env.mapping.get
         constants = self.constants.get(line, ())
         out: list[Any] = []
@@ -163,13 +166,9 @@ class LineMemo:
                     add(_CONSTANT)
                     self.constants.setdefault(line, set()).add(text)
                     continue
-            kind = type(value)
-            # The usual cases tested here, without a call: simple values, lists of them.
-            if kind in SIMPLE or (kind is tuple and SIMPLE.issuperset(map(type, value))) or (
-                    self._plain_record(value) if kind is Record else plain(value)):
-                add(value)
-            else:
+            if not self._plain(value):
                 return None
+            add(value)
         if direct and names and getter is _MISSING:
             self.getters[line] = itemgetter(*names)
         return tuple(out)
@@ -215,10 +214,8 @@ class LineMemo:
         world = ctx.world
         if func.env is not self.stop:
             return call_function_value(func, values, ctx, site)
-        for value in values:
-            if type(value) not in SIMPLE and not (self._plain_record(value) if type(value) is Record
-                                                   else plain(value)):
-                return call_function_value(func, values, ctx, site)
+        if not all(map(self._plain, values)):
+            return call_function_value(func, values, ctx, site)
         key = (id(func), *values)
         found = self.values.get(key, _MISSING)
         if found is not _MISSING:
