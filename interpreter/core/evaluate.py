@@ -1830,8 +1830,10 @@ def ladder_spec(n: int, rungs: list[DieSpec]) -> PoolSpec:
     return PoolSpec(tuple(groups), None, (), None, text)
 
 
-#: Types whose values :func:`resolve_value` returns as they are (exact types, not subclasses).
-_SETTLED: frozenset[type] = frozenset({int, bool, str, float, Fraction, type(None), Level, Bound, Rating})
+#: Types whose values :func:`resolve_value` returns as they are (exact types, not subclasses):
+#: a list or a record is returned whole (its items are resolved where they are read).
+_SETTLED: frozenset[type] = frozenset({int, bool, str, float, Fraction, type(None), Level, Bound, Rating, tuple,
+                                       Record})
 
 
 def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:

@@ -113,6 +113,20 @@ def _thaw(value: Any, entities: Mapping[str, Any]) -> Any:
     return value
 
 
+def _kept(values: list[tuple[str, Any]], held: Mapping[str, Any], refs: Mapping[int, str]) -> list[tuple[str, Any]]:
+    """The values a state keeps: each frozen (an entity as its role), and plain."""
+    kept = []
+    for k, v in values:
+        if type(v) in _SIMPLE or v is held.get(k):
+            # A value the state held, unchanged: already frozen and plain.
+            kept.append((k, v))
+            continue
+        v = _freeze(v, refs)
+        if _plain(v):
+            kept.append((k, v))
+    return kept
+
+
 def _plain(value: Any) -> bool:
     """Whether a value can be part of a state: plain values, records, and lists of them."""
     kind = type(value)
@@ -162,9 +176,10 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     shared_scope: list[Any] = [None]
     # Where worlds meet again (interpreter.markov.meet): with no entity and no entry, once the
     # inputs' scope is known to be the same plain values in every world.
-    meetings = Meetings(live, flow.meetings) if live is not None and not roles else None
+    meetings = Meetings(live, flow.meetings, memo.plain_value) if live is not None and not roles else None
     meeting: list[Meetings | None] = [None]
-    folded: dict[str, str] = {}
+    #: The names of a world's values its outcome keeps, sorted: (line, names held) -> names.
+    selections: dict[tuple[Any, ...], tuple[str, ...]] = {}
 
     def number(value: Any) -> int:
         found = numbers.get(value)
@@ -197,8 +212,13 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
             ctx.run.options, ctx.run.roles = options, entities
             try:
                 scope = shared_scope[0]
-                env = MapEnv({k: _thaw(v, entities) for k, v in held}, parent=scope) if entities else \
-                    MapEnv.indexed(dict(held_values), dict(held_index), scope)
+                if entities:
+                    env = MapEnv({k: _thaw(v, entities) for k, v in held}, parent=scope)
+                elif resume[0] is not None and not reads_entries:
+                    # run_segment starts this world from the first world's values where it parted.
+                    env = MapEnv.indexed({}, {}, scope)
+                else:
+                    env = MapEnv.indexed(dict(held_values), dict(held_index), scope)
                 if scope is None:
                     chosen = len(ctx.world.taken)
                     scope = env.parent = rules._scope(ctx, decl.params, inputs, options, entities, source)
@@ -224,24 +244,18 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 return met.outcome  # type: ignore[union-attr]
             # An entity a value holds (a loop's member) is kept as the role it has.
             refs = {id(e): role for role, e in entities.items()}
-            # Only what the rest of the run may read is part of its state.
-            needed = live[following] if following is not None and live is not None else None
-            kept = []
-            for k, v in env.mapping.items():
-                if needed is not None:
-                    name = folded.get(k)
-                    if name is None:
-                        name = folded[k] = fold(k)
-                    if name not in needed:
-                        continue
-                if type(v) in _SIMPLE or v is held_values.get(k):
-                    # A value the state held, unchanged: already frozen and plain.
-                    kept.append((k, v))
-                    continue
-                v = _freeze(v, refs)
-                if _plain(v):
-                    kept.append((k, v))
-            kept.sort()
+            # Only what the rest of the run may read is part of its state, in the order of
+            # its names (worked out once per line and names held).
+            mapping = env.mapping
+            shape = (following, tuple(mapping))
+            selection = selections.get(shape)
+            if selection is None:
+                needed = live[following] if following is not None and live is not None else None
+                selection = selections[shape] = tuple(sorted(
+                    k for k in mapping if needed is None or fold(k) in needed))
+            kept = [(k, mapping[k]) for k in selection]
+            if not _SIMPLE.issuperset([type(v) for _, v in kept]):
+                kept = _kept(kept, held_values, refs)
             values = tuple(kept)
             if following is None:
                 found = dict(values)
@@ -287,13 +301,24 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     unknown = final.pop(_UNKNOWN, Fraction(0))
     outcomes = {key[1]: p for key, p in final.items()}
     together = Distribution(outcomes, unknown)
-    marginals: dict[str, dict[Any, Fraction]] = {n: {} for n in result_names}
+    parts: dict[str, dict[Any, list[Fraction]]] = {n: {} for n in result_names}
     for values, p in outcomes.items():
         for name, value in zip(result_names, values):
-            marginals[name][value] = marginals[name].get(value, Fraction(0)) + p
-    results = {n: Distribution(m, unknown) for n, m in marginals.items()}
+            parts[name].setdefault(value, []).append(p)
+    results = {n: Distribution({value: _total(ps) for value, ps in found.items()}, unknown)
+               for n, found in parts.items()}
     return ProcedureOdds(procedure.name, results, together, dict(inputs), {k: v.name for k, v in options.items()},
                          states=len(transitions))
+
+
+def _total(fractions: list[Fraction]) -> Fraction:
+    """The sum of exact probabilities, reduced once: the odds of a long contest have thousands
+    of digits, mostly over denominators that divide each other, and a sum of two Fractions
+    reduces (two gcds of that size)."""
+    if len(fractions) == 1:
+        return fractions[0]
+    common = _common(p.denominator for p in fractions)
+    return Fraction(sum(p.numerator * (common // p.denominator) for p in fractions), common)
 
 
 def _is_state(key: Any) -> bool:

@@ -25,7 +25,7 @@ point on compute the same outcome from the same live values.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from runebook.dsl.vocabulary import fold
@@ -41,10 +41,13 @@ _MISSING = object()
 class Meetings:
     """The outcomes worlds reached from each meeting point, by the live values held there."""
 
-    __slots__ = ("found", "live", "outcome", "pending", "points", "selections", "tally")
+    __slots__ = ("found", "live", "outcome", "pending", "plain", "points", "selections", "tally")
 
-    def __init__(self, live: Sequence[frozenset[str]], points: frozenset[int]) -> None:
+    def __init__(self, live: Sequence[frozenset[str]], points: frozenset[int],
+                 plainness: Callable[[Any], bool] = plain) -> None:
         self.live = live
+        #: Whether a value is plain (the computation's memo knows its records' answers).
+        self.plain = plainness
         #: Lines where worlds are looked for (dsl.flow.Flow.meetings).
         self.points = points
         #: (line, names, values) -> the outcome a world went on to.
@@ -74,17 +77,9 @@ class Meetings:
             # Worlds seldom meet here: looking costs more than it saves.
             self.points = self.points - {pc}
             return False
-        names = tuple(mapping)
-        selection = self.selections.get((pc, names))
-        if selection is None:
-            live = self.live[pc]
-            selection = self.selections[(pc, names)] = tuple(n for n in names if fold(n) in live)
-        values = tuple([mapping[n] for n in selection])
-        if not SIMPLE.issuperset(map(type, values)):
-            for value in values:
-                if type(value) not in SIMPLE and not plain(value):
-                    return False
-        key = (pc, selection, values)
+        key = self.key(pc, mapping)
+        if key is None:
+            return False
         found = self.found.get(key, _MISSING)
         if found is not _MISSING:
             self.outcome = found
@@ -92,6 +87,22 @@ class Meetings:
             return True
         self.pending.append((key, taken, realized))
         return False
+
+    def key(self, pc: int, mapping: dict[str, Any]) -> tuple[Any, ...] | None:
+        """What a world holding ``mapping`` at line ``pc`` is known by there: its live values
+        (None when one is not plain)."""
+        names = tuple(mapping)
+        selection = self.selections.get((pc, names))
+        if selection is None:
+            live = self.live[pc]
+            selection = self.selections[(pc, names)] = tuple(n for n in names if fold(n) in live)
+        values = tuple([mapping[n] for n in selection])
+        if not SIMPLE.issuperset(map(type, values)):
+            plain_value = self.plain
+            for value in values:
+                if type(value) not in SIMPLE and not plain_value(value):
+                    return None
+        return (pc, selection, values)
 
     def went(self, outcome: Any, taken: int, realized: int) -> None:
         """This world ended in ``outcome`` with ``taken`` choices and ``realized`` pools: every

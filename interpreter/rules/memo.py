@@ -135,6 +135,9 @@ class LineMemo:
             return True
         return self._plain_record(value) if kind is Record else plain(value)
 
+    #: :func:`plain` for every value of this computation (a record's answer remembered).
+    plain_value = _plain
+
     def key(self, env: Any, names: tuple[str, ...], line: int) -> tuple[Any, ...] | None:
         """The values ``names`` hold in ``env`` for line ``line`` (None when one is not plain)."""
         if type(env) is not MapEnv:
@@ -148,7 +151,9 @@ class LineMemo:
                 self.getters[line] = None
             else:
                 values = (found,) if len(names) == 1 else found
-                return values if all(map(self._plain, values)) else None  # type: ignore[no-any-return]
+                if SIMPLE.issuperset(map(type, values)) or all(map(self._plain, values)):
+                    return values  # type: ignore[no-any-return]
+                return None
         get = env.mapping.get
         constants = self.constants.get(line, ())
         out: list[Any] = []
