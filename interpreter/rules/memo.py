@@ -39,6 +39,8 @@ __all__ = ["SIMPLE", "LineMemo", "names_read", "plain", "worth_remembering"]
 #: Values that are plain whatever they hold.
 SIMPLE: frozenset[type] = frozenset({int, bool, str, Fraction, type(None), Level, Bound, Rating})
 _MISSING = object()
+#: How many records and lists a memo remembers the plainness of (kept alive meanwhile).
+_MOST_RECORDS = 1 << 16
 #: A value the memo cannot see (an environment it does not know): never plain.
 _OPAQUE = object()
 #: What a name the game itself defines (outside the run's environments) stands for in a key
@@ -121,19 +123,22 @@ class LineMemo:
             found = self.lines[id(line)] = (line, names_read([line.expr]))
         return found[1]
 
-    def _plain_record(self, record: Record) -> bool:
-        found = self.records.get(id(record))
+    def _plain_record(self, record: Record | tuple[Any, ...]) -> bool:
+        records = self.records
+        found = records.get(id(record))
         if found is None or found[0] is not record:
-            found = self.records[id(record)] = (record, plain(record))
+            if len(records) >= _MOST_RECORDS:  # lists made anew in every world: stay bounded
+                records.clear()
+            found = records[id(record)] = (record, plain(record))
         return found[1]
 
     def _plain(self, value: Any) -> bool:
         """:func:`plain`, with the usual cases (simple values, lists of them) tested first and
-        a record's answer remembered."""
+        the answer for a record or a list of lists or records remembered."""
         kind = type(value)
         if kind in SIMPLE or (kind is tuple and SIMPLE.issuperset(map(type, value))):
             return True
-        return self._plain_record(value) if kind is Record else plain(value)
+        return self._plain_record(value) if kind is Record or kind is tuple else plain(value)
 
     #: :func:`plain` for every value of this computation (a record's answer remembered).
     plain_value = _plain
@@ -151,9 +156,11 @@ class LineMemo:
                 self.getters[line] = None
             else:
                 values = (found,) if len(names) == 1 else found
-                if SIMPLE.issuperset(map(type, values)) or all(map(self._plain, values)):
-                    return values  # type: ignore[no-any-return]
-                return None
+                if not SIMPLE.issuperset(map(type, values)):
+                    for value in values:
+                        if type(value) not in SIMPLE and not self._plain(value):
+                            return None
+                return values  # type: ignore[no-any-return]
         get = env.mapping.get
         constants = self.constants.get(line, ())
         out: list[Any] = []
