@@ -247,6 +247,9 @@ def reads_of(statement: ast.Statement) -> set[str]:
                 node = node.owner  # type: ignore[assignment]
             if isinstance(node, ex.Name):
                 found.add(fold(node.text))
+    if statement.on is not None:
+        # `gain Harm 1 on victim`: the name holding who the line changes is read too.
+        found.add(fold(statement.on))
     return found
 
 

@@ -361,3 +361,23 @@ def test_high_hexes_must_be_pairs(cli, tmp_path: Path) -> None:  # type: ignore[
               "--with", "high=0,0,1", "--dice", "5,6,9")
     assert run.code == 1 and "E0613" in run.stderr and "count(high) % 2 == 0" in run.stderr
     assert itzel.read_text(encoding="utf-8") == before
+
+
+@pytest.mark.parametrize(("mine", "high", "below", "grades"), [
+    ((), "", (), ("Medium", "Medium", "Low")),                       # 5, 6, 9 + 6: against 12, 12 and 13
+    (("High Ground",), "", (), ("High", "Medium", "Low")),           # above the first only (its file says so)
+    ((), "0,0", (), ("High", "Medium", "Low")),                      # the map's High hex under the attacker
+    ((), "", ("second_below",), ("Medium", "High", "Low")),          # above the second (no file: said)
+    ((), "", ("second_below", "third_below"), ("Medium", "High", "Medium")),
+])
+def test_high_ground_is_each_targets_own_with_several(cli, tmp_path: Path, mine: tuple[str, ...], high: str,  # type: ignore[no-untyped-def]
+                                                      below: tuple[str, ...], grades: tuple[str, ...]) -> None:
+    extra = ["--with", f"high={high}"] if high else []
+    for flag in below:
+        extra += ["--with", f"{flag}=true"]
+    run = cli("run", "mestezia", "Use Power On Several", "--as", str(_placed(tmp_path, "Itzel", 0, mine, attacker=True)),
+              "--against", str(_placed(tmp_path, "Foe", 1)), "--with", "power=Berserker Charge",
+              "--with", "second=12", "--with", "third=13", *extra, "--dice", "5,6,9", "--json")
+    assert run.code == 0, run.stderr
+    results = json.loads(run.stdout)["results"]
+    assert (results["grade"], results["grade_2"], results["grade_3"]) == grades

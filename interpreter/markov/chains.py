@@ -35,7 +35,7 @@ from runebook.dsl.checker import CheckedEntry
 from runebook.dsl.diagnostics import Diagnostic, RunebookError
 from runebook.dsl.flow import flow_of
 from runebook.dsl.vocabulary import fold
-from runebook.interpreter.core.dice import PoolSource
+from runebook.interpreter.core.dice import PoolSource, PoolView
 from runebook.interpreter.core.distribution import Distribution
 from runebook.interpreter.core.evaluate import Context, MapEnv, normalize_name
 from runebook.interpreter.core.limits import WorldForecast, limit_error
@@ -81,6 +81,10 @@ class ProcedureOdds(CheckOdds):
 _SIMPLE: frozenset[type] = frozenset({type(None), int, bool, str, Fraction, Level, Bound, Rating})
 #: The types of values a state may carry from one step to the next.
 _PLAIN_TYPES: frozenset[type] = frozenset({type(None), int, bool, str, Fraction, Level, Bound, Rating, Record})
+
+
+#: A roll's values: a declared pool (`roll d = 1d6`) and a pool made by an expression.
+_ROLLS: frozenset[type] = frozenset({PoolSource, PoolView})
 
 
 @attrs.frozen
@@ -181,6 +185,14 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     #: The names of a world's values its outcome keeps, sorted: (line, names held) -> names.
     selections: dict[tuple[Any, ...], tuple[str, ...]] = {}
 
+    def holds_roll(pc: int, mapping: dict[str, Any]) -> bool:
+        """Whether a world at the boundary ``pc`` holds a roll the rest of the run reads: a
+        state keeps plain values only, so the world runs on (a loop's lines in one segment)."""
+        if _ROLLS.isdisjoint(map(type, mapping.values())):
+            return False
+        needed = live[pc] if live is not None else None
+        return any(type(v) in _ROLLS and (needed is None or fold(k) in needed) for k, v in mapping.items())
+
     def number(value: Any) -> int:
         found = numbers.get(value)
         if found is None:
@@ -235,7 +247,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 following = rules.in_world(ctx, lambda: run_segment(
                     rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True,
                     memo=None if reads_entries else memo, resume=None if entities or reads_entries else resume,
-                    meetings=met))
+                    meetings=met, hold=holds_roll))
             finally:
                 ctx.run.options = ctx.run.roles = None
             if following == MET:
