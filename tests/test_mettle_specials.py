@@ -1,6 +1,7 @@
 """METTLE Core weapon specials (rulesets/mettle/combat.rules; spec mettle.md, Weapons [PUB-RES]):
-Block (+POISE defence beside Parry), Burn (a hit sets the target Burning) and Stun (Strain
-instead of damage), with given dice, exact odds against an enumeration written here, the
+Block (+POISE defence beside Parry), Burn (a hit sets the target Burning), Stun (Strain
+instead of damage), Wrap (Parry and Block ignored) and Burst (extra hits for Edge and Ammo),
+with given dice, exact odds against an enumeration written here, the
 readings made options, and the refusal of impossible specials.
 """
 
@@ -225,3 +226,53 @@ def test_ammo_runs_out_and_a_reload_starts_the_count_again(cli, tmp_path: Path) 
     assert reload.code == 0, reload.stderr
     state = json.loads(reload.stdout)["state"]["actor"]
     assert state["conditions"] == []
+
+
+# ---------------------------------------------------------------- Wrap and Burst
+
+
+def test_a_wrap_weapon_ignores_parry_and_block(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    shield = armed(tmp_path, "Shield", Parry=1, Block=2)
+    whip = armed(tmp_path, "Whip", Wrap=1)
+    # [1,1,2]: Score 4, Edge 0. Against POISE 3 + the larger of Parry 1 and Block 2 = 5: a miss;
+    # a Wrap weapon faces the POISE alone, 3: a hit for DM 4 less Soak 3.
+    plain_blow = attack(cli, "--as", BANDIT, "--against", shield, "--dice", "1,1,2")
+    assert plain_blow["results"]["hit"] is False
+    wrapped = attack(cli, "--as", whip, "--against", shield, "--dice", "1,1,2")
+    assert wrapped["results"]["hit"] is True and wrapped["results"]["damage"] == 1
+
+
+def test_burst_spends_edge_and_ammo_on_extra_hits(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    smg = armed(tmp_path, "SMG", Burst=1, Ammo=30)
+    # [3,5,6]: Score 3 against POISE 3, a hit with Edge 2. Two extra hits spend both Edge and
+    # 10 Ammo: each hit deals DM 4 + 2 - 2 = 4 less Soak 3, so 1, three times.
+    out = attack(cli, "--as", smg, "--against", BANDIT, "--dice", "3,5,6", "--answer", "burst_hits=2")
+    assert (out["results"]["hits"], out["results"]["damage"], out["results"]["shots_left"]) == (3, 3, 19)
+    single = attack(cli, "--as", smg, "--against", BANDIT, "--dice", "3,5,6", "--answer", "burst_hits=0")
+    assert (single["results"]["hits"], single["results"]["damage"], single["results"]["shots_left"]) == (1, 3, 29)
+    # More extra hits than the Edge: refused, naming the rule, no file changed.
+    before = Path(smg).read_bytes()
+    refused = cli("run", GAME, "Attack", "--as", smg, "--against", BANDIT, "--dice", "3,5,6", "--answer", "burst_hits=3")
+    assert refused.code == 1 and "E0613 'Strike' requires blow.burst_hits <= blow.edge" in refused.stderr
+    assert Path(smg).read_bytes() == before
+
+
+def test_a_weapon_without_burst_is_never_asked(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = attack(cli, "--as", BANDIT, "--against", BANDIT, "--dice", "3,5,6")
+    assert out["results"]["hits"] == 1 and out["choices"] == []
+
+
+def test_exact_odds_of_a_burst_match_an_enumeration(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    smg = rules.entity(armed(tmp_path, "SMG", Burst=1, Ammo=30))
+    odds = rules.odds("Attack", as_=smg, against=rules.entity(BANDIT), answers={"burst_hits": "1"})
+    damage: dict[int, Fraction] = defaultdict(Fraction)
+    hits: dict[int, Fraction] = defaultdict(Fraction)
+    for faces in product(range(1, 7), repeat=3):
+        score = sum(f for f in faces if f <= 3)
+        edge = sum(1 for f in faces if f >= 4)
+        hit = score >= 3
+        extra = 1 if hit and edge > 0 else 0  # asked only when there is Edge to spend
+        damage[max(0, 4 + edge - extra - 3) * (1 + extra) if hit else 0] += Fraction(1, 216)
+        hits[1 + extra if hit else 0] += Fraction(1, 216)
+    assert plain(odds.results["damage"]) == {k: v for k, v in damage.items() if v}
+    assert plain(odds.results["hits"]) == {k: v for k, v in hits.items() if v}

@@ -51,7 +51,10 @@ _UNKNOWN = ("unknown",)
 
 
 class FixedDriver(Driver):
-    """Answers each choice point by its name (``answers``), else with its first option."""
+    """Answers each choice point by its name (``answers``), else with its first option. A
+    choice of a procedure brought in by ``do ... as blow`` is named ``blow.burst_hits``: the
+    answer for ``burst_hits`` serves it, as ``--answer`` does for a run, unless
+    ``blow.burst_hits`` has its own."""
 
     reads_state = False
 
@@ -59,7 +62,11 @@ class FixedDriver(Driver):
         self.answers = {fold(k): v for k, v in (answers or {}).items()}
 
     def choose(self, point: ChoicePoint) -> str:
-        return self.answers.get(fold(point.name), point.options[0])
+        answers = self.answers
+        found = answers.get(fold(point.name))
+        if found is None and answers:
+            found = answers.get(fold(point.name.rpartition(".")[2]))
+        return point.options[0] if found is None else found
 
 
 @attrs.frozen

@@ -115,7 +115,9 @@ class NamedDriver(Driver):
         self.otherwise = otherwise
 
     def choose(self, point: ChoicePoint) -> str:
-        given = self.answers.get(fold(point.name.rpartition(".")[2])) or self.answers.get(fold(point.name))
+        # `blow.burst_hits` (a choice of a procedure `do` brought in): its own answer, else
+        # the answer for `burst_hits`.
+        given = self.answers.get(fold(point.name)) or self.answers.get(fold(point.name.rpartition(".")[2]))
         return given if given is not None else self.otherwise.choose(point)
 
     def finish(self) -> None:
