@@ -69,11 +69,14 @@ def list_item_type(written: str | None) -> str | None:
 
 def is_literal(expr: ex.Expr) -> bool:
     """Whether an input value is written as one: a number (signed), a decimal, a rating, a
-    name or text — what ``example`` lines and ``--with`` take."""
+    name or text, a list of those, or a record of those (``{who: 1, did: attack}``) alone or
+    in a list — what ``example`` lines and ``--with`` take."""
     if isinstance(expr, ex.Unary):
         return isinstance(expr.operand, ex.Number | ex.Rating)
     if isinstance(expr, ex.ListOf):
-        return all(is_literal(item) and not isinstance(item, ex.ListOf) for item in expr.items)
+        return all((is_literal(item) and not isinstance(item, ex.ListOf)) for item in expr.items)
+    if isinstance(expr, ex.RecordOf):
+        return all(is_literal(value) and not isinstance(value, ex.RecordOf) for _, value in expr.fields)
     return isinstance(expr, ex.Number | ex.Decimal | ex.Rating | ex.Name | ex.String)
 
 
@@ -548,7 +551,8 @@ class _Builder:
                 else:
                     self.error("E0008", source, arg.default.span or arg.span, what="input value",
                                value=str(arg.default),
-                               help="give a number, a rating such as 7M2, a name, or a list of those")
+                               help="give a number, a rating such as 7M2, a name, text in quotes, or a list "
+                               "or a record of those")
         self.examples.append(Example(check.name, tuple(args)))
 
     # -------------------------------------------------------------- names

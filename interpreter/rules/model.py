@@ -567,6 +567,8 @@ class Rules:
         return values
 
     def _convert(self, param: ast.Param, value: Any, check: Check, problems: list[Diagnostic]) -> Any:
+        if type(value) in (list, dict, tuple):
+            value = _from_python(value)
         item_type = list_item_type(param.type)
         if item_type is not None:
             return self._convert_list(param, item_type, value, check, problems)
@@ -1351,11 +1353,30 @@ def _text_of(node: ex.Expr, text: str) -> str:
     return text[span.column - 1 : span.end_column - 1]
 
 
+def _from_python(value: Any) -> Any:
+    """An embedder's value as the rules hold it: a list as a tuple (immutable, so a state of
+    exact odds can keep it), a dict as a record (``r.name``), inside each other too."""
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return tuple(_from_python(v) for v in value)
+    if kind is dict:
+        return Record({str(k): _from_python(v) for k, v in value.items()})
+    return value
+
+
+#: The values a name stands for whatever a game declares (as in an expression).
+_CONSTANTS: dict[str, Any] = {"true": True, "false": False, "none": None}
+
+
 def _literal(expr: ex.Expr, env: MapEnv) -> Any:
-    """A `--with` or `example` value: a number, a rating, a name the game defines, text, or a
-    list of those."""
+    """A `--with` or `example` value: a number, a rating, a name the game defines, text,
+    true, false or none, or a list or a record (``{who: 1, did: attack}``) of those."""
     if isinstance(expr, ex.ListOf):
         return tuple(_literal(item, env) for item in expr.items)
+    if isinstance(expr, ex.RecordOf):
+        return Record({name: _literal(value, env) for name, value in expr.fields})
+    if isinstance(expr, ex.Name) and expr.text.casefold() in _CONSTANTS:
+        return _CONSTANTS[expr.text.casefold()]
     if isinstance(expr, ex.Number):
         return expr.value
     if isinstance(expr, ex.Unary) and isinstance(expr.operand, ex.Number):
@@ -1375,7 +1396,8 @@ def _literal(expr: ex.Expr, env: MapEnv) -> Any:
     if isinstance(expr, ex.String):
         return expr.value
     raise RunebookError([Diagnostic.make("E0008", None, None, what="input value", value=str(expr),
-                                         help="give a number, a rating such as 7M2, or a name")])
+                                         help="give a number, a rating such as 7M2, a name, text in quotes, "
+                                         "or a list or a record of those")])
 
 
 def _state(values: Mapping[str, Any], roles: Mapping[str, Any]) -> dict[str, Any]:
