@@ -123,6 +123,42 @@ def test_a_name_once_the_games_is_read_again_when_a_local_takes_it() -> None:
     assert memo.key(env, ("bonus", "x"), 7) == (3, 1)
 
 
+def test_an_input_read_as_a_constant_is_read_again_once_a_local_takes_it() -> None:
+    """With the inputs' scope shared by every world (``LineMemo.fixed``), a name found there
+    is a constant of the computation and leaves the short key; a local of that name on some
+    worlds' way (``set bonus = 10``) must be part of their key."""
+    from runebook.interpreter.core.evaluate import MapEnv
+    from runebook.interpreter.rules.memo import LineMemo
+
+    game = MapEnv({"twice": "the game's"})
+    scope = MapEnv({"bonus": 1}, parent=game)
+    memo = LineMemo(game)
+    memo.fixed = scope
+    env = MapEnv({"x": 4}, parent=scope)
+    long = memo.key(env, ("bonus", "x"), 9)
+    short = memo.key(env, ("bonus", "x"), 9)
+    assert long is not None and long[1] == 4 and short == (4,)
+    other = MapEnv({"x": 4, "bonus": 10}, parent=scope)
+    assert memo.key(other, ("bonus", "x"), 9) == (10, 4)
+    assert memo.key(env, ("bonus", "x"), 9) == (4,)
+
+
+def test_exact_odds_see_an_input_a_procedure_sets(tmp_path: Path) -> None:
+    (tmp_path / "g.rules").write_text(
+        "function plus(x) = x + 1\n\n"
+        "procedure Shadow (bonus = 1)\n"
+        "  let base = plus(0)\n"
+        "  step rolling\n"
+        "  roll d = 1d3\n"
+        "  if sum(d) == 2\n"
+        "    set bonus = 10\n"
+        "  let total = plus(bonus)\n"
+        "  result total = total + base - 1\n"
+        "  result face = sum(d)\n")
+    odds = interpreter.load(str(tmp_path)).odds("Shadow")
+    assert dict(odds.results["total"]) == {2: Fraction(2, 3), 11: Fraction(1, 3)}
+
+
 @pytest.mark.parametrize("text, remembered", [
     ("x + 1", False), ("a if b > 2 else c[1]", False), ("not done and k == none", False),
     ("f(x)", True), ("[a * 2 for a in xs]", True), ("2d6 + x", True), ("hero's Speed", True),

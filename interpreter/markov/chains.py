@@ -243,8 +243,10 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                     scope = env.parent = rules._scope(ctx, decl.params, inputs, options, entities, source)
                     if not entities and len(ctx.world.taken) == chosen and \
                             not any(isinstance(v, CheckedEntry) for v in scope.mapping.values()):
-                        # No entity and no entry: the inputs' scope is the same in every world.
+                        # No entity and no entry: the inputs' scope is the same in every world,
+                        # and what lines read there is a constant of the computation.
                         shared_scope[0] = scope
+                        memo.fixed = scope
                         if meetings is not None and all(map(same_in_every_world, scope.mapping.values())):
                             meeting[0] = meetings
                     rules.entry_views(scope, env)

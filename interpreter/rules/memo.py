@@ -48,6 +48,11 @@ _OPAQUE = object()
 _CONSTANT = object()
 
 
+def _NOTHING(mapping: dict[str, Any]) -> tuple[()]:
+    """The run's own values of a line that reads only constants: none."""
+    return ()
+
+
 def plain(value: Any) -> bool:
     """Whether a value is fully known by its equality: simple values, records and lists of them."""
     kind = type(value)
@@ -97,11 +102,15 @@ class LineMemo:
     """The memo of one exact-odds computation: (line, values read) -> value. A line is
     named by its object's id (the loaded rules keep every line alive)."""
 
-    __slots__ = ("constants", "getters", "lines", "records", "stop", "values")
+    __slots__ = ("constants", "fixed", "getters", "lines", "records", "stop", "values")
 
     def __init__(self, stop: Any) -> None:
         #: The game's own environment: names found there are constants of the computation.
         self.stop = stop
+        #: The inputs' scope when every world of the computation shares it (the same inputs
+        #: and options, no entity, no entry: see interpreter.markov.chains): names found there
+        #: are constants of the computation too. None until a caller says so.
+        self.fixed: MapEnv | None = None
         self.values: dict[tuple[Any, ...], Any] = {}
         #: Whether a record is plain, by the record (a check's outcomes are the same records
         #: every time they are chosen; kept alive here, so an id is never reused meanwhile).
@@ -112,9 +121,11 @@ class LineMemo:
         #: environments of one shape throughout a computation (its locals over the same
         #: inputs, options and roles), so such a name is the game's unless a local takes it.
         self.constants: dict[int, set[str]] = {}
-        #: Per line whose names were all the run's own values when last read: one call that
-        #: reads them all from the environment's mapping (a name missing there: the long way).
-        self.getters: dict[int, Callable[[dict[str, Any]], Any] | None] = {}
+        #: Per line whose names were each the run's own value or a constant of the computation
+        #: when first read: one call that reads the own values from the environment's mapping,
+        #: whether there is one (else the key is a tuple), and the constants' names (None: none),
+        #: which a local must not have taken (else, as when one of the own is missing: the long way).
+        self.getters: dict[int, tuple[Callable[[dict[str, Any]], Any], bool, frozenset[str] | None]] = {}
 
     def names(self, line: Any) -> tuple[str, ...]:
         """The names a line's expression reads (worked out once per line)."""
@@ -147,50 +158,61 @@ class LineMemo:
         """The values ``names`` hold in ``env`` for line ``line`` (None when one is not plain)."""
         if type(env) is not MapEnv:
             return None
-        getter = self.getters.get(line, _MISSING)
-        if getter is not None and getter is not _MISSING:
-            try:
-                found = getter(env.mapping)  # type: ignore[operator]
-            except KeyError:
-                # Not always the run's own values here: the long way from now on.
-                self.getters[line] = None
-            else:
-                values = (found,) if len(names) == 1 else found
-                if not SIMPLE.issuperset(map(type, values)):
-                    for value in values:
-                        if type(value) not in SIMPLE and not self._plain(value):
-                            return None
-                return values  # type: ignore[no-any-return]
-        get = env.mapping.get
+        mapping = env.mapping
+        plan = self.getters.get(line)
+        if plan is not None:
+            getter, single, fixed = plan
+            # The short key: the run's own values only (a key of the long way names every
+            # name, so the two never meet).
+            if fixed is None or fixed.isdisjoint(mapping):
+                try:
+                    found = getter(mapping)
+                except KeyError:
+                    pass  # not the run's own value this time: the long way
+                else:
+                    values = (found,) if single else found
+                    if not SIMPLE.issuperset(map(type, values)):
+                        for value in values:
+                            if type(value) not in SIMPLE and not self._plain(value):
+                                return None
+                    return values  # type: ignore[no-any-return]
+        get = mapping.get
         constants = self.constants.get(line, ())
         out: list[Any] = []
         add = out.append
-        direct = True
+        own: list[str] = []
+        fixed_names: list[str] = []
+        shaped = True  # every name the run's own or a constant
         for text in names:
             value = get(text, _MISSING)
             if value is _MISSING:
-                direct = False
                 if text in constants:
                     add(_CONSTANT)
+                    fixed_names.append(text)
                     continue
                 value = self._find(env, text)
                 if value is _MISSING:
                     add(_CONSTANT)
+                    fixed_names.append(text)
                     self.constants.setdefault(line, set()).add(text)
                     continue
+                shaped = False
+            else:
+                own.append(text)
             if not self._plain(value):
                 return None
             add(value)
-        if direct and names and getter is _MISSING:
-            self.getters[line] = itemgetter(*names)
+        if shaped and names and line not in self.getters:
+            self.getters[line] = (itemgetter(*own) if own else _NOTHING, len(own) == 1,
+                                  frozenset(fixed_names) or None)
         return tuple(out)
 
     def _find(self, env: MapEnv, text: str) -> Any:
         """A name's value as ``MapEnv.lookup`` finds it, below the game's own names (``_MISSING``
         when it is one of those, or not found); ``_OPAQUE`` in an environment of another kind."""
-        stop = self.stop
+        stop, fixed = self.stop, self.fixed
         scope: Any = env
-        while scope is not None and scope is not stop:
+        while scope is not None and scope is not stop and scope is not fixed:
             if type(scope) is not MapEnv:
                 return _OPAQUE
             mapping = scope.mapping
