@@ -45,7 +45,7 @@ from runebook.dsl.model import (
 from runebook.dsl.parser import parse_expression
 from runebook.dsl.source import Source, Span
 from runebook.dsl.vocabulary import fold
-from runebook.interpreter.core.dice import GivenOracle, PoolSource, RandomOracle
+from runebook.interpreter.core.dice import GivenOracle, PoolSource, PoolView, RandomOracle
 from runebook.interpreter.core.distribution import Distribution, joint
 from runebook.interpreter.core.evaluate import (
     BUILTINS,
@@ -797,17 +797,34 @@ class Rules:
         return value
 
     def _run(self, ctx: Context, check: Check, inputs: Mapping[str, Any],
-             options: Mapping[str, Level], roles: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Run a check's lines in order against one context: the single code path."""
+             options: Mapping[str, Level], roles: Mapping[str, Any] | None = None,
+             shared: list[Any] | None = None) -> dict[str, Any]:
+        """Run a check's lines in order against one context: the single code path.
+
+        ``shared`` (exact odds: one list for the worlds of one enumeration of this check with
+        these inputs): the inputs' scope, once a world has built it without a choice, with no
+        entity and no entry, is the same in every world; later worlds take it, and the
+        enumeration's memo reads its names as constants (``LineMemo.fixed``)."""
         run = ctx.run
         if run is None:
             run = ctx.run = RunState()
         previous = run.options, run.roles
         run.options, run.roles = options, roles
         try:
-            scope = self._scope(ctx, check.decl.params, inputs, options, roles, check.source)
-            env = MapEnv({}, parent=scope)
-            self.entry_views(scope, env, ctx)
+            scope = shared[0] if shared is not None else None
+            if scope is not None:
+                env = MapEnv({}, parent=scope)
+            else:
+                world = ctx.world
+                chosen = len(world.taken) if world is not None else 0
+                scope = self._scope(ctx, check.decl.params, inputs, options, roles, check.source)
+                env = MapEnv({}, parent=scope)
+                self.entry_views(scope, env, ctx)
+                if shared is not None and world is not None and not roles and len(world.taken) == chosen \
+                        and not ctx.realized and all(map(_same_in_every_world, scope.mapping.values())):
+                    shared[0] = scope
+                    if run.memo is not None:
+                        run.memo.fixed = scope
             results: dict[str, Any] = {}
             memo = run.memo if ctx.trace is None else None
             for index, (statement, names, closure) in enumerate(self._check_lines(check) if memo is not None
@@ -1026,8 +1043,10 @@ class Rules:
         chosen = self.option_values(options)
         names: list[str] = [s.name for s in spec.decl.statements if isinstance(s, ast.ResultLine)]
 
+        shared: list[Any] = [None]
+
         def outcome(ctx: Context) -> tuple[Any, ...]:
-            results = self.in_world(ctx, lambda: self._run(ctx, spec, bound, chosen, roles))
+            results = self.in_world(ctx, lambda: self._run(ctx, spec, bound, chosen, roles, shared))
             return tuple(results.get(n) for n in names)
 
         together = self.enumerate(outcome)
@@ -1287,9 +1306,11 @@ class CheckCall:
         found = cache.get(key)
         if found is None:
             rules = self.rules
+            shared: list[Any] = [None]
 
             def outcome(inner: Context) -> tuple[Any, ...]:
-                results = rules.in_world(inner, lambda: rules._run(inner, self.check, inputs, options, roles))
+                results = rules.in_world(inner, lambda: rules._run(inner, self.check, inputs, options, roles,
+                                                                    shared))
                 return tuple(results.get(n) for n in names)
 
             dist = rules.enumerate(outcome)
@@ -1302,6 +1323,18 @@ class CheckCall:
         if picked is _UNKNOWN_BRANCH:
             raise Undetermined
         return picked
+
+
+def _same_in_every_world(value: Any) -> bool:
+    """Whether an input reads the same in every world of an enumeration: not an entry (whose
+    lines read the run's values), not a pool (whose reading is the world's), inside a list or
+    a record neither."""
+    kind = type(value)
+    if kind is tuple:
+        return all(map(_same_in_every_world, value))
+    if kind is Record:
+        return all(map(_same_in_every_world, value.values()))
+    return not isinstance(value, CheckedEntry | EntryView | PoolSource | PoolView)
 
 
 #: Lines of a check whose values exact odds remember (interpreter.rules.memo).
