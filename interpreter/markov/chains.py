@@ -18,7 +18,9 @@ was read for the last time) take the outcome one of them went on to
 
 Choice points need answers for odds: a fixed answer per choice name (``answers``), else
 the first option. Values carried from one step to the next must be plain values (numbers,
-levels, true/false, text); a record returned by a check lasts only within its segment.
+levels, true/false, text, records and lists of them, entities by their role); a roll the
+rest of the run reads keeps its world running past a boundary instead (``run_segment``'s
+``hold``), so that its dice are read once.
 """
 
 from __future__ import annotations
