@@ -276,3 +276,51 @@ def test_exact_odds_of_a_burst_match_an_enumeration(rules, tmp_path: Path) -> No
         hits[1 + extra if hit else 0] += Fraction(1, 216)
     assert plain(odds.results["damage"]) == {k: v for k, v in damage.items() if v}
     assert plain(odds.results["hits"]) == {k: v for k, v in hits.items() if v}
+
+
+# ---------------------------------------------------------------- Reach (in a Combat Round)
+
+
+def _round(cli, tmp_path: Path, spear: str, sword: str, answers: list[str], dice: str, *extra: str) -> dict:  # type: ignore[no-untyped-def]
+    chosen = tmp_path / "answers.yaml"
+    chosen.write_text("".join(f"- {a}\n" for a in answers))
+    run = cli("run", GAME, "Combat Round", "--as", sword, "--against", spear, "--choices", str(chosen),
+              "--dice", dice, "--json", *extra)
+    assert run.code == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def test_a_reach_weapon_strikes_first_at_a_melee_attacker(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    spear = armed(tmp_path, "Spear", Reach=1)
+    sword = armed(tmp_path, "Sword")
+    # The Sword attacks the Spear, who has yet to act: the Spear strikes first ([1,2,4]: Score
+    # 3 against POISE 3, Edge 1: 4 + 1 - 3 = 2), then the Sword ([2,2,5]: 4 + 1 - 3 = 2). The
+    # Spear's strike was its Action: Initiative does not pass to it, and the Round ends.
+    out = _round(cli, tmp_path, spear, sword, ["Sword", "attack_foe", "Spear", "no_surge"], "1,2,4,2,2,5")
+    assert [(a["who"], a["did"]) for a in out["results"]["actions"]] == [("Spear", "reach strike"),
+                                                                       ("Sword", "attack")]
+    assert out["results"]["mettle"] == [1, 1]
+    # Without Reach in play (option reach_pre_empts), the Sword strikes and the Spear answers.
+    plain_round = _round(cli, tmp_path, spear, sword, ["Sword", "attack_foe", "Spear", "no_surge", "attack_foe",
+                                                       "Sword", "no_surge"], "2,2,5,1,2,4",
+                         "--option", "reach_pre_empts=reach_ignored")
+    assert [(a["who"], a["did"]) for a in plain_round["results"]["actions"]] == [("Sword", "attack"),
+                                                                               ("Spear", "attack")]
+
+
+def test_an_attacker_the_reach_strike_drops_strikes_no_more(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    spear = armed(tmp_path, "Spear", Reach=1, DM=9)
+    sword = armed(tmp_path, "Sword")
+    # [1,2,4]: 9 + 1 - 3 = 7 against the Sword's Mettle 3: Fallen, no blow of its own.
+    out = _round(cli, tmp_path, spear, sword, ["Sword", "attack_foe", "Spear"], "1,2,4")
+    assert [(a["who"], a["did"]) for a in out["results"]["actions"]] == [("Spear", "reach strike")]
+    assert out["results"]["standing"][0] != "Steady"
+
+
+def test_reach_gives_nothing_against_a_ranged_or_reach_attacker(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    spear = armed(tmp_path, "Spear", Reach=1)
+    for name, stats in (("Bow", {"Range": 2}), ("Pike", {"Reach": 1})):
+        attacker = armed(tmp_path, name, **stats)
+        out = _round(cli, tmp_path, spear, attacker, [name, "attack_foe", "Spear", "no_surge", "attack_foe", name,
+                                                      "no_surge"], "2,2,5,1,2,4")
+        assert [a["did"] for a in out["results"]["actions"]] == ["attack", "attack"]
