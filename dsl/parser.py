@@ -362,19 +362,20 @@ _OPENERS = re.compile(r"[(\[]")
 
 
 def _nesting_problem(block: str) -> tuple[int, int] | None:
-    """Where brackets nest deeper than the limit, as (line, column) within the block."""
-    if block.count("(") + block.count("[") <= Limits.max_nesting:
+    """Where brackets (records' braces too) nest deeper than the limit, as (line, column)
+    within the block."""
+    if block.count("(") + block.count("[") + block.count("{") <= Limits.max_nesting:
         return None
     for number, line in enumerate(block.split("\n"), 1):
-        if line.count("(") + line.count("[") <= Limits.max_nesting:
+        if line.count("(") + line.count("[") + line.count("{") <= Limits.max_nesting:
             continue
         depth = 0
         for column, char in enumerate(line, 1):
-            if char in "([":
+            if char in "([{":
                 depth += 1
                 if depth > Limits.max_nesting:
                     return number, column
-            elif char in ")]":
+            elif char in ")]}":
                 depth = max(0, depth - 1)
     return None
 

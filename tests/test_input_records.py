@@ -58,3 +58,13 @@ def test_a_worked_out_field_is_refused(cli, tmp_path: Path) -> None:  # type: ig
     (tmp_path / "game.rules").write_text(GAME.replace("{n: 3,", "{n: 1 + 2,"))
     check = cli("check", str(tmp_path))
     assert check.code == 1 and "E0008" in check.stderr
+
+
+def test_records_nested_past_the_limit_are_refused_at_the_brace(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    game = str(_game(tmp_path))
+    deep = "{a: " * 3000 + "1" + "}" * 3000
+    run = cli("run", game, "Tally", "--with", f"items=[{deep}]", "--dice", "1")
+    assert run.code == 1 and "--with items:1:" in run.stderr and "E0409" in run.stderr
+    (tmp_path / "game.rules").write_text(GAME + f"\nfunction deep() = {deep}\n")
+    check = cli("check", str(tmp_path))
+    assert check.code == 1 and "E0107 nesting is too deep" in check.stderr and "Traceback" not in check.stderr
