@@ -74,7 +74,7 @@ def is_literal(expr: ex.Expr) -> bool:
     if isinstance(expr, ex.Unary):
         return isinstance(expr.operand, ex.Number | ex.Rating)
     if isinstance(expr, ex.ListOf):
-        return all((is_literal(item) and not isinstance(item, ex.ListOf)) for item in expr.items)
+        return all(is_literal(item) and not isinstance(item, ex.ListOf) for item in expr.items)
     if isinstance(expr, ex.RecordOf):
         return all(is_literal(value) and not isinstance(value, ex.RecordOf) for _, value in expr.fields)
     return isinstance(expr, ex.Number | ex.Decimal | ex.Rating | ex.Name | ex.String)
