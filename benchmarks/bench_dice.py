@@ -92,8 +92,13 @@ ENGINES = {"runebook": runebook_odds, "icepool": icepool_odds}
 def _child(engine: str, case: str) -> None:
     """Runs in a fresh process: import, then time one computation."""
     if engine == "runebook":
-        from runebook import interpreter  # noqa: F401
+        from runebook import interpreter
         from runebook.interpreter.core.evaluate import compile_expression
+        from runebook.interpreter.core.limits import Limits  # noqa: F401
+
+        # Imports, not odds (as `import icepool` on the other side): the API's odds module and
+        # the distributions it builds on load on first use.
+        interpreter.odds  # noqa: B018
 
         # Start-up, not odds: load the grammar and let the lexer build its states.
         for warm_up in ("1d6", "2d8kl1 + 3", "3d12!>=11cs>=9", "d4r1dh1", "d4ro2dl1cf1", "d4cs4df2"):
