@@ -4,8 +4,9 @@ A state of exact odds begins at the head of every loop, including a loop of a pr
 brought in by `do`. Two things crossed such a head badly: the name of the entity a line
 changes (`gain Harm 1 on whom`, with `whom` a loop's member passed in) was not counted as
 read, so the state dropped it; and a roll read only after the loop (`roll d = 1d3` ...
-`sum(d)`) cannot be part of a state, so it was dropped too: now the world runs the loop
-on within its segment. Each case is checked against
+`sum(d)`) cannot be part of a state (its dice are each world's), so it was dropped too and a
+later line failed on a name it could not find: now that is E0615 at the loop, saying how to
+write it (read the roll into a value first), which then gives the odds. Each case is checked against
 the odds enumerated by hand and against seeded runs.
 """
 
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
 
 GAME = """\
 resource Harm (start = 0)
@@ -43,6 +45,15 @@ procedure Once Then Loop ()
     roll e = 1d2
     set extra = extra + sum(e)
   result total = sum(d) + extra
+
+procedure Read Then Loop ()
+  roll d = 1d3
+  let first = sum(d)
+  let extra = 0
+  for each n in range(2)
+    roll e = 1d2
+    set extra = extra + sum(e)
+  result total = first + extra
 """
 
 
@@ -70,10 +81,16 @@ def test_an_entity_from_a_loop_passed_to_a_procedure_with_its_own_loop(game) -> 
         assert run.results["damage"] in expected
 
 
-def test_a_roll_read_after_a_loop_is_kept_by_the_world(game) -> None:  # type: ignore[no-untyped-def]
+def test_a_roll_read_after_a_loop_is_a_diagnostic_at_the_loop(game) -> None:  # type: ignore[no-untyped-def]
     rules, _ = game
-    odds = rules.odds("Once Then Loop")
+    with pytest.raises(RunebookError) as raised:
+        rules.odds("Once Then Loop")
+    (problem,) = raised.value.diagnostics
+    assert problem.code == "E0615" and "'d'" in problem.message and problem.span.line == 20
+    assert "let total = sum(d)" in (problem.help or "")
+    # A seeded run is not affected, and reading the roll first gives the odds.
+    assert rules.run("Once Then Loop", seed=1).results["total"] in range(3, 8)
     expected: dict[int, Fraction] = {}
     for d, e, f in product((1, 2, 3), (1, 2), (1, 2)):
         expected[d + e + f] = expected.get(d + e + f, Fraction(0)) + Fraction(1, 12)
-    assert dict(odds.results["total"]) == expected
+    assert dict(rules.odds("Read Then Loop").results["total"]) == expected

@@ -475,10 +475,12 @@ def _merge_tails(results: dict[Any, Fraction]) -> tuple[dict[Any, Fraction], str
     return merged, None
 
 
-def joint(fn: Callable[[Any], Any], *, limits: Limits = DEFAULT_LIMITS) -> Distribution:
+def joint(fn: Callable[[Any], Any], *, limits: Limits = DEFAULT_LIMITS,
+          site: tuple[Source | None, Span | None] = (None, None)) -> Distribution:
     """The exact distribution of ``fn(ctx)`` where ``fn`` evaluates any number of
-    expressions with one context (see the module docstring). Results must be hashable."""
-    return enumerate_worlds(fn, limits)
+    expressions with one context (see the module docstring). Results must be hashable.
+    ``site``: where a limit's refusal points (a procedure's name, say)."""
+    return enumerate_worlds(fn, limits, site)
 
 
 def odds(expr: Any, env: Any = None, *, limits: Limits = DEFAULT_LIMITS) -> Distribution:

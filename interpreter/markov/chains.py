@@ -19,8 +19,7 @@ was read for the last time) take the outcome one of them went on to
 Choice points need answers for odds: a fixed answer per choice name (``answers``), else
 the first option. Values carried from one step to the next must be plain values (numbers,
 levels, true/false, text, records and lists of them, entities by their role); a roll the
-rest of the run reads keeps its world running past a boundary instead (``run_segment``'s
-``hold``), so that its dice are read once.
+rest of the run still reads cannot be (its dice are the world's), and is E0615 there.
 """
 
 from __future__ import annotations
@@ -126,6 +125,24 @@ def _thaw(value: Any, entities: Mapping[str, Any]) -> Any:
     return value
 
 
+def _roll_kept(values: list[tuple[str, Any]], statements: Any, following: int, source: Any) -> RunebookError:
+    """E0615: a roll the rest of the run reads, at a state's line (a `step`, a loop's head or
+    end): a state cannot hold it (its dice are read once per world, and a state is shared)."""
+    name = next(k for k, v in values if type(v) in _ROLLS)
+    line = statements[following]
+    if isinstance(line, ast.StepLine):
+        where = f"the step '{line.name}'"
+    elif isinstance(line, ast.LabelLine) and line.name.startswith(("#endeach", "#endrepeat")):
+        where = "the end of a loop"
+    else:
+        where = "the head of a loop"
+    shown = name.rpartition(".")[2]
+    return RunebookError([Diagnostic.make(
+        "E0615", source if line.inlined is None else line.inlined.source, line.span, name=shown, where=where,
+        help=f"read what the rest of the run needs from it before (let total = sum({shown})), or roll it where "
+        "it is read; a seeded run or given dice are not affected")])
+
+
 def _kept(values: list[tuple[str, Any]], held: Mapping[str, Any], refs: Mapping[int, str]) -> list[tuple[str, Any]]:
     """The values a state keeps: each frozen (an entity as its role), and plain."""
     kept = []
@@ -194,14 +211,6 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     #: The names of a world's values its outcome keeps, sorted: (line, names held) -> names.
     selections: dict[tuple[Any, ...], tuple[str, ...]] = {}
 
-    def holds_roll(pc: int, mapping: dict[str, Any]) -> bool:
-        """Whether a world at the boundary ``pc`` holds a roll the rest of the run reads: a
-        state keeps plain values only, so the world runs on (a loop's lines in one segment)."""
-        if _ROLLS.isdisjoint(map(type, mapping.values())):
-            return False
-        needed = live[pc] if live is not None else None
-        return any(type(v) in _ROLLS and (needed is None or fold(k) in needed) for k, v in mapping.items())
-
     def number(value: Any) -> int:
         found = numbers.get(value)
         if found is None:
@@ -258,7 +267,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 following = rules.in_world(ctx, lambda: run_segment(
                     rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True,
                     memo=None if reads_entries else memo, resume=None if entities or reads_entries else resume,
-                    meetings=met, hold=holds_roll))
+                    meetings=met))
             finally:
                 ctx.run.options = ctx.run.roles = None
             if following == MET:
@@ -277,7 +286,12 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 selection = selections[shape] = tuple(sorted(
                     k for k in mapping if needed is None or fold(k) in needed))
             kept = [(k, mapping[k]) for k in selection]
-            if not _SIMPLE.issuperset([type(v) for _, v in kept]):
+            types = [type(v) for _, v in kept]
+            if not _SIMPLE.issuperset(types):
+                if following is not None and live is not None and not _ROLLS.isdisjoint(types):
+                    # The rest of the run reads it (when an entry may read any name, nothing
+                    # says so: the roll is left out, as every value that is not plain).
+                    raise _roll_kept(kept, statements, following, source)
                 kept = _kept(kept, held_values, refs)
             values = tuple(kept)
             if following is None:
@@ -289,7 +303,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 met.went(outcome, len(ctx.world.taken), len(ctx.realized))
             return outcome
 
-        return rules.enumerate(run, memo)
+        return rules.enumerate(run, memo, (source, decl.name.span))
 
     start = (0, number(()), number(entity_key(roles)))
     forecast = WorldForecast(rules.limits, (source, decl.name.span))

@@ -857,10 +857,12 @@ class Rules:
             found = self._check_plans[id(statements)] = (statements, lines)
         return found[1]  # type: ignore[no-any-return]
 
-    def enumerate(self, fn: Any, memo: LineMemo | None = None) -> Distribution:
+    def enumerate(self, fn: Any, memo: LineMemo | None = None,
+                  site: tuple[Source | None, Span | None] = (None, None)) -> Distribution:
         """``joint(fn)`` with pools named by their place in the run: every world's context
         gets a run state whose ``pools`` are this enumeration's (see interpreter.rules.runstate),
-        and whose ``memo`` of line values is ``memo`` (a new one when None)."""
+        and whose ``memo`` of line values is ``memo`` (a new one when None). ``site``: where
+        a limit's refusal points."""
         pools: dict[tuple[Any, ...], PoolSource] = {}
         memo = memo if memo is not None else LineMemo(self.globals)
 
@@ -868,7 +870,7 @@ class Rules:
             ctx.run = RunState(pools=pools, memo=memo)
             return fn(ctx)
 
-        return joint(world, limits=self.limits)
+        return joint(world, limits=self.limits, site=site)
 
     def in_world(self, ctx: Context, fn: Any) -> Any:
         """Run ``fn`` as one world of an enumeration: its rolls are counted from zero."""

@@ -706,8 +706,7 @@ MET = -1
 def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], source: Source, ctx: Context,
                 env: MapEnv, driver: Driver, start: int, results: dict[str, Any],
                 choices: list[tuple[str, str]], *, stop_at_step: bool, memo: LineMemo | None = None,
-                resume: list[Any] | None = None, meetings: Any = None,
-                hold: Callable[[int, dict[str, Any]], bool] | None = None) -> int | None:
+                resume: list[Any] | None = None, meetings: Any = None) -> int | None:
     """Run lines from ``start``, each by its compiled closure (:class:`Program`). With
     ``stop_at_step``, stop on reaching a state boundary (``dsl.flow.Flow.boundaries``: a
     `step` mark or the head of a loop) other than the first line run, and return its index;
@@ -717,9 +716,6 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
     one state. Every world runs the same lines until the first choice among the dice, so
     the first world keeps where that line starts and the values before it, and the others
     start there instead of running those lines again.
-
-    ``hold(line, values)`` (exact odds): whether the world runs on past the boundary at
-    ``line`` holding ``values``, which a state could not keep (a roll read later).
 
     ``meetings`` (exact odds, with ``resume``): an :class:`interpreter.markov.meet.Meetings`.
     A world that has taken a choice looks there at each meeting point; when a world went on
@@ -742,7 +738,7 @@ def run_segment(rules: Any, name: str, statements: Sequence[ast.Statement], sour
     while pc < count:
         # What entries read meanwhile: a used procedure's own names (interpreter.rules.inline.ReadingEnv).
         env.reading = reading[pc]  # type: ignore[attr-defined]
-        if stop_at_step and ran > 0 and pc in boundaries and (hold is None or not hold(pc, env.mapping)):
+        if stop_at_step and ran > 0 and pc in boundaries:
             return pc
         if pc in points and world.taken and not watch and \
                 meetings.meet(pc, env.mapping, len(world.taken), len(ctx.realized)):  # type: ignore[union-attr]
