@@ -726,6 +726,7 @@ class _Builder:
                        name=where.text if where is not None else name,
                        help=f"set it with 'let' before this line on every way here; it is set later{line}")
         self.check_unused(decl, source)
+        self.check_rolls_kept(decl, source, flow)
         reached = flow.reachable()
         previous = True
         for index, statement in enumerate(decl.statements):
@@ -736,6 +737,33 @@ class _Builder:
                            "put it where a run comes")
             if not internal:
                 previous = reached[index]
+
+    def check_rolls_kept(self, decl: ast.ProcedureDecl, source: Source, flow: Flow) -> None:
+        """A warning (E0615) where a roll the rest of the procedure reads meets a `step` or a
+        loop's head or end: exact odds keep only plain values there and refuse (a seeded run
+        or given dice are not affected). Names set only by `roll` lines; not for a procedure
+        that takes an entry (its lines may read any name: the odds leave such a roll out)."""
+        kinds = self.ruleset.vocabulary.kinds
+        if any(p.type and fold(p.type) in kinds for p in decl.params):
+            return
+        statements = decl.statements
+        rolled = {fold(s.name) for s in statements if isinstance(s, ast.RollLine)}
+        rolled -= {fold(s.name) for s in statements if isinstance(s, _WRITTEN_BINDINGS)
+                   and not isinstance(s, ast.RollLine)}
+        if not rolled:
+            return
+        live = flow.live
+        warned: set[str] = set()
+        for index in sorted(flow.boundaries):
+            for name in sorted(rolled & live[index] - warned):
+                warned.add(name)
+                line = statements[index]
+                where = f"the step '{line.name}'" if isinstance(line, ast.StepLine) else "the end of a loop" \
+                    if line.name.startswith(("#endeach", "#endrepeat")) else "the head of a loop"
+                self.error("E0615", source, line.span, severity="warning", name=name, where=where,
+                           help=f"exact odds refuse here: read what the rest of the run needs from it before "
+                           f"(let total = sum({name})), or roll it where it is read; a seeded run or given dice "
+                           "are not affected")
 
     def check_unused(self, decl: ast.CheckDecl | ast.ProcedureDecl, source: Source) -> None:
         """A warning for a `let` or `roll` whose name no line reads and no result gives (an

@@ -94,3 +94,11 @@ def test_a_roll_read_after_a_loop_is_a_diagnostic_at_the_loop(game) -> None:  # 
     for d, e, f in product((1, 2, 3), (1, 2), (1, 2)):
         expected[d + e + f] = expected.get(d + e + f, Fraction(0)) + Fraction(1, 12)
     assert dict(rules.odds("Read Then Loop").results["total"]) == expected
+
+
+def test_check_warns_where_exact_odds_would_refuse(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "game.rules").write_text(GAME)
+    checked = cli("check", str(tmp_path))
+    assert checked.code == 0, checked.stderr  # a warning: a seeded run is fine
+    warnings = [line for line in checked.stderr.splitlines() if "E0615" in line]
+    assert len(warnings) == 1 and "game.rules:20:" in warnings[0] and "'d'" in warnings[0]
