@@ -324,3 +324,13 @@ def test_reach_gives_nothing_against_a_ranged_or_reach_attacker(cli, tmp_path: P
         out = _round(cli, tmp_path, spear, attacker, [name, "attack_foe", "Spear", "no_surge", "attack_foe", name,
                                                       "no_surge"], "2,2,5,1,2,4")
         assert [a["did"] for a in out["results"]["actions"]] == ["attack", "attack"]
+
+
+def test_a_reach_weapon_meets_a_charge_first(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    spear = armed(tmp_path, "Spear", Reach=1)
+    sword = armed(tmp_path, "Sword", Zone=0)
+    # The Sword charges a Zone into the Spear's; the Spear, yet to act, strikes as it comes.
+    out = _round(cli, tmp_path, spear, sword, ["Sword", "charge_and_attack", "Spear", "no_surge"], "1,2,4,2,2,5")
+    assert [(a["who"], a["did"]) for a in out["results"]["actions"]] == [("Spear", "reach strike"),
+                                                                       ("Sword", "charge")]
+    assert out["results"]["mettle"] == [1, 1]
