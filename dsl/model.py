@@ -357,6 +357,9 @@ class _Builder:
             self.check_procedure(procedure)
         # `do NAME(args) as LABEL`: the used procedure's lines, brought in (dsl.inline).
         self.procedures = expand_procedures(self.procedures, self.sink)
+        warned: set[tuple[str, int]] = set()
+        for procedure in self.procedures.values():
+            self.check_rolls_kept(procedure, warned)
         for condition in self.conditions.values():
             self.check_condition(condition)
         for source, block in self.blocks():
@@ -726,7 +729,6 @@ class _Builder:
                        name=where.text if where is not None else name,
                        help=f"set it with 'let' before this line on every way here; it is set later{line}")
         self.check_unused(decl, source)
-        self.check_rolls_kept(decl, source, flow)
         reached = flow.reachable()
         previous = True
         for index, statement in enumerate(decl.statements):
@@ -738,28 +740,39 @@ class _Builder:
             if not internal:
                 previous = reached[index]
 
-    def check_rolls_kept(self, decl: ast.ProcedureDecl, source: Source, flow: Flow) -> None:
+    def check_rolls_kept(self, procedure: Procedure, warned: set[tuple[str, int]]) -> None:
         """A warning (E0615) where a roll the rest of the procedure reads meets a `step` or a
-        loop's head or end: exact odds keep only plain values there and refuse (a seeded run
-        or given dice are not affected). Names set only by `roll` lines; not for a procedure
-        that takes an entry (its lines may read any name: the odds leave such a roll out)."""
+        loop's head or end (a used procedure's too: its lines as `do` brings them in): exact
+        odds keep only plain values there and refuse (a seeded run or given dice are not
+        affected). Names set only by `roll` lines; not for a procedure that takes an entry
+        (its lines may read any name: the odds leave such a roll out). ``warned``: the places
+        said already (a used procedure's loop, once)."""
+        decl = procedure.decl
         kinds = self.ruleset.vocabulary.kinds
-        if any(p.type and fold(p.type) in kinds for p in decl.params):
-            return
         statements = decl.statements
-        rolled = {fold(s.name) for s in statements if isinstance(s, ast.RollLine)}
-        rolled -= {fold(s.name) for s in statements if isinstance(s, _WRITTEN_BINDINGS)
-                   and not isinstance(s, ast.RollLine)}
+        if any(p.type and fold(p.type) in kinds for p in decl.params) or any(
+                isinstance(s, ast.InputLine) and s.inlined is not None and s.inlined.param is not None
+                and s.inlined.param.type and fold(s.inlined.param.type) in kinds for s in statements):
+            return
+        flow = Flow(statements)
+        written = {fold(s.name): s.name for s in statements if isinstance(s, ast.RollLine)}
+        rolled = set(written) - {fold(s.name) for s in statements if isinstance(s, _WRITTEN_BINDINGS)
+                                 and not isinstance(s, ast.RollLine)}
         if not rolled:
             return
         live = flow.live
-        warned: set[str] = set()
+        said: set[str] = set()
         for index in sorted(flow.boundaries):
-            for name in sorted(rolled & live[index] - warned):
-                warned.add(name)
+            for name in sorted(rolled & live[index] - said):
+                said.add(name)
                 line = statements[index]
+                source = procedure.source if line.inlined is None else line.inlined.source
+                if line.span is None or (source.name, line.span.line) in warned:
+                    continue
+                warned.add((source.name, line.span.line))
                 where = f"the step '{line.name}'" if isinstance(line, ast.StepLine) else "the end of a loop" \
                     if line.name.startswith(("#endeach", "#endrepeat")) else "the head of a loop"
+                name = written[name].rpartition(".")[2]
                 self.error("E0615", source, line.span, severity="warning", name=name, where=where,
                            help=f"exact odds refuse here: read what the rest of the run needs from it before "
                            f"(let total = sum({name})), or roll it where it is read; a seeded run or given dice "

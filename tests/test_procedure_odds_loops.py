@@ -102,3 +102,28 @@ def test_check_warns_where_exact_odds_would_refuse(cli, tmp_path: Path) -> None:
     assert checked.code == 0, checked.stderr  # a warning: a seeded run is fine
     warnings = [line for line in checked.stderr.splitlines() if "E0615" in line]
     assert len(warnings) == 1 and "game.rules:20:" in warnings[0] and "'d'" in warnings[0]
+
+
+USED = """\
+procedure Count Up (n = 2)
+  let c = 0
+  for each i in range(n)
+    set c = c + 1
+  result count = c
+
+procedure Main ()
+  roll Blast = 1d3
+  do Count Up(2) as counted
+  result total = sum(Blast) + counted.count
+"""
+
+
+def test_a_used_procedures_loop_is_where_check_and_odds_say_it(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "game.rules").write_text(USED)
+    checked = cli("check", str(tmp_path))
+    assert checked.code == 0, checked.stderr
+    assert "game.rules:3:3: E0615 exact odds cannot keep the roll 'Blast'" in checked.stderr
+    with pytest.raises(RunebookError) as raised:
+        interpreter.load(str(tmp_path)).odds("Main")
+    (problem,) = raised.value.diagnostics
+    assert (problem.code, problem.span.line) == ("E0615", 3)
