@@ -755,9 +755,13 @@ class _Builder:
                 and s.inlined.param.type and fold(s.inlined.param.type) in kinds for s in statements):
             return
         flow = Flow(statements)
-        written = {fold(s.name): s.name for s in statements if isinstance(s, ast.RollLine)}
+        # A `roll` line's name, or a `let` of dice alone (`let d = 2d6`: a pool stays a pool).
+        rolls = [s for s in statements if isinstance(s, ast.RollLine)
+                 or (type(s) is ast.LetLine and isinstance(s.expr, ex.Dice | ex.RollGroup))]
+        written = {fold(s.name): s.name for s in rolls}
+        ids = {id(s) for s in rolls}
         rolled = set(written) - {fold(s.name) for s in statements if isinstance(s, _WRITTEN_BINDINGS)
-                                 and not isinstance(s, ast.RollLine)}
+                                 and id(s) not in ids}
         if not rolled:
             return
         live = flow.live

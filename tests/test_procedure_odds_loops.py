@@ -127,3 +127,13 @@ def test_a_used_procedures_loop_is_where_check_and_odds_say_it(cli, tmp_path: Pa
         interpreter.load(str(tmp_path)).odds("Main")
     (problem,) = raised.value.diagnostics
     assert (problem.code, problem.span.line) == ("E0615", 3)
+
+
+def test_dice_kept_by_let_are_a_roll_too(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "game.rules").write_text(
+        "procedure Let Pool ()\n  let d = 2d6\n  let c = 0\n  for each i in range(2)\n    set c = c + 1\n"
+        "  result total = sum(d) + c\n")
+    checked = cli("check", str(tmp_path))
+    assert checked.code == 0 and "game.rules:4:3: E0615" in checked.stderr and "'d'" in checked.stderr
+    odds = cli("odds", str(tmp_path), "Let Pool")
+    assert odds.code == 1 and "game.rules:4:3: E0615" in odds.stderr

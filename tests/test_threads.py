@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable
+from fractions import Fraction
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -190,6 +192,12 @@ check Mixed (n = 1)
 def test_a_chain_that_stops_being_folded_under_threads(tmp_path: Path, switch_often: None) -> None:
     (tmp_path / "g.rules").write_text(GIVING_UP, encoding="utf-8")
     expected = interpreter.load(str(tmp_path)).odds("mixed").to_dict()
+    # The odds enumerated here: pool, a and the three other dice, each world once.
+    counted: dict[int, Fraction] = {}
+    for pool, a, first, second, third in product(range(1, 5), range(1, 5), range(1, 5), range(1, 5), range(1, 7)):
+        total = max(first, pool if a > 2 else 0) + second + third
+        counted[total] = counted.get(total, Fraction(0)) + Fraction(1, 4 ** 4 * 6)
+    assert expected["results"]["total"] == {str(k): str(v) for k, v in sorted(counted.items())}
     for _trial in range(6):
         rules = interpreter.load(str(tmp_path))  # freshly compiled: the first enumerations race
         outcomes: list[Any] = []

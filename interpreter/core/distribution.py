@@ -260,7 +260,10 @@ class World:
         with the chain evaluated plainly."""
         session = self.session
         try:
-            memo_key = (key, id(env), fixed)
+            # The environment itself, not its id: the key keeps it alive, so a later world's
+            # environment made at the same address cannot take this one's parts (whose values
+            # read this environment's names).
+            memo_key = (key, env, fixed)
             options = session.parts.get(memo_key)
         except TypeError:  # an operand that is not hashable: evaluate plainly
             self.give_up(usable, key)
