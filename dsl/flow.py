@@ -35,7 +35,7 @@ import attrs
 from runebook.dsl import ast
 from runebook.dsl import expr_ast as ex
 from runebook.dsl.checker import expression_names
-from runebook.dsl.diagnostics import DiagnosticSink
+from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink
 from runebook.dsl.source import Span
 from runebook.dsl.vocabulary import fold
 
@@ -279,13 +279,33 @@ class Flow:
         self.results = frozenset(fold(s.name) for s in self.statements if isinstance(s, ast.ResultLine))
         heads = {target for index, targets in enumerate(self.successors) for target in targets
                  if target <= index and target < count}
-        # Where a loop is left: runs that went round different numbers of times meet there.
-        exits = {i for i, s in enumerate(self.statements)
-                 if isinstance(s, ast.LabelLine) and ("#endrepeat" in s.name or "#endeach" in s.name)}
+        #: Where a loop is left: runs that went round different numbers of times meet there.
+        self.exits = frozenset(i for i, s in enumerate(self.statements)
+                               if isinstance(s, ast.LabelLine) and ("#endrepeat" in s.name or "#endeach" in s.name))
         #: Lines where a state of exact odds begins: `step` marks, the heads of loops and the
         #: places loops are left.
-        self.boundaries = frozenset(heads | exits
+        self.boundaries = frozenset(heads | self.exits
                                     | {i for i, s in enumerate(self.statements) if isinstance(s, ast.StepLine)})
+
+    def roll_kept(self, index: int, name: str, source: Any, severity: str = "error") -> Diagnostic:
+        """E0615 at the boundary ``index``: the roll ``name`` (as written; a used procedure's
+        ``label.`` prefix left off) is read after it, and a state of exact odds holds plain
+        values only (its dice are each run's own). ``source``: the file of the procedure
+        (a line a `do` brought in names its own)."""
+        line = self.statements[index]
+        if isinstance(line, ast.StepLine):
+            where = f"the step '{line.name}'"
+        elif index in self.exits:
+            where = "the end of a loop"
+        else:
+            where = "the head of a loop"
+        shown = name.rpartition(".")[2]
+        # `check` warns ahead of the odds that refuse.
+        ahead = "exact odds refuse here: " if severity == "warning" else ""
+        return Diagnostic.make(
+            "E0615", source if line.inlined is None else line.inlined.source, line.span, severity=severity,
+            name=shown, where=where, help=f"{ahead}read what the rest of the run needs from it before (let total = "
+            f"sum({shown})), or roll it where it is read; a seeded run or given dice are not affected")
 
     def reachable(self) -> list[bool]:
         seen = [False] * len(self.statements)

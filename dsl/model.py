@@ -34,7 +34,7 @@ from runebook.dsl.vocabulary import fold
 __all__ = [
     "CONDITION_SETTINGS", "GROUPS_OF_ROLES", "INPUT_TYPES", "ROLES", "Check", "CheckName", "Condition",
     "Example", "FunctionName", "HostName", "LevelName", "Model", "OptionModel", "OptionName", "Procedure",
-    "Resource", "TableName", "build_model", "is_literal", "list_item_type",
+    "Resource", "TableName", "build_model", "is_literal", "list_item_type", "takes_entry",
 ]
 
 #: Names a check may use for the entities taking part (`--as`, `--against`): the first of
@@ -65,6 +65,14 @@ def list_item_type(written: str | None) -> str | None:
     if len(words) >= 3 and fold(words[1]) == "of":
         return " ".join(words[2:])
     return None
+
+
+def takes_entry(decl: ast.CheckDecl | ast.ProcedureDecl, kinds: Any) -> bool:
+    """Whether a declaration takes an entry (an input of an entry kind, its own or one a `do`
+    brought in): an entry's lines read the run's names where no analysis sees them."""
+    return any(p.type and fold(p.type) in kinds for p in decl.params) or any(
+        isinstance(s, ast.InputLine) and s.inlined is not None and s.inlined.param is not None
+        and s.inlined.param.type and fold(s.inlined.param.type) in kinds for s in decl.statements)
 
 
 def is_literal(expr: ex.Expr) -> bool:
@@ -748,11 +756,8 @@ class _Builder:
         (its lines may read any name: the odds leave such a roll out). ``warned``: the places
         said already (a used procedure's loop, once)."""
         decl = procedure.decl
-        kinds = self.ruleset.vocabulary.kinds
         statements = decl.statements
-        if any(p.type and fold(p.type) in kinds for p in decl.params) or any(
-                isinstance(s, ast.InputLine) and s.inlined is not None and s.inlined.param is not None
-                and s.inlined.param.type and fold(s.inlined.param.type) in kinds for s in statements):
+        if takes_entry(decl, self.ruleset.vocabulary.kinds):
             return
         flow = Flow(statements)
         # A `roll` line's name, or a `let` of dice alone (`let d = 2d6`: a pool stays a pool).
@@ -769,18 +774,11 @@ class _Builder:
         for index in sorted(flow.boundaries):
             for name in sorted(rolled & live[index] - said):
                 said.add(name)
-                line = statements[index]
-                source = procedure.source if line.inlined is None else line.inlined.source
-                if line.span is None or (source.name, line.span.line) in warned:
+                found = flow.roll_kept(index, written[name], procedure.source, severity="warning")
+                if found.span is None or (found.path, found.span.line) in warned:
                     continue
-                warned.add((source.name, line.span.line))
-                where = f"the step '{line.name}'" if isinstance(line, ast.StepLine) else "the end of a loop" \
-                    if line.name.startswith(("#endeach", "#endrepeat")) else "the head of a loop"
-                name = written[name].rpartition(".")[2]
-                self.error("E0615", source, line.span, severity="warning", name=name, where=where,
-                           help=f"exact odds refuse here: read what the rest of the run needs from it before "
-                           f"(let total = sum({name})), or roll it where it is read; a seeded run or given dice "
-                           "are not affected")
+                warned.add((found.path, found.span.line))
+                self.sink.items.append(found)
 
     def check_unused(self, decl: ast.CheckDecl | ast.ProcedureDecl, source: Source) -> None:
         """A warning for a `let` or `roll` whose name no line reads and no result gives (an

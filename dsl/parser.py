@@ -358,8 +358,6 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, 
 
 # ---------------------------------------------------------------- pre-checks
 
-_OPENERS = re.compile(r"[(\[]")
-
 
 def _nesting_problem(block: str) -> tuple[int, int] | None:
     """Where brackets (records' braces too) nest deeper than the limit, as (line, column)

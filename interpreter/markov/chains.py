@@ -35,6 +35,7 @@ from runebook.dsl import ast
 from runebook.dsl.checker import CheckedEntry
 from runebook.dsl.diagnostics import Diagnostic, RunebookError
 from runebook.dsl.flow import flow_of
+from runebook.dsl.model import takes_entry
 from runebook.dsl.vocabulary import fold
 from runebook.interpreter.core.dice import PoolSource, PoolView
 from runebook.interpreter.core.distribution import Distribution
@@ -42,8 +43,8 @@ from runebook.interpreter.core.evaluate import Context, MapEnv, normalize_name
 from runebook.interpreter.core.limits import WorldForecast, limit_error
 from runebook.interpreter.core.values import Bound, Level, Rating, Record
 from runebook.interpreter.markov.meet import Meetings, same_in_every_world
-from runebook.interpreter.rules.memo import LineMemo
-from runebook.interpreter.rules.procedures import MET, ChoicePoint, Driver, run_segment
+from runebook.interpreter.rules.memo import SIMPLE, LineMemo
+from runebook.interpreter.rules.procedures import MET, ChoicePoint, Driver, answer_named, run_segment
 from runebook.interpreter.rules.results import CheckOdds
 
 __all__ = ["FixedDriver", "ProcedureOdds", "procedure_odds"]
@@ -63,10 +64,7 @@ class FixedDriver(Driver):
         self.answers = {fold(k): v for k, v in (answers or {}).items()}
 
     def choose(self, point: ChoicePoint) -> str:
-        answers = self.answers
-        found = answers.get(fold(point.name))
-        if found is None and answers:
-            found = answers.get(fold(point.name.rpartition(".")[2]))
+        found = answer_named(self.answers, point.name)
         return point.options[0] if found is None else found
 
 
@@ -85,10 +83,8 @@ class ProcedureOdds(CheckOdds):
         return {"procedure": payload.pop("check"), "states": self.states, **payload}
 
 
-#: Values that are plain whatever they hold.
-_SIMPLE: frozenset[type] = frozenset({type(None), int, bool, str, Fraction, Level, Bound, Rating})
 #: The types of values a state may carry from one step to the next.
-_PLAIN_TYPES: frozenset[type] = frozenset({type(None), int, bool, str, Fraction, Level, Bound, Rating, Record})
+_PLAIN_TYPES: frozenset[type] = SIMPLE | {Record}
 
 
 #: A roll's values: a declared pool (`roll d = 1d6`) and a pool made by an expression.
@@ -125,29 +121,11 @@ def _thaw(value: Any, entities: Mapping[str, Any]) -> Any:
     return value
 
 
-def _roll_kept(values: list[tuple[str, Any]], statements: Any, following: int, source: Any) -> RunebookError:
-    """E0615: a roll the rest of the run reads, at a state's line (a `step`, a loop's head or
-    end): a state cannot hold it (its dice are read once per world, and a state is shared)."""
-    name = next(k for k, v in values if type(v) in _ROLLS)
-    line = statements[following]
-    if isinstance(line, ast.StepLine):
-        where = f"the step '{line.name}'"
-    elif isinstance(line, ast.LabelLine) and line.name.startswith(("#endeach", "#endrepeat")):
-        where = "the end of a loop"
-    else:
-        where = "the head of a loop"
-    shown = name.rpartition(".")[2]
-    return RunebookError([Diagnostic.make(
-        "E0615", source if line.inlined is None else line.inlined.source, line.span, name=shown, where=where,
-        help=f"read what the rest of the run needs from it before (let total = sum({shown})), or roll it where "
-        "it is read; a seeded run or given dice are not affected")])
-
-
 def _kept(values: list[tuple[str, Any]], held: Mapping[str, Any], refs: Mapping[int, str]) -> list[tuple[str, Any]]:
     """The values a state keeps: each frozen (an entity as its role), and plain."""
     kept = []
     for k, v in values:
-        if type(v) in _SIMPLE or v is held.get(k):
+        if type(v) in SIMPLE or v is held.get(k):
             # A value the state held, unchanged: already frozen and plain.
             kept.append((k, v))
             continue
@@ -165,7 +143,7 @@ def _plain(value: Any) -> bool:
     if kind in _PLAIN_TYPES:
         return kind is not Record or all(_plain(v) for v in value.values())
     if kind is tuple:
-        return _SIMPLE.issuperset(map(type, value)) or all(_plain(v) for v in value)
+        return SIMPLE.issuperset(map(type, value)) or all(_plain(v) for v in value)
     return isinstance(value, Level | Bound)
 
 
@@ -181,10 +159,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     flow = flow_of(statements)
     # Entries' lines read the procedure's values by name at run time, where no analysis
     # sees them: a procedure that takes an entry keeps every value in its states.
-    kinds = rules.ruleset.vocabulary.kinds
-    reads_entries = any(p.type and fold(p.type) in kinds for p in decl.params) or any(
-        isinstance(s, ast.InputLine) and s.inlined is not None and s.inlined.param is not None
-        and s.inlined.param.type and fold(s.inlined.param.type) in kinds for s in statements)
+    reads_entries = takes_entry(decl, rules.ruleset.vocabulary.kinds)
     live = None if reads_entries else flow.live
 
     def entity_key(entities: Mapping[str, Any]) -> tuple[Hashable, ...]:
@@ -287,11 +262,12 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                     k for k in mapping if needed is None or fold(k) in needed))
             kept = [(k, mapping[k]) for k in selection]
             types = [type(v) for _, v in kept]
-            if not _SIMPLE.issuperset(types):
+            if not SIMPLE.issuperset(types):
                 if following is not None and live is not None and not _ROLLS.isdisjoint(types):
                     # The rest of the run reads it (when an entry may read any name, nothing
                     # says so: the roll is left out, as every value that is not plain).
-                    raise _roll_kept(kept, statements, following, source)
+                    rolled = next(k for k, v in kept if type(v) in _ROLLS)
+                    raise RunebookError([flow.roll_kept(following, rolled, source)])
                 kept = _kept(kept, held_values, refs)
             values = tuple(kept)
             if following is None:

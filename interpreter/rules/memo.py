@@ -102,7 +102,7 @@ class LineMemo:
     """The memo of one exact-odds computation: (line, values read) -> value. A line is
     named by its object's id (the loaded rules keep every line alive)."""
 
-    __slots__ = ("constants", "fixed", "getters", "lines", "records", "stop", "values")
+    __slots__ = ("constants", "fixed", "getters", "records", "stop", "values")
 
     def __init__(self, stop: Any) -> None:
         #: The game's own environment: names found there are constants of the computation.
@@ -115,8 +115,6 @@ class LineMemo:
         #: Whether a record is plain, by the record (a check's outcomes are the same records
         #: every time they are chosen; kept alive here, so an id is never reused meanwhile).
         self.records: dict[int, tuple[Record, bool]] = {}
-        #: The names each line's expression reads, by the line (kept alive here).
-        self.lines: dict[int, tuple[Any, tuple[str, ...]]] = {}
         #: The names each line (by its id) found among the game's own names. A line runs in
         #: environments of one shape throughout a computation (its locals over the same
         #: inputs, options and roles), so such a name is the game's unless a local takes it.
@@ -127,13 +125,6 @@ class LineMemo:
         #: which a local must not have taken (else, as when one of the own is missing: the long way).
         self.getters: dict[int, tuple[Callable[[dict[str, Any]], Any], bool, frozenset[str] | None]] = {}
 
-    def names(self, line: Any) -> tuple[str, ...]:
-        """The names a line's expression reads (worked out once per line)."""
-        found = self.lines.get(id(line))
-        if found is None or found[0] is not line:
-            found = self.lines[id(line)] = (line, names_read([line.expr]))
-        return found[1]
-
     def _plain_record(self, record: Record | tuple[Any, ...]) -> bool:
         records = self.records
         found = records.get(id(record))
@@ -143,16 +134,14 @@ class LineMemo:
             found = records[id(record)] = (record, plain(record))
         return found[1]
 
-    def _plain(self, value: Any) -> bool:
-        """:func:`plain`, with the usual cases (simple values, lists of them) tested first and
-        the answer for a record or a list of lists or records remembered."""
+    def plain_value(self, value: Any) -> bool:
+        """:func:`plain` for a value of this computation, with the usual cases (simple values,
+        lists of them) tested first and the answer for a record or a list of lists or records
+        remembered."""
         kind = type(value)
         if kind in SIMPLE or (kind is tuple and SIMPLE.issuperset(map(type, value))):
             return True
         return self._plain_record(value) if kind is Record or kind is tuple else plain(value)
-
-    #: :func:`plain` for every value of this computation (a record's answer remembered).
-    plain_value = _plain
 
     def key(self, env: Any, names: tuple[str, ...], line: int) -> tuple[Any, ...] | None:
         """The values ``names`` hold in ``env`` for line ``line`` (None when one is not plain)."""
@@ -173,7 +162,7 @@ class LineMemo:
                     values = (found,) if single else found
                     if not SIMPLE.issuperset(map(type, values)):
                         for value in values:
-                            if type(value) not in SIMPLE and not self._plain(value):
+                            if type(value) not in SIMPLE and not self.plain_value(value):
                                 return None
                     return values  # type: ignore[no-any-return]
         get = mapping.get
@@ -199,7 +188,7 @@ class LineMemo:
                 shaped = False
             else:
                 own.append(text)
-            if not self._plain(value):
+            if not self.plain_value(value):
                 return None
             add(value)
         if shaped and names and line not in self.getters:
@@ -248,7 +237,7 @@ class LineMemo:
         world = ctx.world
         if func.env is not self.stop:
             return call_function_value(func, values, ctx, site)
-        if not all(map(self._plain, values)):
+        if not all(map(self.plain_value, values)):
             return call_function_value(func, values, ctx, site)
         key = (id(func), *values)
         found = self.values.get(key, _MISSING)

@@ -45,7 +45,7 @@ from runebook.dsl.model import (
 from runebook.dsl.parser import parse_expression
 from runebook.dsl.source import Source, Span
 from runebook.dsl.vocabulary import fold
-from runebook.interpreter.core.dice import GivenOracle, PoolSource, PoolView, RandomOracle
+from runebook.interpreter.core.dice import GivenOracle, PoolSource, RandomOracle
 from runebook.interpreter.core.distribution import Distribution, joint
 from runebook.interpreter.core.evaluate import (
     BUILTINS,
@@ -71,6 +71,7 @@ from runebook.interpreter.core.values import (
     json_value,
 )
 from runebook.interpreter.markov.chains import procedure_odds
+from runebook.interpreter.markov.meet import same_in_every_world
 from runebook.interpreter.rules.amendments import amended
 from runebook.interpreter.rules.entities import Entity, Held, load_entities, load_entity, signed_rating
 from runebook.interpreter.rules.entries import EntryView, line_value
@@ -818,13 +819,15 @@ class Rules:
                 world = ctx.world
                 chosen = len(world.taken) if world is not None else 0
                 scope = self._scope(ctx, check.decl.params, inputs, options, roles, check.source)
-                env = MapEnv({}, parent=scope)
-                self.entry_views(scope, env, ctx)
+                # Shared as procedure_odds shares its scope: no entity, no entry, no pool.
                 if shared is not None and world is not None and not roles and len(world.taken) == chosen \
-                        and not ctx.realized and all(map(_same_in_every_world, scope.mapping.values())):
+                        and not ctx.realized and all(same_in_every_world(v) and not isinstance(v, CheckedEntry)
+                                                     for v in scope.mapping.values()):
                     shared[0] = scope
                     if run.memo is not None:
                         run.memo.fixed = scope
+                env = MapEnv({}, parent=scope)
+                self.entry_views(scope, env, ctx)
             results: dict[str, Any] = {}
             memo = run.memo if ctx.trace is None else None
             for index, (statement, names, closure) in enumerate(self._check_lines(check) if memo is not None
@@ -1325,18 +1328,6 @@ class CheckCall:
         if picked is _UNKNOWN_BRANCH:
             raise Undetermined
         return picked
-
-
-def _same_in_every_world(value: Any) -> bool:
-    """Whether an input reads the same in every world of an enumeration: not an entry (whose
-    lines read the run's values), not a pool (whose reading is the world's), inside a list or
-    a record neither."""
-    kind = type(value)
-    if kind is tuple:
-        return all(map(_same_in_every_world, value))
-    if kind is Record:
-        return all(map(_same_in_every_world, value.values()))
-    return not isinstance(value, CheckedEntry | EntryView | PoolSource | PoolView)
 
 
 #: Lines of a check whose values exact odds remember (interpreter.rules.memo).

@@ -106,6 +106,15 @@ class ScriptedDriver(Driver):
         return answer
 
 
+def answer_named(answers: Mapping[str, str], name: str) -> str | None:
+    """The answer for the choice ``name`` among answers by (folded) name: its own, else, for
+    a choice a `do` brought in (``blow.burst_hits``), the answer for its bare name."""
+    found = answers.get(fold(name))
+    if found is None and "." in name:
+        found = answers.get(fold(name.rpartition(".")[2]))
+    return found
+
+
 class NamedDriver(Driver):
     """Answers by the choice's name (``--answer stance=bold``): a choice the answers name gets
     that answer every time it comes; any other is asked of ``otherwise``."""
@@ -115,9 +124,7 @@ class NamedDriver(Driver):
         self.otherwise = otherwise
 
     def choose(self, point: ChoicePoint) -> str:
-        # `blow.burst_hits` (a choice of a procedure `do` brought in): its own answer, else
-        # the answer for `burst_hits`.
-        given = self.answers.get(fold(point.name)) or self.answers.get(fold(point.name.rpartition(".")[2]))
+        given = answer_named(self.answers, point.name)
         return given if given is not None else self.otherwise.choose(point)
 
     def finish(self) -> None:
