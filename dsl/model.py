@@ -23,7 +23,7 @@ from runebook.dsl.builder import MAX_CHOICE_RANGE
 from runebook.dsl.builtins import BUILTINS, GROUPS, hidden_builtins, host_functions
 from runebook.dsl.checker import expression_names
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
-from runebook.dsl.flow import Flow, lower, reads_of
+from runebook.dsl.flow import Flow, flow_of, lower, reads_of
 from runebook.dsl.inline import expand_procedures
 from runebook.dsl.loader import Ruleset
 from runebook.dsl.source import Source, Span, gc_paused
@@ -752,14 +752,13 @@ class _Builder:
         """A warning (E0615) where a roll the rest of the procedure reads meets a `step` or a
         loop's head or end (a used procedure's too: its lines as `do` brings them in): exact
         odds keep only plain values there and refuse (a seeded run or given dice are not
-        affected). Names set only by `roll` lines; not for a procedure that takes an entry
-        (its lines may read any name: the odds leave such a roll out). ``warned``: the places
-        said already (a used procedure's loop, once)."""
+        affected). Names set only by `roll` lines or by a `let` of dice alone; not for a
+        procedure that takes an entry (its lines may read any name: the odds leave such a roll
+        out). ``warned``: the places said already (a used procedure's loop, once)."""
         decl = procedure.decl
         statements = decl.statements
         if takes_entry(decl, self.ruleset.vocabulary.kinds):
             return
-        flow = Flow(statements)
         # A `roll` line's name, or a `let` of dice alone (`let d = 2d6`: a pool stays a pool).
         rolls = [s for s in statements if isinstance(s, ast.RollLine)
                  or (type(s) is ast.LetLine and isinstance(s.expr, ex.Dice | ex.RollGroup))]
@@ -769,6 +768,8 @@ class _Builder:
                                  and id(s) not in ids}
         if not rolled:
             return
+        # The same flow exact odds use for these lines (computed once, kept by flow_of).
+        flow = flow_of(statements)
         live = flow.live
         said: set[str] = set()
         for index in sorted(flow.boundaries):
