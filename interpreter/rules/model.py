@@ -813,7 +813,13 @@ class Rules:
         run.options, run.roles = options, roles
         try:
             scope = shared[0] if shared is not None else None
-            if scope is not None:
+            memo = run.memo if ctx.trace is None else None
+            prelude = shared[1] if scope is not None and memo is not None else None
+            if prelude is not None:
+                # The lines every world computes alike, as the first world computed them.
+                values, index, given = prelude
+                env = MapEnv.indexed(dict(values), dict(index), scope)
+            elif scope is not None:
                 env = MapEnv({}, parent=scope)
             else:
                 world = ctx.world
@@ -829,35 +835,60 @@ class Rules:
                 env = MapEnv({}, parent=scope)
                 self.entry_views(scope, env, ctx)
             results: dict[str, Any] = {}
-            memo = run.memo if ctx.trace is None else None
-            for index, (statement, names, closure) in enumerate(self._check_lines(check) if memo is not None
-                                                                else ((s, (), None) for s in check.decl.statements)):
+            if memo is None:
+                for index, statement in enumerate(check.decl.statements):
+                    value = VALUE_LINES[type(statement)](self, ctx, statement, check.source, env, index, check.name)
+                    if type(statement) is ast.ResultLine:
+                        results[statement.name] = value
+                return results
+            lines, constant = self._check_lines(check)
+            if prelude is not None:
+                results.update(prelude[2])
+            # The first world of a shared scope notes the values of the lines that read only the
+            # scope, the game's names and such lines (``constant``), when they took no choice.
+            world = ctx.world
+            noting = scope is not None and shared[1] is None and world is not None and bool(constant)  # type: ignore[index]
+            taken = realized = 0
+            for index, (statement, names, closure) in enumerate(lines):
+                if prelude is not None and index in constant:
+                    continue
                 kind = type(statement)
                 if closure is not None:
+                    if noting and index in constant:
+                        taken, realized = len(world.taken), len(ctx.realized)  # type: ignore[union-attr]
                     # Exact odds: a value line's value for the values it reads, once (interpreter.rules.memo).
-                    value = memo.evaluate(id(statement), names, closure, ctx, env)  # type: ignore[union-attr]
+                    value = memo.evaluate(id(statement), names, closure, ctx, env)
                     if kind is not ast.LetLine:
                         value = ctx.result(value)
                     env.define(statement.name, value)
+                    if noting and index in constant and (len(world.taken) != taken  # type: ignore[union-attr]
+                                                         or len(ctx.realized) != realized):
+                        noting = False  # such a line rolled: every world runs it
                 else:
                     value = VALUE_LINES[kind](self, ctx, statement, check.source, env, index, check.name)
                 if kind is ast.ResultLine:
                     results[statement.name] = value
+            if noting:
+                kept = {lines[i][0].name for i in constant}
+                shared[1] = ({k: v for k, v in env.mapping.items() if k in kept},  # type: ignore[index]
+                             {k: v for k, v in env.index.items() if v in kept},
+                             {k: v for k, v in results.items() if k in kept})
             return results
         finally:
             run.options, run.roles = previous
 
-    def _check_lines(self, check: Check) -> tuple[tuple[Any, tuple[str, ...], Any], ...]:
+    def _check_lines(self, check: Check) -> tuple[tuple[tuple[Any, tuple[str, ...], Any], ...], frozenset[int]]:
         """A check's lines for exact odds, each with the names it reads and its compiled
-        closure when the memo serves it (else ``(line, (), None)``); worked out once per loaded
-        rules (a pure function of the lines: threads may each make it, both alike)."""
+        closure when the memo serves it (else ``(line, (), None)``), and which of them are the
+        same in every world of one inputs' scope (:func:`_constant_lines`); worked out once per
+        loaded rules (a pure function of the lines: threads may each make it, both alike)."""
         statements = check.decl.statements
         found = self._check_plans.get(id(statements))
         if found is None or found[0] is not statements:
             lines = tuple((s, names_read([s.expr]), self.compiled(s.expr, check.source).closure)
                           if type(s) in _MEMO_LINES and not getattr(s, "path", ()) else (s, (), None)
                           for s in statements)
-            found = self._check_plans[id(statements)] = (statements, lines)
+            found = self._check_plans[id(statements)] = (statements, (lines, _constant_lines(lines)))
         return found[1]  # type: ignore[no-any-return]
 
     def enumerate(self, fn: Any, memo: LineMemo | None = None,
@@ -1048,7 +1079,7 @@ class Rules:
         chosen = self.option_values(options)
         names: list[str] = [s.name for s in spec.decl.statements if isinstance(s, ast.ResultLine)]
 
-        shared: list[Any] = [None]
+        shared: list[Any] = [None, None]
 
         def outcome(ctx: Context) -> tuple[Any, ...]:
             results = self.in_world(ctx, lambda: self._run(ctx, spec, bound, chosen, roles, shared))
@@ -1311,7 +1342,7 @@ class CheckCall:
         found = cache.get(key)
         if found is None:
             rules = self.rules
-            shared: list[Any] = [None]
+            shared: list[Any] = [None, None]
 
             def outcome(inner: Context) -> tuple[Any, ...]:
                 results = rules.in_world(inner, lambda: rules._run(inner, self.check, inputs, options, roles,
@@ -1328,6 +1359,45 @@ class CheckCall:
         if picked is _UNKNOWN_BRANCH:
             raise Undetermined
         return picked
+
+
+def _constant_lines(lines: Sequence[tuple[Any, tuple[str, ...], Any]]) -> frozenset[int]:
+    """The value lines of a check (by index) whose values are alike in every world that shares
+    the inputs' scope: no dice written in them, and every name they read is one no line of the
+    check sets (an input, an option, the game's) or one that only such a line before them
+    sets. Each sets a name set once and read by no line before it, so giving a world these
+    values at its start is the same as computing them in order. (Whether a call in one rolls
+    is seen as the first world runs: see ``Rules._run``.)"""
+    setters: dict[str, int] = {}
+    for statement, _, _ in lines:
+        name = getattr(statement, "name", None)
+        if name is not None:
+            setters[normalize_name(name)] = setters.get(normalize_name(name), 0) + 1
+    read_before: set[str] = set()
+    constant: set[int] = set()
+    constant_names: set[str] = set()
+    for index, (statement, names, closure) in enumerate(lines):
+        expr = getattr(statement, "expr", None)
+        reads = {normalize_name(n) for n in (names if closure is not None else names_read([expr]))}
+        if closure is not None:
+            name = normalize_name(statement.name)
+            if setters[name] == 1 and name not in read_before and not _writes_dice(expr) \
+                    and all(n not in setters or n in constant_names for n in reads):
+                constant.add(index)
+                constant_names.add(name)
+        read_before |= reads
+    return frozenset(constant)
+
+
+def _writes_dice(expr: ex.Expr) -> bool:
+    """Whether dice are written in an expression."""
+    stack: list[Any] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ex.Dice | ex.RollGroup):
+            return True
+        stack.extend(node.children())
+    return False
 
 
 #: Lines of a check whose values exact odds remember (interpreter.rules.memo).
