@@ -53,6 +53,20 @@ CONDITION_SETTINGS = ("type", "lasts", "stacks")
 _WRITTEN_BINDINGS = (ast.LetLine, ast.RollLine, ast.SetLine, ast.ResultLine, ast.ChooseLine)
 
 
+def _holds_dice(expr: ex.Expr) -> bool:
+    """Whether a `let` of this expression holds a pool as it is: dice alone, or a list or
+    either way of a condition holding one (a record's fields are their values' numbers)."""
+    if isinstance(expr, ex.Dice | ex.RollGroup):
+        return True
+    if isinstance(expr, ex.ListOf):
+        return any(_holds_dice(item) for item in expr.items)
+    if isinstance(expr, ex.Comprehension):
+        return _holds_dice(expr.value)
+    if isinstance(expr, ex.Conditional):
+        return _holds_dice(expr.then) or _holds_dice(expr.otherwise)
+    return False
+
+
 def list_item_type(written: str | None) -> str | None:
     """``list of rating`` → ``rating``; ``list`` → ``any``; anything else → None."""
     if written is None:
@@ -759,9 +773,10 @@ class _Builder:
         statements = decl.statements
         if takes_entry(decl, self.ruleset.vocabulary.kinds):
             return
-        # A `roll` line's name, or a `let` of dice alone (`let d = 2d6`: a pool stays a pool).
+        # A `roll` line's name, or a `let` of dice alone (`let d = 2d6`: a pool stays a pool),
+        # or of a list or a record written with dice in it.
         rolls = [s for s in statements if isinstance(s, ast.RollLine)
-                 or (type(s) is ast.LetLine and isinstance(s.expr, ex.Dice | ex.RollGroup))]
+                 or (type(s) is ast.LetLine and _holds_dice(s.expr))]
         written = {fold(s.name): s.name for s in rolls}
         ids = {id(s) for s in rolls}
         rolled = set(written) - {fold(s.name) for s in statements if isinstance(s, _WRITTEN_BINDINGS)

@@ -137,3 +137,52 @@ def test_dice_kept_by_let_are_a_roll_too(cli, tmp_path: Path) -> None:  # type: 
     assert checked.code == 0 and "game.rules:4:3: E0615" in checked.stderr and "'d'" in checked.stderr
     odds = cli("odds", str(tmp_path), "Let Pool")
     assert odds.code == 1 and "game.rules:4:3: E0615" in odds.stderr
+
+
+HELD = """\
+procedure Listed ()
+  let pools = [1d4, 1d6]
+  let c = 0
+  for each i in range(2)
+    set c = c + 1
+  result total = sum(pools[0]) + c
+
+procedure Recorded ()
+  let hand = {main: 1d4, off: 2}
+  let c = 0
+  for each i in range(2)
+    set c = c + 1
+  result total = sum(hand.main) + c
+
+procedure Read First ()
+  let pools = [1d4, 1d6]
+  let first = sum(pools[0])
+  let c = 0
+  for each i in range(2)
+    set c = c + 1
+  result total = first + c
+"""
+
+
+def test_a_list_holding_a_roll_is_a_roll_too(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Was: the state dropped the list and the last line failed with "unknown name 'pools'".
+    (tmp_path / "game.rules").write_text(HELD)
+    checked = cli("check", str(tmp_path))
+    assert checked.code == 0, checked.stderr
+    warned = [line for line in checked.stderr.splitlines() if "E0615" in line]
+    assert len(warned) == 1 and "game.rules:4:3: E0615" in warned[0] and "'pools'" in warned[0]
+    rules = interpreter.load(str(tmp_path))
+    with pytest.raises(RunebookError) as raised:
+        rules.odds("Listed")
+    (problem,) = raised.value.diagnostics
+    assert (problem.code, problem.span.line) == ("E0615", 4)
+    assert rules.run("Listed", seed=3).results["total"] in range(3, 7)  # a seeded run is not affected
+
+
+@pytest.mark.parametrize("name", ["Recorded", "Read First"])
+def test_a_record_of_a_roll_or_a_roll_read_before_the_loop_gives_the_odds(tmp_path: Path, name: str) -> None:
+    # A record's field holds its dice's number (no warning above); reading the list first
+    # keeps a number.
+    (tmp_path / "game.rules").write_text(HELD)
+    odds = interpreter.load(str(tmp_path)).odds(name)
+    assert dict(odds.results["total"]) == {d + 2: Fraction(1, 4) for d in range(1, 5)}

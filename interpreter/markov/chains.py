@@ -89,6 +89,8 @@ _PLAIN_TYPES: frozenset[type] = SIMPLE | {Record}
 
 #: A roll's values: a declared pool (`roll d = 1d6`) and a pool made by an expression.
 _ROLLS: frozenset[type] = frozenset({PoolSource, PoolView})
+#: Values that may hold a roll inside.
+_HOLDERS: frozenset[type] = frozenset({tuple, Record})
 
 
 @attrs.frozen
@@ -263,11 +265,14 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
             kept = [(k, mapping[k]) for k in selection]
             types = [type(v) for _, v in kept]
             if not SIMPLE.issuperset(types):
-                if following is not None and live is not None and not _ROLLS.isdisjoint(types):
+                if following is not None and live is not None:
                     # The rest of the run reads it (when an entry may read any name, nothing
-                    # says so: the roll is left out, as every value that is not plain).
-                    rolled = next(k for k, v in kept if type(v) in _ROLLS)
-                    raise RunebookError([flow.roll_kept(following, rolled, source)])
+                    # says so: the roll is left out, as every value that is not plain). A list
+                    # or a record holding a roll is held the same way.
+                    rolled = next((k for k, v in kept if type(v) in _ROLLS
+                                   or (type(v) in _HOLDERS and not same_in_every_world(v))), None)
+                    if rolled is not None:
+                        raise RunebookError([flow.roll_kept(following, rolled, source)])
                 kept = _kept(kept, held_values, refs)
             values = tuple(kept)
             if following is None:
