@@ -677,3 +677,14 @@ def test_side_by_side_odds_match_a_walk_over_intervals(rules) -> None:  # type: 
     assert dict(odds.results["milestones"]) == dict(final)
     success = sum(p for got, p in final.items() if got >= needed)
     assert {plain(k): v for k, v in odds.results["outcome"].items()} == {"success": success, "failure": 1 - success}
+
+
+def test_momentum_with_nobody_taking_part_says_who_is_missing() -> None:
+    # Was: "'on troupe' cannot apply to a name nothing set", though the line above set it
+    # (to none: `last(actors)` with no --as).
+    rules = interpreter.load("d10-pool")
+    with pytest.raises(RunebookError) as raised:
+        rules.run("Gain Momentum")
+    (problem,) = raised.value.diagnostics
+    assert problem.code == "E0405" and problem.message == "'on troupe' cannot apply to none"
+    assert "--as" in (problem.help or "") and problem.span.line == 51

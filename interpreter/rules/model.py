@@ -1512,15 +1512,20 @@ def _state(values: Mapping[str, Any], roles: Mapping[str, Any]) -> dict[str, Any
 
 def _entity_named(env: MapEnv, name: str, source: Source, span: Span | None) -> Any:
     """``spend HP 3 on hero``: the entity a name of the procedure holds (a loop's member)."""
+    missing = object()
     try:
         value = env.lookup(name)
     except KeyError:
-        value = None
+        value = missing
     if not isinstance(value, Entity):
-        raise RunebookError([Diagnostic.make("E0405", source, span, op=f"on {name}",
-                                             kind="something that is not a character" if value is not None
-                                             else "a name nothing set", help="'on' names actor, target or a "
-                                             "name holding one of them (for each hero in actors)")])
+        hint = "'on' names actor, target or a name holding one of them (for each hero in actors)"
+        if value is None:
+            # `let troupe = last(actors)` with nobody taking part, say.
+            kind, hint = "none", f"'{name}' holds none here: no character took its place (give one with --as or " \
+                "--against)"
+        else:
+            kind = "a name nothing set" if value is missing else "something that is not a character"
+        raise RunebookError([Diagnostic.make("E0405", source, span, op=f"on {name}", kind=kind, help=hint)])
     return value
 
 
