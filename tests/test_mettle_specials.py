@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from runebook.interpreter.rules import load
-from mettle_helpers import fighter
+from mettle_helpers import fighter, refused
 
 GAME = "mettle"
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mettle" / "examples"
@@ -276,6 +276,64 @@ def test_exact_odds_of_a_burst_match_an_enumeration(rules, tmp_path: Path) -> No
         hits[1 + extra if hit else 0] += Fraction(1, 216)
     assert plain(odds.results["damage"]) == {k: v for k, v in damage.items() if v}
     assert plain(odds.results["hits"]) == {k: v for k, v in hits.items() if v}
+
+
+def burst(cli, *args: str) -> dict:  # type: ignore[no-untyped-def]
+    run = cli("run", GAME, "Burst Attack", *args, "--json")
+    assert run.code == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def test_a_burst_spread_hits_each_target_the_score_would_hit(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    smg = armed(tmp_path, "SMG", Burst=1, Ammo=30, Range=3)
+    near, guarded, open_ = (armed(tmp_path, n, POISE=p) for n, p in (("Near", 3), ("Guarded", 4), ("Open", 2)))
+    # [3,5,6]: Score 3, Edge 2, a hit on the first (POISE 3). An extra hit is asked of each
+    # target while Edge is left: the first takes one; the Score 3 does not reach POISE 4; the
+    # third (POISE 2) takes the other. Each hit: DM 4 + Edge 2 - 2 spent = 4, less Soak 3.
+    out = burst(cli, "--as", smg, "--against", near, "--against", guarded, "--against", open_,
+                "--dice", "3,5,6", "--answer", "burst_on=1")
+    results = out["results"]
+    assert (results["hits"], results["damage"], results["shots_left"]) == ([2, 0, 1], [2, 0, 1], 19)
+    assert results["mettle"] == [1, 3, 2]
+    assert [c["choice"] for c in out["choices"]] == ["burst_on", "burst_on"]  # not asked for the one missed
+    # The same dice with no extra hit: the first target only, DM 4 + 2 - 0 less Soak 3.
+    single = burst(cli, "--as", smg, "--against", near, "--against", open_, "--dice", "3,5,6",
+                   "--answer", "burst_on=0")["results"]
+    assert (single["hits"], single["damage"], single["shots_left"]) == ([1, 0], [3, 0], 29)
+    # A miss on the first ([1,1,4]: Score 2 against 3): no hit on anyone, nothing asked.
+    missed = burst(cli, "--as", smg, "--against", near, "--against", open_, "--dice", "1,1,4")
+    assert (missed["results"]["hits"], missed["choices"]) == ([0, 0], [])
+
+
+def test_a_burst_beyond_the_edge_or_without_the_special_is_refused(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    smg = armed(tmp_path, "SMG", Burst=1, Ammo=30, Range=3)
+    near, other = armed(tmp_path, "Near"), armed(tmp_path, "Other")
+    refused(cli, "Burst Attack", "Burst Attack", "--as", smg, "--against", near, "--against", other,
+            "--dice", "3,5,6", "--answer", "burst_on=3")
+    club = armed(tmp_path, "Club")
+    refused(cli, "Burst Attack", "Burst Attack", "--as", club, "--against", near, "--dice", "3,5,6")
+
+
+def test_exact_odds_of_a_burst_spread_match_an_enumeration(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    smg = rules.entity(armed(tmp_path, "SMG", Burst=1, Ammo=30, Range=3))
+    foes = [rules.entity(armed(tmp_path, n, POISE=p)) for n, p in (("Near", 3), ("Far", 4))]
+    odds = rules.odds("Burst Attack", as_=smg, against=foes, answers={"burst_on": "1"})
+    hits: dict[tuple[int, ...], Fraction] = defaultdict(Fraction)
+    damage: dict[tuple[int, ...], Fraction] = defaultdict(Fraction)
+    for faces in product(range(1, 7), repeat=3):
+        score = sum(f for f in faces if f <= 3)
+        edge = sum(1 for f in faces if f >= 4)
+        spread, spent = [], 0
+        for i, poise in enumerate((3, 4)):
+            reached = score >= 3 and score >= poise
+            extra = 1 if reached and edge > spent else 0
+            spent += extra
+            spread.append(((1 if i == 0 else 0) + extra) if reached else 0)
+        each = max(0, 4 + edge - spent - 3)
+        hits[tuple(spread)] += Fraction(1, 216)
+        damage[tuple(each * n for n in spread)] += Fraction(1, 216)
+    assert plain(odds.results["hits"]) == {k: v for k, v in hits.items() if v}
+    assert plain(odds.results["damage"]) == {k: v for k, v in damage.items() if v}
 
 
 # ---------------------------------------------------------------- Reach (in a Combat Round)
