@@ -186,3 +186,23 @@ def test_a_record_of_a_roll_or_a_roll_read_before_the_loop_gives_the_odds(tmp_pa
     (tmp_path / "game.rules").write_text(HELD)
     odds = interpreter.load(str(tmp_path)).odds(name)
     assert dict(odds.results["total"]) == {d + 2: Fraction(1, 4) for d in range(1, 5)}
+
+
+def test_check_warns_for_dice_made_in_a_list_or_in_either_way_of_a_condition(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    loop = "  let c = 0\n  for each i in range(2)\n    set c = c + 1\n"
+    (tmp_path / "game.rules").write_text(
+        "procedure Made (n: number = 2)\n  let pools = [1d6 for i in range(n)]\n" + loop
+        + "  result total = sum(pools[0]) + c\n\n"
+        "procedure Maybe (n: number = 2)\n  let maybe = 1d4 if n > 1 else 0\n" + loop
+        + "  result total = sum(maybe) + c\n")
+    checked = cli("check", str(tmp_path))
+    assert checked.code == 0, checked.stderr
+    warned = [line for line in checked.stderr.splitlines() if "E0615" in line]
+    assert len(warned) == 2
+    assert "game.rules:4:3:" in warned[0] and "'pools'" in warned[0]
+    assert "game.rules:11:3:" in warned[1] and "'maybe'" in warned[1]
+    rules = interpreter.load(str(tmp_path))
+    for name, line in (("Made", 4), ("Maybe", 11)):  # and the odds refuse where check warned
+        with pytest.raises(RunebookError) as raised:
+            rules.odds(name)
+        assert (raised.value.diagnostics[0].code, raised.value.diagnostics[0].span.line) == ("E0615", line)
