@@ -156,9 +156,12 @@ def unknown_game(name: str, span: Span | None = None, source: Source | None = No
 
 #: Recent parses by (name, text): `check` reads a folder's files for the content checks and
 #: again, as a game, for the mechanics; the second read of an unchanged file reuses the first.
-#: Bounded by the text it holds, so a run over many large files keeps only the latest.
+#: Bounded by the text it holds, so a run over many large files keeps only the latest, each
+#: file counted at least _PARSED_FLOOR characters: a tree takes far more memory than its
+#: text, and a process loading many small files (a bot, a fuzzer) kept 80,000 of them.
 _PARSED: OrderedDict[tuple[str, str], tuple[Source, ast.RulesFile, list[Diagnostic]]] = OrderedDict()
 _PARSED_CHARS = 8 * 1024 * 1024
+_PARSED_FLOOR = 4096
 _PARSED_LOCK = threading.Lock()
 
 
@@ -179,10 +182,10 @@ def _parse(path: Path, sink: DiagnosticSink, root: Path | None = None) -> tuple[
         hit = (source, rules, list(file_sink.items))
         with _PARSED_LOCK:
             _PARSED[key] = hit
-            held = sum(len(text) for _, text in _PARSED)
+            held = sum(max(len(text), _PARSED_FLOOR) for _, text in _PARSED)
             while held > _PARSED_CHARS and len(_PARSED) > 1:
                 (_, text), _ = _PARSED.popitem(last=False)
-                held -= len(text)
+                held -= max(len(text), _PARSED_FLOOR)
     sink.extend(hit[2])
     return hit[0], hit[1]
 

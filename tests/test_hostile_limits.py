@@ -255,3 +255,27 @@ def test_a_short_chain_of_procedures_works(tmp_path: Path) -> None:
         lines.append("")
     (tmp_path / "c.rules").write_text("\n".join(lines))
     assert load(str(tmp_path)).run("P0", seed=1).results["v"] == 20
+
+
+def test_the_parse_cache_counts_each_small_file_at_its_floor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A process loading many small files (a bot fed homebrew, the fuzzer) kept every parse
+    # while their texts fitted the cache's 8 MiB: 80,000 trees, about a gigabyte. Each file
+    # now counts at least _PARSED_FLOOR characters.
+    from collections import OrderedDict
+
+    from runebook.dsl import loader
+    from runebook.dsl.diagnostics import DiagnosticSink
+
+    monkeypatch.setattr(loader, "_PARSED", OrderedDict())
+    monkeypatch.setattr(loader, "_PARSED_CHARS", 10 * loader._PARSED_FLOOR)
+    trees = []
+    for k in range(30):
+        path = tmp_path / f"f{k}.rules"
+        path.write_text(f"function f{k}(x) = x + {k}\n")
+        parsed = loader._parse(path, DiagnosticSink())
+        assert parsed is not None
+        trees.append(parsed[1])
+    assert len(loader._PARSED) == 10
+    # The latest are kept: reading one again gives the same tree, not a new parse.
+    again = loader._parse(tmp_path / "f29.rules", DiagnosticSink())
+    assert again is not None and again[1] is trees[-1]
