@@ -269,8 +269,8 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                     # The rest of the run reads it (when an entry may read any name, nothing
                     # says so: the roll is left out, as every value that is not plain). A list
                     # or a record holding a roll is held the same way.
-                    rolled = next((k for k, v in kept if type(v) in _ROLLS
-                                   or (type(v) in _HOLDERS and not same_in_every_world(v))), None)
+                    rolled = next((k for k, v in kept if type(v) in _ROLLS or (type(v) in _HOLDERS and not (
+                        type(v) is tuple and SIMPLE.issuperset(map(type, v))) and not same_in_every_world(v))), None)
                     if rolled is not None:
                         raise RunebookError([flow.roll_kept(following, rolled, source)])
                 kept = _kept(kept, held_values, refs)
