@@ -163,7 +163,7 @@ def test_check_needs_only_the_front_end() -> None:
 #: The test of cycles above still counts these imports.
 STARTUP = {
     "runebook.interpreter.cli.commands.dice": {"_warn", "run_roll", "_is_game", "run_odds", "_compare"},
-    "runebook.interpreter.core.evaluate": {"_compile_text"},
+    "runebook.interpreter.core.evaluate": {"_compile_new_text"},
     "runebook.interpreter.rules.results": {"shown"},
 }
 

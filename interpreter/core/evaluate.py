@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import math
 import operator
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from functools import lru_cache
@@ -1957,8 +1959,47 @@ def compile_expression(expr: str | ex.Expr, source: Source | None = None,
     return _compile_node(expr, source, limits, free, check_dialect(dialect))
 
 
-@lru_cache(maxsize=512)
 def _compile_text(text: str, limits: Limits, dialect: str = DEFAULT_DIALECT) -> CompiledExpression:
+    """:func:`_compile_new_text`, remembered for the process (512 texts, the least recently
+    used dropped first) unless its dice hold more than _KEPT_FACES faces in all: a compiled
+    `d1000000` holds its million faces (~38 MB), and a bot asked for ever new such texts kept
+    every one."""
+    key = (text, limits, dialect)
+    found = _TEXTS.get(key)  # each OrderedDict call is atomic: only changes take the lock
+    if found is not None:
+        try:
+            _TEXTS.move_to_end(key)
+        except KeyError:  # another thread dropped it meanwhile
+            pass
+        return found
+    compiled = _compile_new_text(text, limits, dialect)
+    if _faces_written(compiled.expr) <= _KEPT_FACES:
+        with _TEXTS_LOCK:
+            _TEXTS[key] = compiled
+            while len(_TEXTS) > 512:
+                _TEXTS.popitem(last=False)
+    return compiled
+
+
+def _faces_written(expr: ex.Expr) -> int:
+    """How many faces the dice written in an expression have, in all."""
+    total = 0
+    stack: list[Any] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ex.Dice):
+            sides = node.die.sides if isinstance(node.die, ex.SidesDie) else len(node.die.values)
+            total += sides if isinstance(sides, int) else 100
+        stack.extend(node.children())
+    return total
+
+
+_TEXTS: OrderedDict[tuple[str, Limits, str], CompiledExpression] = OrderedDict()
+_TEXTS_LOCK = threading.Lock()
+_KEPT_FACES = 10_000
+
+
+def _compile_new_text(text: str, limits: Limits, dialect: str = DEFAULT_DIALECT) -> CompiledExpression:
     check_dialect(dialect)
     source = Source("<expression>", text)
     try:
