@@ -284,24 +284,24 @@ def test_the_parse_cache_counts_each_small_file_at_its_floor(tmp_path: Path, mon
 def test_big_dice_leave_no_faces_or_options_behind(monkeypatch: pytest.MonkeyPatch) -> None:
     # A bot asked for ever new `d1000000` texts kept each compiled expression (~38 MB of
     # faces) in the text cache, and each big pool's options in the options cache.
-    from collections import OrderedDict
-
     from runebook.interpreter.core import distribution, evaluate
+    from runebook.interpreter.core.sized import SizedCache
 
     for k in range(3):
         api.roll(f"d{200_000 - k}+{k}", seed=1)
-    assert not any(text.startswith("d199") or text.startswith("d200") for text, _, _ in evaluate._TEXTS)
+    texts = [text for text, _, _ in evaluate._TEXTS.values]
+    assert not any(text.startswith("d199") or text.startswith("d200") for text in texts)
     api.roll("2d6+1", seed=1)
-    assert any(text == "2d6+1" for text, _, _ in evaluate._TEXTS)
+    assert any(text == "2d6+1" for text, _, _ in evaluate._TEXTS.values)
     # The options cache, made small: a pool with more than a quarter of what it holds is not
     # kept, and what it holds stays within its bound.
-    monkeypatch.setattr(distribution, "_OPTIONS", OrderedDict())
-    monkeypatch.setattr(distribution, "_options_held", 0)
-    monkeypatch.setattr(distribution, "_OPTIONS_MOST", 400)
+    monkeypatch.setattr(distribution, "_OPTIONS", SizedCache(256, 400, 100, len))
     api.odds("d200")
-    assert not distribution._OPTIONS
-    for sides in range(20, 90, 10):
+    assert not distribution._OPTIONS.values
+    for sides in range(20, 110, 10):
         api.odds(f"d{sides}")
-    assert distribution._options_held == sum(map(len, distribution._OPTIONS.values())) <= 400
+    held = distribution._OPTIONS
+    assert held.held == sum(len(options) for options, _ in held.values.values()) <= 400
+    assert len(held.values) < 9  # the oldest were dropped (540 options asked)
     api.odds("3d6")
-    assert any(len(options) == 16 for options in distribution._OPTIONS.values())
+    assert any(len(options) == 16 for options, _ in held.values.values())

@@ -64,8 +64,6 @@ too large (``Limits.max_work``/``max_support``) a diagnostic is raised.
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from itertools import combinations, product
@@ -87,6 +85,7 @@ from runebook.interpreter.core.evaluate import (
     compile_expression,
 )
 from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits
+from runebook.interpreter.core.sized import SizedCache
 from runebook.interpreter.core import series
 from runebook.interpreter.core.values import UNKNOWN, Bound, Undetermined, format_value, normalize, outcome_sort_key
 
@@ -505,34 +504,18 @@ def pool_options(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) ->
     (remembered for the process: the worlds of exact odds read the same pools again and
     again; bounded by the options held, since one `d1000000` holds a million)."""
     key = (spec, readers, limits)
-    found = _OPTIONS.get(key)  # each OrderedDict call is atomic: only changes take the lock
+    found = _OPTIONS.get(key)
     if found is not None:
-        try:
-            _OPTIONS.move_to_end(key)
-        except KeyError:  # another thread dropped it meanwhile
-            pass
         return found
     weights, denominator = pool_outcomes(spec, readers, limits)
     options = [(tuple(normalize(v) for v in values), Fraction(w, denominator)) for values, w in weights.items()]
-    if len(options) <= _OPTIONS_MOST // 4:
-        with _OPTIONS_LOCK:
-            global _options_held
-            if key not in _OPTIONS:
-                _OPTIONS[key] = options
-                _options_held += len(options)
-            while _options_held > _OPTIONS_MOST or len(_OPTIONS) > 256:
-                _, dropped = _OPTIONS.popitem(last=False)
-                _options_held -= len(dropped)
+    _OPTIONS.put(key, options)
     return options
 
 
-#: Pools' options by (spec, readers, limits), the least recently read dropped first, at most
-#: 256 of them and _OPTIONS_MOST options in all (a pool with more than a quarter of that is
-#: not kept: a bot asked for `d1000000` again and again would otherwise hold each).
-_OPTIONS: OrderedDict[tuple[Any, ...], list[tuple[Any, Fraction]]] = OrderedDict()
-_OPTIONS_MOST = 200_000
-_OPTIONS_LOCK = threading.Lock()
-_options_held = 0
+#: Pools' options by (spec, readers, limits): at most 256 pools and 200,000 options in all,
+#: none from a pool with more than a quarter of them.
+_OPTIONS: SizedCache[list[tuple[Any, Fraction]]] = SizedCache(256, 200_000, 50_000, len)
 
 
 class _TooBig(Exception):

@@ -37,8 +37,6 @@ from __future__ import annotations
 
 import math
 import operator
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from functools import lru_cache
@@ -71,6 +69,7 @@ from runebook.interpreter.core.dice import (
 )
 from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits, check_digits, limit_error
 from runebook.interpreter.core.notation import DEFAULT_DIALECT, build_term, check_dialect, foreign_hint, roll20_compare
+from runebook.interpreter.core.sized import SizedCache
 from runebook.interpreter.core.trace import RollEvent, StepEvent, Trace
 from runebook.interpreter.core.values import (
     Level,
@@ -1961,24 +1960,15 @@ def compile_expression(expr: str | ex.Expr, source: Source | None = None,
 
 def _compile_text(text: str, limits: Limits, dialect: str = DEFAULT_DIALECT) -> CompiledExpression:
     """:func:`_compile_new_text`, remembered for the process (512 texts, the least recently
-    used dropped first) unless its dice hold more than _KEPT_FACES faces in all: a compiled
+    used dropped first) unless its dice hold more than 10,000 faces in all: a compiled
     `d1000000` holds its million faces (~38 MB), and a bot asked for ever new such texts kept
     every one."""
     key = (text, limits, dialect)
-    found = _TEXTS.get(key)  # each OrderedDict call is atomic: only changes take the lock
-    if found is not None:
-        try:
-            _TEXTS.move_to_end(key)
-        except KeyError:  # another thread dropped it meanwhile
-            pass
-        return found
-    compiled = _compile_new_text(text, limits, dialect)
-    if _faces_written(compiled.expr) <= _KEPT_FACES:
-        with _TEXTS_LOCK:
-            _TEXTS[key] = compiled
-            while len(_TEXTS) > 512:
-                _TEXTS.popitem(last=False)
-    return compiled
+    found = _TEXTS.get(key)
+    if found is None:
+        found = _compile_new_text(text, limits, dialect)
+        _TEXTS.put(key, found)
+    return found
 
 
 def _faces_written(expr: ex.Expr) -> int:
@@ -1994,9 +1984,8 @@ def _faces_written(expr: ex.Expr) -> int:
     return total
 
 
-_TEXTS: OrderedDict[tuple[str, Limits, str], CompiledExpression] = OrderedDict()
-_TEXTS_LOCK = threading.Lock()
-_KEPT_FACES = 10_000
+_TEXTS: SizedCache[CompiledExpression] = SizedCache(512, 512 * 10_000, 10_000,
+                                                   lambda compiled: _faces_written(compiled.expr))
 
 
 def _compile_new_text(text: str, limits: Limits, dialect: str = DEFAULT_DIALECT) -> CompiledExpression:
