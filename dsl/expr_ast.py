@@ -6,6 +6,7 @@ parentheses that precedence needs, so ``parse(str(node)) == node``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 
 import attrs
@@ -38,6 +39,7 @@ __all__ = [
     "String",
     "Unary",
     "flatten_chain",
+    "nodes",
     "precedence",
 ]
 
@@ -416,6 +418,15 @@ class RecordOf(Expr):
 
 # Precedence levels, lowest binding first.
 CONDITIONAL, OR, AND, NOT, COMPARE, SUM, PRODUCT, UNARY, POWER, POSTFIX, ATOM = range(11)
+
+
+def nodes(expr: Expr) -> Iterator[Expr]:
+    """Every node of an expression, itself included (in no particular order)."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children())
 
 
 def precedence(node: Expr) -> int:

@@ -1974,13 +1974,10 @@ def _compile_text(text: str, limits: Limits, dialect: str = DEFAULT_DIALECT) -> 
 def _faces_written(expr: ex.Expr) -> int:
     """How many faces the dice written in an expression have, in all."""
     total = 0
-    stack: list[Any] = [expr]
-    while stack:
-        node = stack.pop()
+    for node in ex.nodes(expr):
         if isinstance(node, ex.Dice):
             sides = node.die.sides if isinstance(node.die, ex.SidesDie) else len(node.die.values)
-            total += sides if isinstance(sides, int) else 100
-        stack.extend(node.children())
+            total += sides if isinstance(sides, int) else 100  # `%`, `F`
     return total
 
 

@@ -48,8 +48,3 @@ class SizedCache(Generic[V]):
             while self.held > self.most or len(self.values) > self.entries:
                 _, (_, dropped) = self.values.popitem(last=False)
                 self.held -= dropped
-
-    def clear(self) -> None:
-        with self._lock:
-            self.values.clear()
-            self.held = 0

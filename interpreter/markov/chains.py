@@ -89,8 +89,17 @@ _PLAIN_TYPES: frozenset[type] = SIMPLE | {Record}
 
 #: A roll's values: a declared pool (`roll d = 1d6`) and a pool made by an expression.
 _ROLLS: frozenset[type] = frozenset({PoolSource, PoolView})
-#: Values that may hold a roll inside.
-_HOLDERS: frozenset[type] = frozenset({tuple, Record})
+
+
+def _holds_roll(value: Any) -> bool:
+    """Whether a value is a roll or holds one (in a list or a record); a list of simple
+    values, the usual case, in one test."""
+    kind = type(value)
+    if kind in _ROLLS:
+        return True
+    if kind is tuple:
+        return not SIMPLE.issuperset(map(type, value)) and not same_in_every_world(value)
+    return kind is Record and not same_in_every_world(value)
 
 
 @attrs.frozen
@@ -269,8 +278,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                     # The rest of the run reads it (when an entry may read any name, nothing
                     # says so: the roll is left out, as every value that is not plain). A list
                     # or a record holding a roll is held the same way.
-                    rolled = next((k for k, v in kept if type(v) in _ROLLS or (type(v) in _HOLDERS and not (
-                        type(v) is tuple and SIMPLE.issuperset(map(type, v))) and not same_in_every_world(v))), None)
+                    rolled = next((k for k, v in kept if _holds_roll(v)), None)
                     if rolled is not None:
                         raise RunebookError([flow.roll_kept(following, rolled, source)])
                 kept = _kept(kept, held_values, refs)

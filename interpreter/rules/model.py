@@ -817,7 +817,7 @@ class Rules:
             prelude = shared[1] if scope is not None and memo is not None else None
             if prelude is not None:
                 # The lines every world computes alike, as the first world computed them.
-                values, index, given = prelude
+                values, index, _ = prelude
                 env = MapEnv.indexed(dict(values), dict(index), scope)
             elif scope is not None:
                 env = MapEnv({}, parent=scope)
@@ -834,7 +834,7 @@ class Rules:
                         run.memo.fixed = scope
                 env = MapEnv({}, parent=scope)
                 self.entry_views(scope, env, ctx)
-            results: dict[str, Any] = {}
+            results: dict[str, Any] = dict(prelude[2]) if prelude is not None else {}
             if memo is None:
                 for index, statement in enumerate(check.decl.statements):
                     value = VALUE_LINES[type(statement)](self, ctx, statement, check.source, env, index, check.name)
@@ -842,8 +842,6 @@ class Rules:
                         results[statement.name] = value
                 return results
             lines, constant = self._check_lines(check)
-            if prelude is not None:
-                results.update(prelude[2])
             # The first world of a shared scope notes the values of the lines that read only the
             # scope, the game's names and such lines (``constant``), when they took no choice.
             world = ctx.world
@@ -1381,23 +1379,12 @@ def _constant_lines(lines: Sequence[tuple[Any, tuple[str, ...], Any]]) -> frozen
         reads = {normalize_name(n) for n in (names if closure is not None else names_read([expr]))}
         if closure is not None:
             name = normalize_name(statement.name)
-            if setters[name] == 1 and name not in read_before and not _writes_dice(expr) \
+            if setters[name] == 1 and name not in read_before and not any(isinstance(n, ex.Dice | ex.RollGroup) for n in ex.nodes(expr)) \
                     and all(n not in setters or n in constant_names for n in reads):
                 constant.add(index)
                 constant_names.add(name)
         read_before |= reads
     return frozenset(constant)
-
-
-def _writes_dice(expr: ex.Expr) -> bool:
-    """Whether dice are written in an expression."""
-    stack: list[Any] = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ex.Dice | ex.RollGroup):
-            return True
-        stack.extend(node.children())
-    return False
 
 
 #: Lines of a check whose values exact odds remember (interpreter.rules.memo).
