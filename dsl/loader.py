@@ -126,6 +126,16 @@ def _rules_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*.rules") if not p.is_dir())
 
 
+def _is_rules_file(path: Path) -> bool:
+    """A single .rules file named as a game (`runebook resolve my.rules Hit`)."""
+    return path.suffix == ".rules" and path.is_file()
+
+
+def _game_files(path: Path) -> list[Path]:
+    """The .rules files of a game given as a folder, or the one file given."""
+    return [path] if _is_rules_file(path) else _rules_files(path)
+
+
 def builtin_games() -> dict[str, Path]:
     """Folded game name → folder, for every built-in ruleset."""
     games: dict[str, Path] = {}
@@ -137,19 +147,28 @@ def builtin_games() -> dict[str, Path]:
 
 
 def resolve_game(name: str) -> Path | None:
-    """A built-in game by name (any case, spaces/hyphens ignored) or a folder path."""
+    """A built-in game by name (any case, spaces/hyphens ignored), a folder path, or the path
+    of one .rules file (a game of its own, or a homebrew with `extends GAME`)."""
     games = builtin_games()
     hit = games.get(fold(name))
     if hit:
         return hit
     path = Path(name)
-    if path.is_dir() and _rules_files(path):
+    if (path.is_dir() and _rules_files(path)) or _is_rules_file(path):
         return path
     return None
 
 
 def unknown_game(name: str, span: Span | None = None, source: Source | None = None) -> Diagnostic:
     names = [p.name for p in builtin_games().values()]
+    path = Path(name)
+    if path.suffix == ".rules" or len(path.parts) > 1:
+        # Meant as a path: say what is there (nothing, or a folder without .rules files).
+        found = "a folder with no .rules files" if path.is_dir() else "not a .rules file" if path.exists() \
+            else "no such file or folder"
+        return Diagnostic.make("E0006", source, span, name=name,
+                               help=f"{found}; a game is a built-in name ({', '.join(names)}), a folder of "
+                               ".rules files or one .rules file")
     return Diagnostic.make("E0006", source, span, name=name,
                            help=did_you_mean(name, names) or f"built-in games: {', '.join(names)}")
 
@@ -271,9 +290,9 @@ def _load_folder(folder: Path, fingerprint: tuple[tuple[str, int, int], ...]) ->
 
 
 def _fingerprint(folder: Path) -> tuple[tuple[str, int, int], ...]:
-    """Each .rules file of a folder with its modification time and size."""
+    """Each .rules file of a folder (or the one file) with its modification time and size."""
     found = []
-    for path in _rules_files(folder):
+    for path in _game_files(folder):
         try:
             status = path.stat()
         except OSError:
@@ -283,6 +302,11 @@ def _fingerprint(folder: Path) -> tuple[tuple[str, int, int], ...]:
 
 
 def _load_folder_now(folder: Path) -> Ruleset:
+    if _is_rules_file(folder):
+        # One file: a game named after it, read with its folder as the root (as a folder's files are).
+        sink = DiagnosticSink()
+        parsed = [p for p in (_parse(folder, sink, folder.parent),) if p is not None]
+        return _ruleset_of(folder.stem, folder, parsed, sink)
     sink = DiagnosticSink()
     parsed = [p for p in (_parse(path, sink, folder) for path in _rules_files(folder)) if p is not None]
     # A homebrew file kept in a subfolder of a game (`GAME/homebrew/x.rules` extending it)
@@ -333,7 +357,7 @@ def load_texts(files: Mapping[str, str] | str, name: str = "memory") -> Ruleset:
 
 
 def load_game(name: str) -> Ruleset | Diagnostic:
-    """Load a built-in game or a folder of .rules files (cached per folder)."""
+    """Load a built-in game, a folder of .rules files or one .rules file (cached per folder or file)."""
     folder = resolve_game(name)
     if folder is None:
         return unknown_game(name)

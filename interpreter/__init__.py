@@ -4,7 +4,7 @@ The embedding API (importing it has no side effects; the grammar is built on fir
 
 - ``roll(expr, *, seed=None, dice=None)``: roll an expression; ``.total`` and ``.trace``.
 - ``odds(expr)``: its exact distribution, a mapping outcome → ``Fraction``.
-- ``load(game)``: a game's rules (a built-in name or a folder of .rules files), whose
+- ``load(game)``: a game's rules (a built-in name, a folder of .rules files or one .rules file), whose
   ``resolve(check, **inputs)`` and ``odds(check, **inputs)`` mirror the commands.
 - ``load_text(text)``: the same from `.rules` text in memory (one string, or file names
   mapped to text; ``extends GAME`` adds to a game).

@@ -5,8 +5,8 @@ module on first use):
 
 - ``roll(expr, *, seed=None, dice=None)`` → :class:`RollResult`: ``.total``, ``.trace``.
 - ``odds(expr)``: the exact distribution, a mapping outcome → ``Fraction``.
-- ``load(game)`` → :class:`Ruleset`: a built-in game's name or a folder of ``.rules``
-  files; its ``resolve``, ``odds`` and ``run`` mirror the commands.
+- ``load(game)`` → :class:`Ruleset`: a built-in game's name, a folder of ``.rules``
+  files or one ``.rules`` file; its ``resolve``, ``odds`` and ``run`` mirror the commands.
 - ``load_text(text)``: the same from text in memory (one string, or file names → text).
 - ``sweep(game, name, vary=..., inputs=...)``: exact odds over a grid of inputs.
 

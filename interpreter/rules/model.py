@@ -1539,7 +1539,7 @@ def load_text(text: str | Mapping[str, str], *, name: str = "memory", limits: Li
 
 
 def load(game: str, limits: Limits = DEFAULT_LIMITS) -> Rules:
-    """Load a built-in game (or a folder of .rules files) with its mechanics.
+    """Load a built-in game (a folder of .rules files, or one .rules file) with its mechanics.
 
     Raises :class:`RunebookError` when the game is unknown or its files have errors.
     """

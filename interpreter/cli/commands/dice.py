@@ -113,7 +113,8 @@ def _is_game(name: str) -> bool:
     from runebook.dsl.loader import builtin_games
     from runebook.dsl.vocabulary import fold
 
-    return fold(name) in builtin_games() or Path(name).is_dir()
+    path = Path(name)
+    return fold(name) in builtin_games() or path.is_dir() or (path.suffix == ".rules" and path.is_file())
 
 
 def _unicode() -> bool:

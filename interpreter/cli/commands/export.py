@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("export", help="a game as JSON: vocabulary, entries, tables, checks' signatures",
                             description="Print a game (a built-in name or a folder) as JSON, for tools that "
                             "consume its content; `runebook schema export` describes the shape.")
-    parser.add_argument("game", metavar="GAME", help="a built-in game or a folder of .rules files")
+    parser.add_argument("game", metavar="GAME", help="a built-in game, a folder of .rules files or one .rules file")
     parser.add_argument("--format", choices=("json",), default="json", help="json (the only format so far)")
     parser.set_defaults(handler=run_export)
     schemas = sub.add_parser("schema", help="print a JSON Schema (export, character, roll, resolve, run, odds)",

@@ -113,7 +113,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Resolve a check once, with a seeded roll (--seed) or the dice you rolled "
                     "(--dice, consumed in the order the check rolls them: yours before the opposition's).",
     )
-    parser.add_argument("game", metavar="GAME", help="a built-in game or a folder of .rules files")
+    parser.add_argument("game", metavar="GAME", help="a built-in game, a folder of .rules files or one .rules file")
     parser.add_argument("check", metavar="CHECK", help="the check's name, e.g. 'skill check'")
     add_check_inputs(parser)
     _add_dice_and_output(parser)
@@ -127,7 +127,7 @@ def register_run(sub: argparse._SubParsersAction) -> None:
         description="Run a procedure to its end. Choice points are answered from --choices FILE.yaml "
                     "(a list of answers in order), or asked at the terminal when stdin is one.",
     )
-    parser.add_argument("game", metavar="GAME", help="a built-in game or a folder of .rules files")
+    parser.add_argument("game", metavar="GAME", help="a built-in game, a folder of .rules files or one .rules file")
     parser.add_argument("name", metavar="NAME", help="a procedure or a check")
     add_check_inputs(parser)
     parser.add_argument("--choices", metavar="FILE.yaml", help="answers to the choice points, in order")
