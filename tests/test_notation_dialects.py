@@ -409,7 +409,7 @@ def test_cli_dialect_and_max_dice(cli) -> None:  # type: ignore[no-untyped-def]
     ("5d6mt", ["matches", "count(5d6 == 4)"]),
     ("4d6uo", ["'uo'", "'u'"]),
     ("4d6even", ["'even'", "count(each(4d6) % 2 == 0)"]),
-    ("(1d20, 10)kh1", ["set", "{1d20, 10}kh1"]),
+    ("(1d20, 10)", ["set without an operator", "(1d20, 10)kh1"]),
     ("5d10!o", ["explode-once", "xo"]),
 ])
 def test_foreign_spellings_name_the_closest_supported_one(expr: str, names: list[str]) -> None:
@@ -419,7 +419,7 @@ def test_foreign_spellings_name_the_closest_supported_one(expr: str, names: list
         assert name in message
     # The spelling given as the fix works.
     fix = names[-1]
-    if fix.startswith(("4d6", "count", "{")):
+    if fix.startswith(("4d6", "count", "{", "(")):
         roll(fix)
 
 
@@ -473,3 +473,21 @@ def test_the_faces_a_comparison_picks_on_a_plain_die_are_worked_out_from_its_end
     for sides in (1, 2, 6):
         faces = range(1, sides + 1)
         assert _matching(faces, compare, target) == {f for f in faces if COMPARE[compare](f, target)}
+
+
+def test_d20_sets_are_roll_groups_in_parentheses() -> None:
+    # d20's showcase `(1d4 + 1, 3, 2d6kl1)kh1`: the highest of three rolls. Given 2 (d4), then
+    # 5 and 1 (2d6kl1 keeps 1): the members are 3, 3 and 1, and the highest is 3.
+    assert roll("(1d4 + 1, 3, 2d6kl1)kh1", dice=[2, 5, 1]).total == 3
+    assert roll("(1d4 + 1, 3, 2d6kl1)kh1", dice=[4, 6, 6]).total == 6
+    # The same odds as the braces' roll group, exactly; and by enumeration: max(d4+1, 3, lowest of 2d6).
+    expected: dict[int, Fraction] = {}
+    for a, b, c in product(range(1, 5), range(1, 7), range(1, 7)):
+        best = max(a + 1, 3, min(b, c))
+        expected[best] = expected.get(best, Fraction(0)) + Fraction(1, 4 * 36)
+    assert dict(odds("(1d4 + 1, 3, 2d6kl1)kh1").items()) == expected
+    assert dict(odds("{1d4 + 1, 3, 2d6kl1}kh1").items()) == expected
+    assert roll("(1d20, 10)kl1", dice=[17], dialect="avrae").total == 10
+    # Parentheses without a comma stay what they were: a grouped value, a count of dice.
+    assert roll("(2)d6", dice=[3, 4]).total == 7
+    assert roll("max(1d4, 3) + (1d6)", dice=[1, 5]).total == 8

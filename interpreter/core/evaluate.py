@@ -1996,7 +1996,7 @@ def _compile_new_text(text: str, limits: Limits, dialect: str = DEFAULT_DIALECT)
             node = parse_expression(text, source)
     except RunebookError as error:
         hint = foreign_hint(text)
-        if hint is None or error.diagnostics[0].code not in ("E0101", "E0102", "E0104", "E0105"):
+        if hint is None or error.diagnostics[0].code not in ("E0101", "E0102", "E0103", "E0104", "E0105"):
             raise
         first = attrs.evolve(error.diagnostics[0], help=f"{hint[0]} is not supported: {hint[1]}")
         raise RunebookError((first, *error.diagnostics[1:])) from None

@@ -54,7 +54,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p), wh
     (r"\d[dD][\w!<>=]*?uo\b|\d[dD][\w!<>=]*?u[<>=]", "rpg-dice-roller's 'uo'/'u=N'", "write 'u': every die unique"),
     (r"\d[dD][\w!<>=]*?(?:even|odd)\b", "Foundry's 'even'/'odd' counts",
      "count with a per-die test, as in 'count(each(4d6) % 2 == 0)'"),
-    (r"^\s*\(\s*[^()]*,", "d20's set '(a, b)kh1'", "write a roll group with braces, as in '{1d20, 10}kh1'"),
+    (r"^\s*\([^()]*,[^()]*\)\s*$", "d20's set without an operator '(a, b)'",
+     "give it one, as in '(1d20, 10)kh1', or add the parts: '1d20 + 10'"),
     (r"\d[dD]\d+[^\s+\-*/()]*[!x]o\b|\d[dD]\d+\S*!o", "an explode-once spelling", "write 'xo', as in '5d10xo>=8'"),
     (r"\d?[dD][fF](?:\.[12])?[a-zA-Z!<>=]", "a modifier on Fudge dice ('4dFkh2')",
      "a Fudge die is a d3 less 2, so keep d3s: '4d3kh2-4' (the two highest of 4dF); or count faces: "
