@@ -154,6 +154,7 @@ MESSAGES: dict[str, str] = {
     "E0628": "'{name}' is set but nothing reads it",
     "E0629": "using procedures here expands them to more than {limit} lines in all",
     "E0630": "procedures are used inside each other more than {limit} deep",
+    "E0631": "'set {name}' changes a value no line makes: there is no 'let {name}' or input '{name}'",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",
     "E0702": "'{name}' expects {expected}, got {found}",

@@ -375,6 +375,8 @@ class _Builder:
         for check in self.checks.values():
             self.check_names(check)
             self.check_unused(check.decl, check.source)
+            self.check_sets(check.decl, check.source,
+                            self.known_outside() | {fold(p.name) for p in check.decl.params})
         for procedure in self.procedures.values():
             self.check_procedure(procedure)
         # `do NAME(args) as LABEL`: the used procedure's lines, brought in (dsl.inline).
@@ -751,6 +753,7 @@ class _Builder:
                        name=where.text if where is not None else name,
                        help=f"set it with 'let' before this line on every way here; it is set later{line}")
         self.check_unused(decl, source)
+        self.check_sets(decl, source, outside)
         reached = flow.reachable()
         previous = True
         for index, statement in enumerate(decl.statements):
@@ -795,6 +798,24 @@ class _Builder:
                     continue
                 warned.add((found.path, found.span.line))
                 self.sink.items.append(found)
+
+    def check_sets(self, decl: ast.CheckDecl | ast.ProcedureDecl, source: Source, outside: set[str]) -> None:
+        """A `set` of a name no other line binds (nor an input): `set` changes a value, so this
+        is a misspelt name (`set scroe = score + 1` would leave `score` as it was)."""
+        bound = {fold(s.name) for s in decl.statements if isinstance(s, ast.Binding) and not isinstance(s, ast.SetLine)}
+        choices = sorted({s.name for s in decl.statements if isinstance(s, ast.Binding) and not isinstance(s, ast.SetLine)
+                          and not s.name.startswith("#")} | {p.name for p in decl.params})
+        reported: set[str] = set()
+        for statement in decl.statements:
+            if not isinstance(statement, ast.SetLine) or statement.name.startswith("#"):
+                continue
+            name = fold(statement.name)
+            if name in bound or name in outside or name in reported:
+                continue
+            reported.add(name)
+            self.error("E0631", source, statement.span, name=statement.name,
+                       help=did_you_mean(statement.name, choices)
+                       or f"make it 'let {statement.name} = ...' where the value starts")
 
     def check_unused(self, decl: ast.CheckDecl | ast.ProcedureDecl, source: Source) -> None:
         """A warning for a `let` or `roll` whose name no line reads and no result gives (an

@@ -214,6 +214,9 @@ def _describe(name: str) -> str:
         return bare.lower()
     if pattern.type == "str":
         return f"'{pattern.value}'"
+    keyword = re.match(r"([a-z]+)\(\?=", pattern.value)
+    if bare.startswith("_") and keyword is not None:
+        return f"'{keyword.group(1)}'"  # a keyword (`_LET: /let(?=[ \t])/`): the word itself
     return bare.lower()
 
 
@@ -353,7 +356,21 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, 
     width = max(1, len(shown_token.rstrip()))
     found = f"'{shown_token[:40]}'" if shown_token.strip() else _describe(token.type)
     return Diagnostic.make("E0102", source, Span.point(line, column, width), found=found,
-                           expected=_expected(expected))
+                           expected=_expected(expected), help=_procedure_line_hint(token.type, expected))
+
+
+#: The lines a check may hold; a procedure takes these and every other kind of line.
+_CHECK_LINES = frozenset({"_ROLL", "_LET", "_RESULT", "_SHOW", "_REQUIRE"})
+
+
+def _procedure_line_hint(found: str, expected: set[str] | frozenset[str]) -> str | None:
+    """A procedure's line (`set`, `choose`, `if`...) written in a check: say where it belongs."""
+    bare = {n.split("__")[-1] for n in expected}
+    if not found.startswith("_") or found in _CHECK_LINES or not bare or not bare <= _CHECK_LINES:
+        return None
+    word = _describe(found)
+    return (f"{word} is a line of a procedure: a check's lines are roll, let, result, show and require; "
+            "declare it with 'procedure' to use the others")
 
 
 # ---------------------------------------------------------------- pre-checks

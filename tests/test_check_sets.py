@@ -1,0 +1,102 @@
+"""`check` sees two authoring mistakes a run would hide or word badly: a `set` of a name no
+line makes (a misspelling that leaves the meant value unchanged, E0631), and a procedure's
+line written in a check (a syntax error that names the keywords as words and says where the
+line belongs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+def _check(cli, tmp_path: Path, text: str):  # type: ignore[no-untyped-def]
+    path = tmp_path / "game.rules"
+    path.write_text(text, encoding="utf-8")
+    return cli("check", str(path))
+
+
+def test_a_misspelt_set_is_an_error_naming_the_value_meant(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = _check(cli, tmp_path, """\
+procedure Tally (rounds: number = 3)
+  let score = 0
+  for each round in range(rounds)
+    set scroe = score + round
+  result total = score
+""")
+    assert run.code == 1
+    assert "game.rules:4:9: E0631 'set scroe' changes a value no line makes" in run.stderr
+    assert "help: did you mean 'score'?" in run.stderr
+
+
+def test_one_error_per_name_and_a_let_suggested_when_nothing_is_close(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = _check(cli, tmp_path, """\
+procedure Tally (rounds: number = 3)
+  let score = 0
+  set tally = 1
+  set tally = 2
+  result total = score + rounds
+""")
+    assert run.code == 1
+    assert run.stderr.count("E0631") == 1
+    assert "make it 'let tally = ...' where the value starts" in run.stderr
+
+
+@pytest.mark.parametrize("maker", [
+    "let hits = 0",
+    "roll hits = 1d6",
+    "choose hits: 1 to 3",
+    "result hits = 0",
+])
+def test_a_set_of_what_a_line_made_is_fine(cli, tmp_path: Path, maker: str) -> None:  # type: ignore[no-untyped-def]
+    run = _check(cli, tmp_path, f"""\
+procedure Tally (rounds: number = 3)
+  {maker}
+  set hits = hits + rounds
+  result total = hits
+""")
+    assert run.code == 0, run.stderr
+
+
+def test_a_set_of_an_input_or_a_loop_name_is_fine(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = _check(cli, tmp_path, """\
+procedure Tally (rounds: number = 3, xs: list of number = [1, 2])
+  set rounds = rounds + 1
+  set xs[0] = rounds
+  let total = 0
+  for each x in xs
+    set total = total + x
+  result total_out = total
+""")
+    assert run.code == 0, run.stderr
+
+
+def test_the_five_games_set_only_what_they_made(cli) -> None:  # type: ignore[no-untyped-def]
+    repo = Path(__file__).resolve().parent.parent
+    for game in ("mezzo", "mestezia", "mettle", "d10-pool", "questworlds"):
+        run = cli("check", str(repo / "rulesets" / game))
+        assert "E0631" not in run.stderr, run.stderr
+
+
+def test_a_procedure_line_in_a_check_says_where_it_belongs(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = _check(cli, tmp_path, """\
+check Hit (bonus: number = 0)
+  roll d = 1d6
+  set d = d + bonus
+  result total = d
+""")
+    assert run.code == 1
+    # The keywords by their words, not the grammar's terminal names (`_let`).
+    assert "E0102 unexpected 'set'; expected 'let', 'require', 'result', 'roll' or 'show'" in run.stderr
+    assert "_let" not in run.stderr
+    assert "help: 'set' is a line of a procedure" in run.stderr
+
+
+def test_other_syntax_errors_get_no_procedure_hint(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = _check(cli, tmp_path, """\
+procedure Go (n: number = 1)
+  let x = n +
+  result y = x
+""")
+    assert run.code == 1
+    assert "line of a procedure" not in run.stderr
