@@ -1,0 +1,243 @@
+"""What an audit of the d10 pool notes against the ruleset found missing or wrong, played and
+tested (rulesets/d10-pool/complex.rules, group.rules).
+
+- CA.5: milestones the Storyteller awards without a roll (`Complex Action`, input `awarded`).
+- XB.9: a mixed action's successes meet the Complications of its challenges too (`Mixed
+  Action`, `Mixed Roll`, input `complications`).
+- Fixed: a complex action's teamwork ignored the options `teamwork_gate` and
+  `enhancement_cap` (the README said it followed them); a mixed action under
+  `enhancement_gate=meet_difficulty` judged the gate against the smallest Difficulty, so an
+  Enhancement could carry a harder challenge the roll alone did not reach (DB.8 forbids it);
+  Teamwork under `helper_ungated` and `hard_three` could add more than 3.
+
+Expected values are worked out by hand from the notes (each case says how); exact odds are
+compared with an enumeration of faces written here, 10-again off so every face is listed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.procedures import ScriptedDriver
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "d10-pool" / "examples"
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return interpreter.load("d10-pool")
+
+
+def plain(value: Any) -> Any:
+    """Levels by name, tuples as lists, so results compare with literals."""
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return getattr(value, "name", value)
+
+
+def hits(faces: tuple[int, ...], target: int = 8) -> int:
+    return sum(1 for f in faces if f >= target)
+
+
+def refused(call) -> list[str]:  # type: ignore[no-untyped-def]
+    with pytest.raises(RunebookError) as error:
+        call()
+    return [d.code for d in error.value.diagnostics]
+
+
+# ---------------------------------------------------------------- CA.5: milestones without rolls
+
+
+def test_awarded_milestones_complete_the_action_without_a_roll(rules) -> None:  # type: ignore[no-untyped-def]
+    """CA.5: two milestones awarded for a complex action that needs two: done, no die rolled."""
+    run = rules.run("Complex Action", pool=3, milestones=2, interval_limit=3, awarded=2, dice=[])
+    assert plain(run.results) == {"outcome": "success", "milestones": 2, "intervals": 0}
+    assert run.trace.dice() == []
+
+
+def test_awarded_milestones_count_toward_the_goal(rules) -> None:  # type: ignore[no-untyped-def]
+    """CA.5 with CA.3: one milestone awarded, three needed. Interval 1 rolls 8, 2 (one success
+    meets Difficulty 1: a second milestone); interval 2 rolls 1, 9 (the third): done in two of
+    three intervals. Without the award the same dice leave it at two."""
+    run = rules.run("Complex Action", pool=2, milestones=3, interval_limit=3, awarded=1, dice=[8, 2, 1, 9])
+    assert plain(run.results) == {"outcome": "success", "milestones": 3, "intervals": 2}
+    without = rules.run("Complex Action", pool=2, milestones=3, interval_limit=3, dice=[8, 2, 1, 9, 3, 4])
+    assert plain(without.results) == {"outcome": "failure", "milestones": 2, "intervals": 3}
+
+
+def test_a_negative_award_is_refused(rules) -> None:  # type: ignore[no-untyped-def]
+    assert refused(lambda: rules.run("Complex Action", pool=2, awarded=-1, dice=[8, 8])) == ["E0613"]
+
+
+def test_awarded_milestones_odds_match_an_enumeration(rules) -> None:  # type: ignore[no-untyped-def]
+    """One awarded, three needed within two intervals of two dice against Difficulty 1: both
+    intervals must be met. Every face of the four dice, counted by hand."""
+    milestones: Counter = Counter()
+    for faces in product(range(1, 11), repeat=4):
+        milestones[1 + (hits(faces[:2]) >= 1) + (hits(faces[2:]) >= 1)] += Fraction(1, 10 ** 4)
+    odds = rules.odds("Complex Action", pool=2, milestones=3, interval_limit=2, awarded=1,
+                      options={"ten_again": "off"})
+    assert odds.residual == 0
+    assert dict(odds.results["milestones"]) == dict(milestones)
+    assert {plain(k): v for k, v in odds.results["outcome"].items()} == {
+        "success": Fraction(51, 100) ** 2, "failure": 1 - Fraction(51, 100) ** 2}
+
+
+# ---------------------------------------------------------------- teamwork on a complex action's intervals
+
+
+def test_complex_action_teamwork_follows_teamwork_gate(rules) -> None:  # type: ignore[no-untyped-def]
+    """A7 on an interval (CA.7-8): the helper rolls 8, 9 (two successes), the main roller 2, 3
+    (none, and no 1: a failure, not a Botch). Gated (the default) the help waits behind the
+    main roller's success: no milestone. Under helper_ungated the two are added anyway and meet
+    Difficulty 2. (Before the fix the option did not reach complex actions.)"""
+    inputs = dict(pool=2, helpers=[2], difficulty=2, milestones=1, interval_limit=1, dice=[8, 9, 2, 3])
+    gated = rules.run("Complex Action", **inputs)
+    assert plain(gated.results) == {"outcome": "failure", "milestones": 0, "intervals": 1}
+    free = rules.run("Complex Action", options={"teamwork_gate": "helper_ungated"}, **inputs)
+    assert plain(free.results) == {"outcome": "success", "milestones": 1, "intervals": 1}
+
+
+def test_complex_action_teamwork_follows_the_hard_cap(rules) -> None:  # type: ignore[no-untyped-def]
+    """A5 on an interval: own Enhancement 2 and a helper's three successes (8, 8, 8) are 5;
+    the main roller's 8, 2 is one success. 1 + 5 = 6 meets Difficulty 5 by default; held at 3
+    (hard_three) it is 1 + 3 = 4, short. (Before the fix it was 6 under hard_three too.)"""
+    inputs = dict(pool=2, helpers=[3], enhancement=2, difficulty=5, milestones=1, interval_limit=1,
+                  dice=[8, 8, 8, 8, 2])
+    assert plain(rules.run("Complex Action", **inputs).results)["outcome"] == "success"
+    capped = rules.run("Complex Action", options={"enhancement_cap": "hard_three"}, **inputs)
+    assert plain(capped.results)["outcome"] == "failure"
+    apart = rules.run("Complex Action", options={"enhancement_cap": "hard_three", "teamwork_cap": "apart"}, **inputs)
+    assert plain(apart.results)["outcome"] == "success"  # help apart from the cap: 2 + 3 stands
+
+
+def test_teamwork_ungated_help_is_held_at_three(rules) -> None:  # type: ignore[no-untyped-def]
+    """A5 with A7: five helper successes added whatever the main roller rolls (helper_ungated)
+    are held at 3 under hard_three: the main roller's 2, 3 (none) makes 3 against Difficulty 2,
+    one threshold success. (Before the fix the five all counted: total 5.)"""
+    options = {"teamwork_gate": "helper_ungated", "enhancement_cap": "hard_three"}
+    run = rules.run("Teamwork", pool=2, helpers=[5], difficulty=2, dice=[8, 8, 8, 8, 8, 2, 3], options=options)
+    assert (run.results["help"], run.results["total_successes"], run.results["threshold_successes"]) == (5, 3, 1)
+
+
+def test_complex_action_with_ungated_helpers_odds(rules) -> None:  # type: ignore[no-untyped-def]
+    """One interval, a helper of 1 die (rolled first) and a main roller of 1 die against
+    Difficulty 1 under helper_ungated: met when the main die shows 8 or more, or shows 2 to 7
+    and the helper's 8 or more; a main 1 with no success is a Botch (DB.13), which no help
+    undoes. By hand: 3/10 + 6/10 * 3/10 = 12/25."""
+    met = sum(Fraction(1, 100) for helper, main in product(range(1, 11), repeat=2)
+              if main >= 8 or (main != 1 and helper >= 8))
+    assert met == Fraction(3, 10) + Fraction(6, 10) * Fraction(3, 10)
+    odds = rules.odds("Complex Action", pool=1, helpers=[1], milestones=1, interval_limit=1,
+                      options={"ten_again": "off", "teamwork_gate": "helper_ungated"})
+    assert odds.residual == 0
+    assert {plain(k): v for k, v in odds.results["outcome"].items()} == {"success": met, "failure": 1 - met}
+
+
+# ---------------------------------------------------------------- XB.9: a mixed action's Complications
+
+
+def test_mixed_action_buys_off_each_challenges_complications(rules) -> None:  # type: ignore[no-untyped-def]
+    """XB.9, A9: pools 6 and 4 roll 4 dice: 8, 9, 10, 3 and the 10's extra die (1) are three
+    successes. Challenge 1 (Difficulty 2) has 1 threshold success, enough for its Minor
+    complication (1); challenge 2 (Difficulty 1) has 2, enough for its Notable one (2). Each
+    pays from its own threshold (independent, A6)."""
+    inputs = dict(pools=[6, 4], difficulties=[2, 1], complications=[1, 2], dice=[8, 9, 10, 3, 1])
+    run = rules.run("Mixed Action", driver=ScriptedDriver(["pay", "pay"]), **inputs)
+    assert plain(run.results) == {"pool": 4, "successes": 3, "total_successes": 3,
+                                  "outcomes": ["success", "success"], "threshold_successes": [1, 2], "momentum": 0,
+                                  "complications_bought": [1, 2], "complications_left": []}
+    assert [c for c, _ in run.choices] == ["buy", "buy"]
+    left = rules.run("Mixed Action", driver=ScriptedDriver(["leave", "pay"]), **inputs)
+    assert plain((left.results["complications_bought"], left.results["complications_left"])) == [[2], [1]]
+
+
+def test_a_complication_beyond_the_threshold_or_on_a_failed_challenge(rules) -> None:  # type: ignore[no-untyped-def]
+    """Three successes (8, 9, 8, 2) against Difficulties 2 and 4, a Notable complication on
+    each: challenge 1's one threshold success cannot pay 2 (not offered, it stands); challenge
+    2 fails, so its complication, a consequence of overcoming it, never arises."""
+    run = rules.run("Mixed Action", pools=[4, 4], difficulties=[2, 4], complications=[2, 2], dice=[8, 9, 8, 2])
+    assert run.choices == ()
+    assert plain(run.results)["outcomes"] == ["success", "failure"]
+    assert plain((run.results["complications_bought"], run.results["complications_left"])) == [[], [2]]
+
+
+def test_mixed_complications_under_partition(rules) -> None:  # type: ignore[no-untyped-def]
+    """A6 partition: four successes (8, 9, 8, 8) split in order. Challenge 1 takes its
+    Difficulty 1 and, paying its Notable complication, 2 more: one is left, short of challenge
+    2's Difficulty 2. Leaving the complication standing keeps three for challenge 2 (met, one
+    threshold success)."""
+    inputs = dict(pools=[4, 5], difficulties=[1, 2], complications=[2, 0], dice=[8, 9, 8, 8],
+                  options={"mixed_allocation": "partition"})
+    paid = rules.run("Mixed Action", driver=ScriptedDriver(["pay"]), **inputs)
+    assert plain((paid.results["outcomes"], paid.results["complications_bought"])) == [["success", "failure"], [2]]
+    kept = rules.run("Mixed Action", driver=ScriptedDriver(["leave"]), **inputs)
+    assert plain((kept.results["outcomes"], kept.results["threshold_successes"], kept.results["complications_left"])) \
+        == [["success", "success"], [3, 1], [2]]
+
+
+def test_mixed_complications_are_one_rating_per_challenge(rules) -> None:  # type: ignore[no-untyped-def]
+    assert refused(lambda: rules.run("Mixed Action", pools=[3, 3], difficulties=[1, 1], complications=[1],
+                                     dice=[8, 8, 8])) == ["E0613"]
+    assert refused(lambda: rules.run("Mixed Action", pools=[3, 3], difficulties=[1, 1], complications=[1, -1],
+                                     dice=[8, 8, 8])) == ["E0613"]
+
+
+def test_mixed_roll_from_a_sheet_with_complications(rules) -> None:  # type: ignore[no-untyped-def]
+    """Ayla climbs (Dexterity 4 + Athletics 3 = 7) and hides (Cunning 3 + Subterfuge 3 = 6):
+    six dice, 8, 8, 9, 1, 2, 3: three successes; Difficulty 1 and 2 leave 2 and 1 threshold
+    successes, which pay a Minor complication on each."""
+    run = rules.run("Mixed Roll", as_=rules.entity(str(EXAMPLES / "ayla.yaml")), attributes=["Dexterity", "Cunning"], skills=["Athletics", "Subterfuge"],
+                    difficulties=[1, 2], complications=[1, 1], dice=[8, 8, 9, 1, 2, 3],
+                    driver=ScriptedDriver(["pay", "pay"]))
+    assert plain(run.results) == {"pools": [7, 6], "pool": 6, "outcomes": ["success", "success"],
+                                  "threshold_successes": [2, 1], "momentum": 0,
+                                  "complications_bought": [1, 1], "complications_left": []}
+
+
+def test_mixed_complications_odds_match_every_face(rules) -> None:  # type: ignore[no-untyped-def]
+    """Two dice against Difficulties 1 and 2, a Minor complication on each, every offer
+    answered `pay` (odds take a choice's first option). By hand: s successes pay challenge 1's
+    when s - 1 >= 1 and challenge 2's when s - 2 >= 1; a met challenge that cannot pay keeps it."""
+    bought: Counter = Counter()
+    standing: Counter = Counter()
+    for faces in product(range(1, 11), repeat=2):
+        s = hits(faces)
+        paid, left = [], []
+        for d in (1, 2):
+            if s >= d:
+                (paid if s - d >= 1 else left).append(1)
+        bought[tuple(paid)] += Fraction(1, 100)
+        standing[tuple(left)] += Fraction(1, 100)
+    odds = rules.odds("Mixed Action", pools=[2, 3], difficulties=[1, 2], complications=[1, 1],
+                      options={"ten_again": "off"})
+    assert odds.residual == 0
+    assert {tuple(plain(k)): v for k, v in odds.results["complications_bought"].items()} == dict(bought)
+    assert {tuple(plain(k)): v for k, v in odds.results["complications_left"].items()} == dict(standing)
+
+
+# ---------------------------------------------------------------- A1 per challenge in a mixed action
+
+
+def test_mixed_enhancement_gate_is_each_challenges_difficulty(rules) -> None:  # type: ignore[no-untyped-def]
+    """DB.8 (enhancement_gate=meet_difficulty): one success (8, 2, 3) and Enhancement 2
+    against Difficulties 1 and 3. Challenge 1: the roll reaches 1, so the Enhancement counts:
+    3, two threshold successes. Challenge 2: the roll alone (1) does not reach 3, so no
+    Enhancement: a failure. (Before the fix the gate was judged against Difficulty 1 for both,
+    and challenge 2 succeeded on the Enhancement.) Under the default gate (XB.4) both are met."""
+    inputs = dict(pools=[3, 3], difficulties=[1, 3], enhancement=2, dice=[8, 2, 3])
+    strict = rules.run("Mixed Action", options={"enhancement_gate": "meet_difficulty"}, **inputs)
+    assert plain((strict.results["outcomes"], strict.results["threshold_successes"])) == [["success", "failure"], [2, 0]]
+    assert strict.results["momentum"] == 1  # the failed challenge's consolation
+    default = rules.run("Mixed Action", **inputs)
+    assert plain((default.results["outcomes"], default.results["threshold_successes"])) == [["success", "success"], [2, 0]]
