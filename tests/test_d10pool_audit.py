@@ -4,6 +4,9 @@ tested (rulesets/d10-pool/complex.rules, group.rules).
 - CA.5: milestones the Storyteller awards without a roll (`Complex Action`, input `awarded`).
 - XB.9: a mixed action's successes meet the Complications of its challenges too (`Mixed
   Action`, `Mixed Roll`, input `complications`).
+- XB.1 with DB.12-15: a contested roll played whole from the sheets (`Contested Roll`): a lost
+  contest is a failed roll with its Consolation; Scale, Feats of Scale, Momentum dice, an owed
+  Enhancement and the Drawback that helps the antagonist act on it.
 - Fixed: a complex action's teamwork ignored the options `teamwork_gate` and
   `enhancement_cap` (the README said it followed them); a mixed action under
   `enhancement_gate=meet_difficulty` judged the gate against the smallest Difficulty, so an
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from runebook import interpreter
 from runebook.dsl.diagnostics import RunebookError
@@ -241,3 +245,113 @@ def test_mixed_enhancement_gate_is_each_challenges_difficulty(rules) -> None:  #
     assert strict.results["momentum"] == 1  # the failed challenge's consolation
     default = rules.run("Mixed Action", **inputs)
     assert plain((default.results["outcomes"], default.results["threshold_successes"])) == [["success", "success"], [2, 0]]
+
+
+# ---------------------------------------------------------------- a contested roll played whole
+
+
+def sheet(rules, name: str):  # type: ignore[no-untyped-def]
+    return rules.entity(str(EXAMPLES / f"{name}.yaml"))
+
+
+CONTEST = dict(attribute="Dexterity", skill="Athletics", defender_attribute="Dexterity", defender_skill="Athletics")
+
+
+def contest(rules, answers: list[str] = (), actor: str = "ayla", **inputs: Any):  # type: ignore[no-untyped-def]
+    """Ayla (Dexterity 4 + Athletics 3: seven dice, rolled first) against the Night Hunter
+    (Dexterity 3 + Athletics 2: five dice), the troupe (3 Momentum of 8) holding Momentum."""
+    return rules.run("Contested Roll", as_=[sheet(rules, actor), sheet(rules, "troupe")],
+                     against=sheet(rules, "hunter"), driver=ScriptedDriver(list(answers)), **(CONTEST | inputs))
+
+
+def test_a_lost_contest_gives_a_consolation(rules) -> None:  # type: ignore[no-untyped-def]
+    """XB.1 with DB.12 and CO.5: Ayla's 8, 9 (two successes) against the Hunter's 8, 9, 8
+    (three): she loses, a failed roll, and takes Momentum: 1, the troupe goes 3 -> 4."""
+    run = contest(rules, ["take_momentum"], dice=[8, 9, 2, 3, 4, 5, 6, 8, 9, 8, 2, 2])
+    assert plain(run.results) == {"pool": 7, "defender_pool": 5, "total": 2, "defender_total": 3,
+                                  "outcome": "failure", "margin": -1, "consolation": "take_momentum",
+                                  "momentum_gained": 1, "momentum": 4}
+    assert [c for c, _ in run.choices] == ["consolation"]
+
+
+def test_a_botched_contest_gives_three_momentum_unasked(rules) -> None:  # type: ignore[no-untyped-def]
+    """DB.13-15: no success and a 1 among Ayla's dice; the Hunter rolls none either, and the tie
+    goes to him: a Botch, 3 Momentum (3 -> 6), no consolation asked."""
+    run = contest(rules, dice=[1, 2, 3, 4, 5, 6, 7, 2, 2, 2, 2, 2])
+    assert plain((run.results["outcome"], run.results["consolation"], run.results["momentum_gained"],
+                  run.results["momentum"])) == ["botch", "take_momentum", 3, 6]
+    assert run.choices == ()
+
+
+def test_a_contest_won_gives_nothing_and_a_tie_goes_to_the_defender(rules) -> None:  # type: ignore[no-untyped-def]
+    """XB.1: two successes each (8, 9 against 9, 8): the Hunter defends and keeps the tie;
+    with `actor_defends` (he attacks, Ayla resists) the tie is hers, a success, no consolation."""
+    dice = [8, 9, 2, 3, 4, 5, 6, 9, 8, 2, 2, 2]
+    lost = contest(rules, ["fateful_encounter"], dice=dice)
+    assert plain((lost.results["outcome"], lost.results["momentum_gained"])) == ["failure", 0]
+    held = contest(rules, dice=dice, actor_defends=True)
+    assert plain((held.results["outcome"], held.results["margin"], held.results["consolation"],
+                  held.results["momentum"])) == ["success", 0, None, 3]
+
+
+def test_scale_and_a_feat_of_scale_in_a_contest(rules) -> None:  # type: ignore[no-untyped-def]
+    """XB.13, SS.4: the same two-all tie; Scale 1 is one more success once one is rolled (A17):
+    3 against 2, Ayla wins by 1. Invoking her Title instead costs 1 Legend (2 -> 1) for the
+    same +1."""
+    dice = [8, 9, 2, 3, 4, 5, 6, 9, 8, 2, 2, 2]
+    scaled = contest(rules, dice=dice, scale=1)
+    assert plain((scaled.results["total"], scaled.results["outcome"], scaled.results["margin"])) == [3, "success", 1]
+    feat = contest(rules, dice=dice, feat="title")
+    assert plain(feat.results["outcome"]) == "success"
+    assert feat.state["actor"]["resources"]["Legend"] == 1
+
+
+def test_momentum_dice_and_drawbacks_in_a_contest(rules) -> None:  # type: ignore[no-untyped-def]
+    """XB.18: two Momentum buy two dice: nine, the troupe 3 -> 1. XB.5-6 with the Drawbacks
+    table: Enhancement 4 alone is refused (E0613); with "antagonists get a free Enhancement"
+    it plays, and the Hunter's two successes become 3 (Enhancement 1, behind his gate):
+    Ayla's one success + 4 = 5 wins by 2."""
+    more = contest(rules, dice=[8] + [2] * 8 + [2] * 5, momentum_dice=2)
+    assert plain((more.results["pool"], more.results["outcome"], more.results["momentum"])) == [9, "success", 1]
+    assert len(more.trace.dice()) == 9 + 5
+    dice = [8, 2, 3, 4, 5, 6, 7, 9, 8, 2, 2, 2]
+    assert refused(lambda: contest(rules, dice=dice, enhancement=4)) == ["E0613"]
+    run = contest(rules, dice=dice, enhancement=4, drawback="antagonist_enhancement")
+    assert plain((run.results["total"], run.results["defender_total"], run.results["outcome"])) == [5, 3, "success"]
+
+
+def test_an_owed_advantage_serves_a_contest(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """CO.4, A24: Ayla lost a contest and took Unlooked-for Advantage; on the next contest (a
+    different challenge) her one success gets Enhancement 1: 2 against the Hunter's 1."""
+    first = contest(rules, ["unlooked_for_advantage"], dice=[2, 2, 2, 2, 2, 2, 2, 8, 2, 2, 2, 2],
+                    challenge="the rooftops")
+    assert first.state["actor"]["conditions"] == ['Advantage Owed("the rooftops")']
+    path = tmp_path / "ayla.yaml"
+    path.write_text(yaml.safe_dump({k: first.state["actor"][k] for k in ("name", "stats", "resources", "conditions")}))
+    ayla = rules.entity(str(path))
+    run = rules.run("Contested Roll", as_=[ayla, sheet(rules, "troupe")], against=sheet(rules, "hunter"),
+                    dice=[8, 2, 2, 2, 2, 2, 2, 8, 2, 2, 2, 2], challenge="the alley", **CONTEST)
+    assert plain((run.results["total"], run.results["outcome"])) == [2, "success"]
+    assert run.state["actor"]["conditions"] == []
+
+
+def test_contested_roll_odds_match_every_face(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Two dice against one, 10-again off, consolation answered `take_momentum` (odds take
+    the first option): every face of the three dice, by hand. The actor wins with more
+    successes; losing with none and a 1 is a Botch (3 Momentum), else a failure (1)."""
+    hero = tmp_path / "hero.yaml"
+    hero.write_text("name: Hero\nstats:\n  Dexterity: 1\n  Athletics: 1\n")
+    foe = tmp_path / "foe.yaml"
+    foe.write_text("name: Foe\nstats:\n  Dexterity: 1\n  Athletics: 0\n")
+    outcome: Counter = Counter()
+    momentum: Counter = Counter()
+    for faces in product(range(1, 11), repeat=3):
+        mine, theirs = hits(faces[:2]), hits(faces[2:])
+        result = "success" if mine > theirs else "botch" if mine == 0 and 1 in faces[:2] else "failure"
+        outcome[result] += Fraction(1, 1000)
+        momentum[{"success": 0, "failure": 1, "botch": 3}[result]] += Fraction(1, 1000)
+    odds = rules.odds("Contested Roll", as_=rules.entity(str(hero)), against=rules.entity(str(foe)),
+                      options={"ten_again": "off"}, **CONTEST)
+    assert odds.residual == 0
+    assert {plain(k): v for k, v in odds.results["outcome"].items()} == dict(outcome)
+    assert dict(odds.results["momentum_gained"]) == dict(momentum)
