@@ -355,3 +355,68 @@ def test_contested_roll_odds_match_every_face(rules, tmp_path: Path) -> None:  #
     assert odds.residual == 0
     assert {plain(k): v for k, v in odds.results["outcome"].items()} == dict(outcome)
     assert dict(odds.results["momentum_gained"]) == dict(momentum)
+
+
+# ---------------------------------------------------------------- opposed complex actions played as complex actions
+
+
+def test_opposed_awarded_milestones(rules) -> None:  # type: ignore[no-untyped-def]
+    """CA.5 in an opposed race to 2 (CA.10-11): awarded one, the actor's 8 against the
+    defender's 9 in the first interval is 2 to 1, first to the goal: a win. Without the award
+    it is 1 to 1, and the second interval's 3 against 9 gives the defender the race. A defender
+    awarded the whole goal wins before a die is rolled."""
+    inputs = dict(pool=1, defender_pool=1, milestones=2, interval_limit=2)
+    run = rules.run("Opposed Complex Action", awarded=1, dice=[8, 9], **inputs)
+    assert plain(run.results) == {"outcome": "success", "milestones": 2, "defender_milestones": 1}
+    plain_race = rules.run("Opposed Complex Action", dice=[8, 9, 3, 9], **inputs)
+    assert plain(plain_race.results) == {"outcome": "failure", "milestones": 1, "defender_milestones": 2}
+    ahead = rules.run("Opposed Complex Action", defender_awarded=2, dice=[], **inputs)
+    assert plain(ahead.results) == {"outcome": "failure", "milestones": 0, "defender_milestones": 2}
+    assert ahead.trace.dice() == []
+
+
+def test_opposed_momentum_consolation_and_an_extra_interval(rules) -> None:  # type: ignore[no-untyped-def]
+    """A15 and XB.19 in an opposed race to 2 within 1 interval, the troupe (3 Momentum) given:
+    the actor's 3 fails (+1 Momentum: 4), the defender's 2 too; level at the limit, so the
+    troupe buys one more interval (1 Momentum: 3). There the actor's 9 beats the defender's 2:
+    ahead 1 to 0 at the new limit, no further interval is offered, and the actor wins."""
+    run = rules.run("Opposed Complex Action", as_=sheet(rules, "troupe"), pool=1, defender_pool=1, milestones=2,
+                    interval_limit=1, dice=[3, 2, 9, 2], driver=ScriptedDriver(["add_interval"]))
+    assert plain(run.results) == {"outcome": "success", "milestones": 1, "defender_milestones": 0}
+    assert [c for c, _ in run.choices] == ["extend"]
+    assert run.state["actor"]["resources"]["Momentum"] == 3
+
+
+def test_opposed_helpers(rules) -> None:  # type: ignore[no-untyped-def]
+    """CA.7-8 in an opposed race to 1, Difficulty 2 both sides: the helper's 9 is Enhancement 1
+    on the actor's 8 (two successes: met); the defender's 8 alone is one, short. Without the
+    helper the actor's 8 is short too, and the tie at the limit goes to the defender."""
+    inputs = dict(pool=1, defender_pool=1, difficulty=2, defender_difficulty=2, milestones=1, interval_limit=1)
+    helped = rules.run("Opposed Complex Action", helpers=[1], dice=[9, 8, 8], **inputs)
+    assert plain(helped.results) == {"outcome": "success", "milestones": 1, "defender_milestones": 0}
+    alone = rules.run("Opposed Complex Action", dice=[8, 8], **inputs)
+    assert plain(alone.results) == {"outcome": "failure", "milestones": 0, "defender_milestones": 0}
+
+
+def test_opposed_awarded_odds_match_a_walk(rules) -> None:  # type: ignore[no-untyped-def]
+    """One die a side against Difficulty 1 (each interval met with 3/10, 10-again off, every
+    face listed), race to 2 within 2 intervals, the actor awarded 1: a walk over the
+    intervals from (1, 0); ties at the limit go to the defender."""
+    p = sum(Fraction(1, 10) for face in range(1, 11) if face >= 8)
+    states: Counter = Counter({(1, 0): Fraction(1)})
+    won = Fraction(0)
+    for interval in (1, 2):
+        nxt: Counter = Counter()
+        for (mine, theirs), w in states.items():
+            for a, b in product((1, 0), repeat=2):
+                m, t = mine + a, theirs + b
+                pw = w * (p if a else 1 - p) * (p if b else 1 - p)
+                if m >= 2 or t >= 2 or interval == 2:
+                    won += pw * (m > t)
+                else:
+                    nxt[(m, t)] += pw
+        states = nxt
+    odds = rules.odds("Opposed Complex Action", pool=1, defender_pool=1, milestones=2, interval_limit=2, awarded=1,
+                      options={"ten_again": "off"})
+    assert odds.residual == 0
+    assert {plain(k): v for k, v in odds.results["outcome"].items()} == {"success": won, "failure": 1 - won}
