@@ -420,3 +420,26 @@ def test_opposed_awarded_odds_match_a_walk(rules) -> None:  # type: ignore[no-un
                       options={"ten_again": "off"})
     assert odds.residual == 0
     assert {plain(k): v for k, v in odds.results["outcome"].items()} == {"success": won, "failure": 1 - won}
+
+
+# ---------------------------------------------------------------- A5's hard cap everywhere an Enhancement is given
+
+
+def test_hard_cap_holds_in_a_mixed_action(rules) -> None:  # type: ignore[no-untyped-def]
+    """A5 (enhancement_cap=hard_three): one success (8, 2) and Enhancement 5 against
+    Difficulties 5 and 1. Held at 3 the total is 4: the first challenge fails, the second is met
+    with 3 threshold successes. (Before the fix the 5 counted whole: 6, both met.)"""
+    run = rules.run("Mixed Action", pools=[2, 2], difficulties=[5, 1], enhancement=5, dice=[8, 2],
+                    options={"enhancement_cap": "hard_three"})
+    assert plain((run.results["total_successes"], run.results["outcomes"], run.results["threshold_successes"])) \
+        == [4, ["failure", "success"], [0, 3]]
+
+
+def test_hard_cap_holds_in_a_contested_action(rules) -> None:  # type: ignore[no-untyped-def]
+    """A5 in a contested roll: the actor's one success (8, 2) with Enhancement 5 against the
+    defender's four (8, 9, 8, 9). Uncapped 6 beats 4; held at 3 it is 4 to 4 and the tie goes
+    to the defender (XB.1). (Before the fix the option did not reach contested actions.)"""
+    inputs = dict(pool=2, defender_pool=4, enhancement=5, dice=[8, 2, 8, 9, 8, 9])
+    assert plain(rules.resolve("contested action", **inputs).results)["outcome"] == "success"
+    capped = plain(rules.resolve("contested action", options={"enhancement_cap": "hard_three"}, **inputs).results)
+    assert (capped["total"], capped["defender_total"], capped["outcome"]) == (4, 4, "failure")
