@@ -443,3 +443,54 @@ def test_hard_cap_holds_in_a_contested_action(rules) -> None:  # type: ignore[no
     assert plain(rules.resolve("contested action", **inputs).results)["outcome"] == "success"
     capped = plain(rules.resolve("contested action", options={"enhancement_cap": "hard_three"}, **inputs).results)
     assert (capped["total"], capped["defender_total"], capped["outcome"]) == (4, 4, "failure")
+
+
+# ---------------------------------------------------------------- teamwork inside a whole roll
+
+
+def roll(rules, answers: list[str] = (), **inputs: Any):  # type: ignore[no-untyped-def]
+    """Ayla's Dexterity 4 + Athletics 3 (seven dice) with the troupe (3 Momentum)."""
+    return rules.run("Roll", as_=[sheet(rules, "ayla"), sheet(rules, "troupe")], attribute="Dexterity",
+                     skill="Athletics", driver=ScriptedDriver(list(answers)), **inputs)
+
+
+def test_a_roll_with_a_helper_spends_as_usual(rules) -> None:  # type: ignore[no-untyped-def]
+    """XB.12 inside Roll: a helper of 4 dice rolls first, 9, 8, 3, 1 (two successes, the 1 is no
+    Botch of hers); Ayla's 8, 2, 3, 4, 5, 6, 7 is one success: 1 + 2 = 3 against Difficulty 2,
+    one threshold success (Competent), which buys off the Minor complication (DB.9)."""
+    run = roll(rules, ["pay"], difficulty=2, helpers=[4], complications=[1], dice=[9, 8, 3, 1, 8, 2, 3, 4, 5, 6, 7])
+    results = plain(run.results)
+    assert (results["successes"], results["total_successes"], results["outcome"], results["degree"],
+            results["complications_bought"], results["threshold_left"]) == (1, 3, "success", "Competent", [1], 0)
+    assert run.shown["help_successes"] == 2
+
+
+def test_a_roll_with_a_helper_follows_the_teamwork_gate(rules) -> None:  # type: ignore[no-untyped-def]
+    """A7: the helper's 9, 8 with none of Ayla's seven dice a success (no 1 either): gated, the
+    help waits and the roll fails (the troupe takes 1 Momentum); helper_ungated, 2 meets
+    Difficulty 2."""
+    dice = [9, 8, 2, 3, 4, 5, 6, 7, 2]
+    gated = roll(rules, ["take_momentum"], difficulty=2, helpers=[2], dice=dice)
+    assert plain((gated.results["total_successes"], gated.results["outcome"], gated.results["momentum"])) \
+        == [0, "failure", 4]
+    free = roll(rules, ["done"], difficulty=2, helpers=[2], dice=dice, options={"teamwork_gate": "helper_ungated"})
+    assert plain((free.results["total_successes"], free.results["outcome"])) == [2, "success"]
+
+
+def test_a_roll_with_helpers_odds_match_every_face(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A hero of 1 + 1 dice and a helper of 1 die against Difficulty 2, 10-again off: every
+    face of the three dice (the helper's first), read by hand: the help counts once the hero
+    rolls a success; no success and a 1 is a Botch."""
+    hero = tmp_path / "hero.yaml"
+    hero.write_text("name: Hero\nstats:\n  Dexterity: 1\n  Athletics: 1\n")
+    outcome: Counter = Counter()
+    for faces in product(range(1, 11), repeat=3):
+        help_, mine = hits(faces[:1]), faces[1:]
+        rolled = hits(mine)
+        total = rolled + (help_ if rolled >= 1 else 0)
+        result = "botch" if rolled == 0 and 1 in mine else "success" if total >= 2 else "failure"
+        outcome[result] += Fraction(1, 1000)
+    odds = rules.odds("Roll", as_=rules.entity(str(hero)), attribute="Dexterity", skill="Athletics", difficulty=2,
+                      helpers=[1], options={"ten_again": "off"})
+    assert odds.residual == 0
+    assert {plain(k): v for k, v in odds.results["outcome"].items()} == dict(outcome)
