@@ -462,7 +462,12 @@ def test_a_roll_with_a_helper_spends_as_usual(rules) -> None:  # type: ignore[no
     results = plain(run.results)
     assert (results["successes"], results["total_successes"], results["outcome"], results["degree"],
             results["complications_bought"], results["threshold_left"]) == (1, 3, "success", "Competent", [1], 0)
-    assert run.shown["help_successes"] == 2
+    assert run.shown == {"help_successes": 2, "over_soft_cap": False}
+    # Enhancement 2 and the same two helper successes make 4, above the soft cap of 3 with no
+    # Drawback (XB.6): the dice decided it, so the roll plays and is flagged (A5, A7).
+    over = roll(rules, ["pay", "done"], difficulty=2, helpers=[4], enhancement=2, complications=[1],
+                dice=[9, 8, 3, 1, 8, 2, 3, 4, 5, 6, 7])
+    assert (over.results["total_successes"], over.shown["over_soft_cap"]) == (5, True)
 
 
 def test_a_roll_with_a_helper_follows_the_teamwork_gate(rules) -> None:  # type: ignore[no-untyped-def]
