@@ -142,7 +142,7 @@ MESSAGES: dict[str, str] = {
     "E0613": "'{check}' requires {condition}",
     "E0614": "this procedure may never end: some of its states cannot reach an end",
     "E0615": "exact odds cannot keep the roll '{name}' across {where}: a state holds plain values only",
-    "E0612": "the procedure ran more than {limit} lines; is a 'goto' looping forever?",
+    "E0612": "the procedure ran more than {limit} lines; is a loop ('repeat', 'goto') going round forever?",
     "E0620": "unknown procedure '{name}'",
     "E0621": "procedure '{name}' uses itself: {chain}",
     "E0622": "'{label}.{name}' is not a result of '{procedure}'",
@@ -154,6 +154,7 @@ MESSAGES: dict[str, str] = {
     "E0628": "'{name}' is set but nothing reads it",
     "E0629": "using procedures here expands them to more than {limit} lines in all",
     "E0630": "procedures are used inside each other more than {limit} deep",
+    "E0632": "'{name}' never ends: no way through it reaches a 'stop', an 'end' or its last line",
     "E0631": "'set {name}' changes a value no line makes: there is no 'let {name}' or input '{name}'",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",

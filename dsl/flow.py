@@ -307,6 +307,22 @@ class Flow:
             name=shown, where=where, help=f"{ahead}read what the rest of the run needs from it before (let total = "
             f"sum({shown})), or roll it where it is read; a seeded run or given dice are not affected")
 
+    def ends(self) -> bool:
+        """Whether some way from the first line reaches the end (a `stop`, an `end` or the
+        last line): if none does, every run goes round until the line budget refuses it."""
+        count = len(self.statements)
+        seen: set[int] = set()
+        stack = [0]
+        while stack:
+            index = stack.pop()
+            if index >= count:
+                return True
+            if index in seen:
+                continue
+            seen.add(index)
+            stack.extend(self.successors[index])
+        return False
+
     def reachable(self) -> list[bool]:
         seen = [False] * len(self.statements)
         stack = [0] if self.statements else []

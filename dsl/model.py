@@ -754,6 +754,14 @@ class _Builder:
                        help=f"set it with 'let' before this line on every way here; it is set later{line}")
         self.check_unused(decl, source)
         self.check_sets(decl, source, outside)
+        if not flow.ends():
+            # The loop that never lets go: the first jump back to a line at or above it.
+            back = next((s for i, s in enumerate(decl.statements) if isinstance(s, ast.GotoLine) and s.expr is None
+                         and flow.labels.get(fold(s.name), i + 1) <= i), None)
+            self.error("E0632", source, back.span if back is not None and back.span is not None else decl.name.span,
+                       name=str(decl.name),
+                       help="add 'stop if CONDITION' (or 'end if CONDITION') where the loop should finish")
+            return
         reached = flow.reachable()
         previous = True
         for index, statement in enumerate(decl.statements):

@@ -100,3 +100,58 @@ procedure Go (n: number = 1)
 """)
     assert run.code == 1
     assert "line of a procedure" not in run.stderr
+
+
+def test_a_loop_with_no_way_out_is_refused_by_check(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Before, check passed this (a warning that the result is never reached) and every run
+    # failed on the line budget (E0612).
+    run = _check(cli, tmp_path, """\
+procedure Forever (n: number = 1)
+  let x = 0
+  repeat
+    set x = x + n
+  result total = x
+""")
+    assert run.code == 1
+    assert "game.rules:3:3: E0632 'Forever' never ends" in run.stderr
+    assert "add 'stop if CONDITION'" in run.stderr
+    assert "E0625" not in run.stderr  # the unreachable result follows from it: not said twice
+
+
+def test_a_goto_loop_with_no_way_out_is_refused_too(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = _check(cli, tmp_path, """\
+procedure Again ()
+  step again
+  goto again
+""")
+    assert run.code == 1 and "E0632 'Again' never ends" in run.stderr
+
+
+@pytest.mark.parametrize("way_out", ["    stop if x > 10", "    end if x > 10", "    stop"])
+def test_any_way_out_of_the_loop_is_enough(cli, tmp_path: Path, way_out: str) -> None:  # type: ignore[no-untyped-def]
+    run = _check(cli, tmp_path, f"""\
+procedure Bounded (n: number = 1)
+  let x = 0
+  repeat
+    set x = x + n
+{way_out}
+  result total = x
+""")
+    assert "E0632" not in run.stderr, run.stderr
+
+
+def test_a_loop_that_can_end_late_still_meets_the_line_budget(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = _check(cli, tmp_path, """\
+procedure Count (limit: number = 1000000)
+  let n = 0
+  repeat
+    set n = n + 1
+    stop if n >= limit
+  result counted = n
+""")
+    assert run.code == 0, run.stderr
+    game = str(tmp_path / "game.rules")
+    refused = cli("run", game, "Count")
+    assert refused.code == 1 and "E0612" in refused.stderr and "'repeat', 'goto'" in refused.stderr
+    allowed = cli("run", game, "Count", "--with", "limit=4000", "--limit", "max_steps=20000")
+    assert allowed.code == 0 and "counted: 4000" in allowed.stdout

@@ -87,7 +87,8 @@ def test_cli_procedure_odds(tmp_path: Path, cli) -> None:  # type: ignore[no-unt
 
 
 def test_a_procedure_that_cannot_end_is_a_diagnostic(tmp_path: Path) -> None:
-    (tmp_path / "g.rules").write_text("procedure Stuck ()\n  step again\n  roll d = 1d6\n  goto again\n")
+    # A way out no roll opens (a d6 never shows 7): the chain's states never reach an end.
+    (tmp_path / "g.rules").write_text("procedure Stuck ()\n  step again\n  roll d = 1d6\n  goto again if sum(d) < 7\n")
     with pytest.raises(RunebookError) as error:
         interpreter.load(str(tmp_path)).odds("stuck")
     assert [d.code for d in error.value.diagnostics] == ["E0614"]

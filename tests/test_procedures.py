@@ -75,10 +75,14 @@ def test_bad_answers(answers: list[str], code: str, tmp_path: Path, cli) -> None
     assert run.code == 1 and code in run.stderr and "Traceback" not in run.stderr
 
 
-def test_a_loop_without_end_is_stopped(tmp_path: Path) -> None:
+def test_a_loop_without_end_is_refused_and_a_long_one_stopped(tmp_path: Path) -> None:
     (tmp_path / "g.rules").write_text("procedure Forever ()\n  step again\n  goto again\n")
     with pytest.raises(RunebookError) as error:
-        interpreter.load(str(tmp_path)).run("forever")
+        interpreter.load(str(tmp_path))
+    assert [d.code for d in error.value.diagnostics] == ["E0632"]
+    (tmp_path / "g.rules").write_text("procedure Long (n = 100000)\n  step again\n  goto again if n > 0\n")
+    with pytest.raises(RunebookError) as error:
+        interpreter.load(str(tmp_path)).run("long")
     assert [d.code for d in error.value.diagnostics] == ["E0612"]
 
 

@@ -111,3 +111,21 @@ def test_a_path_that_is_not_there_says_so(cli, tmp_path: Path) -> None:  # type:
 def test_a_built_in_name_still_suggests_the_closest(cli) -> None:  # type: ignore[no-untyped-def]
     run = cli("resolve", "mezo", "Action")
     assert run.code == 2 and "did you mean 'mezzo'?" in run.stderr
+
+
+def test_a_file_of_a_folder_game_read_alone_says_so(cli) -> None:  # type: ignore[no-untyped-def]
+    # actions.rules reads levels and checks its sibling files declare: alone, names are
+    # unknown, and the first error says the file was read alone and names its folder.
+    run = cli("run", str(REPO / "rulesets" / "mezzo" / "actions.rules"), "Action")
+    assert run.code != 0
+    assert "actions.rules was read alone: if it is one file of the game in its folder, give the folder (mezzo/)" \
+        in run.stderr
+    assert run.stderr.count("was read alone") == 1
+
+
+def test_a_file_alone_in_its_folder_gets_no_such_note(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.rules"
+    bad.write_text("check Hit ()\n  result total = bonsu\n", encoding="utf-8")
+    with pytest.raises(RunebookError) as raised:
+        runebook.load(str(bad))
+    assert all("read alone" not in (d.help or "") for d in raised.value.diagnostics)

@@ -14,6 +14,7 @@ import os
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -1548,8 +1549,22 @@ def load(game: str, limits: Limits = DEFAULT_LIMITS) -> Rules:
         raise RunebookError([loaded])
     errors = [d for d in loaded.diagnostics if d.severity == "error"]
     if errors:
-        raise RunebookError(errors)
+        raise RunebookError(_read_alone(game, errors))
     model = build_model(loaded)
     if model.errors:
-        raise RunebookError(model.errors)
+        raise RunebookError(_read_alone(game, list(model.errors)))
     return Rules(model, limits)
+
+
+def _read_alone(game: str, errors: list[Diagnostic]) -> list[Diagnostic]:
+    """The errors of a game named by one .rules file; when other .rules files sit beside it,
+    the first says the file was read alone (it may be one file of a folder's game, whose
+    other files declare what it reads)."""
+    path = Path(game)
+    if path.suffix != ".rules" or not path.is_file() or not any(
+            p != path and p.suffix == ".rules" for p in path.resolve().parent.iterdir()):
+        return errors
+    where = (f"{path.name} was read alone: if it is one file of the game in its folder, give the folder "
+             f"({path.resolve().parent.name}/)")
+    first = errors[0]
+    return [attrs.evolve(first, help=f"{first.help}; {where}" if first.help else where), *errors[1:]]
