@@ -397,3 +397,90 @@ def test_defend_from_the_command_line(cli) -> None:  # type: ignore[no-untyped-d
               "--with", "attack=Spore Burst", "--dice", "10,4,6")
     assert run.code == 0, run.stderr
     assert "grade: High" in run.stdout and "taken: 1" in run.stdout and "hp: 15" in run.stdout
+
+
+# ---------------------------------------------------------------- a move's CP, after the encounter
+
+
+def _state_file(tmp_path: Path, name: str, state: dict, extra: str = "") -> str:
+    """A character file holding what a run left (its stats, points and conditions)."""
+    import yaml
+
+    data = {"name": state["name"], "stats": state["stats"], "resources": state["resources"],
+            "conditions": state["conditions"]}
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(data) + extra, encoding="utf-8")
+    return str(path)
+
+
+MOVER = """name: Xochitl
+position: [0, 0]
+stats:
+  Will: 3
+  Defense: 4
+  Health: 2
+  Speed: 3
+resources:
+  CP: 0
+  Sg: 1
+powers: [Sleep]
+"""
+
+
+def test_w09_the_sleep_turn_from_the_reset(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """MZ-W09 from the start of the turn: the reset gives 6 CP; "one CP to move" (A4 default)
+    leaves 5; Sleep's 3 CP and a surge leave 2 CP and no surge, and a High against the
+    cultist's Will 12 (9, 10, 9 + 3) deals 12 Quietus damage and puts him to sleep."""
+    (tmp_path / "xochitl.yaml").write_text(MOVER, encoding="utf-8")
+    reset = rules.run("Reset CP", as_=rules.entity(str(tmp_path / "xochitl.yaml")))
+    assert reset.results["cp"] == 6
+    powers = "powers: [Sleep]\nposition: [0, 0]\n"
+    moved = rules.run("Combat Move", as_=rules.entity(_state_file(tmp_path, "reset.yaml", reset.state["actor"], powers)),
+                      path=[1, 0])
+    assert moved.results["spent"] == 1 and moved.results["cp"] == 5
+    slept = rules.run("Sleep", as_=rules.entity(_state_file(tmp_path, "moved.yaml", moved.state["actor"], powers)),
+                      against=rules.entity(str(EXAMPLES / "cultist.yaml")), skills=3, dice=[9, 10, 9])
+    assert slept.state["actor"]["resources"]["CP"] == 2 and slept.state["actor"]["resources"]["Sg"] == 0
+    assert slept.results["damage"] == 12 and "Unconscious" in slept.state["target"]["conditions"]
+
+
+@pytest.mark.parametrize(("setting", "cp"), [("one_cp", 6 - 1), ("free", 6)])
+def test_the_move_cost_option(rules, tmp_path: Path, setting: str, cp: int) -> None:  # type: ignore[no-untyped-def]
+    """A4: a move costs 1 CP by default, nothing with move_cost=free; 3 hexes with Speed 3."""
+    mover = _with(tmp_path, EXAMPLES / "skirmish" / "raider.yaml", "")
+    run = rules.run("Combat Move", as_=rules.entity(mover), path=[0, 1, 0, 2, 0, 3], options={"move_cost": setting})
+    assert run.results["spent"] == 3 and run.results["cp"] == cp
+
+
+def test_a_move_without_cp_or_beyond_speed_is_refused(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "x.yaml").write_text(MOVER, encoding="utf-8")
+    broke = rules.entity(str(tmp_path / "x.yaml"))
+    with pytest.raises(RunebookError) as error:
+        rules.run("Combat Move", as_=broke, path=[1, 0])
+    assert _codes(error) == ["E0706"] and broke.resources["CP"] == 0
+    raider = rules.entity(str(EXAMPLES / "skirmish" / "raider.yaml"))
+    with pytest.raises(RunebookError) as far:  # 4 hexes with Speed 3
+        rules.run("Combat Move", as_=raider, path=[0, 1, 0, 2, 0, 3, 0, 4])
+    assert _codes(far) == ["E0613"] and raider.resources["CP"] == 6
+
+
+@pytest.mark.parametrize(("setting", "level", "tier", "pool", "new"), [
+    ("flat_50", 6, 2, 4, True),    # 240 + 20 = 260 XP: 1 + 260 // 50 = 6 (was 5): Tier 2, 4 dice
+    ("rising_50", 3, 1, 3, False)])  # the rising scale: 150 to 299 XP is level 3, before and after
+def test_after_the_encounter(rules, tmp_path: Path, setting: str, level: int, tier: int, pool: int, new: bool) -> None:  # type: ignore[no-untyped-def]
+    """§2.7 step 4: the unspent CP are lost (4 -> 0); the GM's 1 FP joins the 1 held; the
+    20 XP awarded join the file's 240."""
+    hero = _with(tmp_path, EXAMPLES / "nayeli.yaml", "xp: 240\n")
+    text = Path(hero).read_text(encoding="utf-8").replace("  FP: 2\n  CP: 2\n", "  FP: 1\n  CP: 4\n")
+    Path(hero).write_text(text, encoding="utf-8")
+    run = rules.run("After The Encounter", as_=rules.entity(hero), awarded_fp=1, awarded_xp=20,
+                    options={"xp_per_level": setting})
+    assert (run.results["cp"], run.results["fp"], run.results["xp_total"]) == (0, 2, 260)
+    assert (run.results["level"], run.results["tier"], run.results["pool"], run.results["new_level"]) == (level, tier, pool, new)
+
+
+def test_after_the_encounter_refuses_a_negative_award(rules) -> None:  # type: ignore[no-untyped-def]
+    nayeli = rules.entity(str(EXAMPLES / "nayeli.yaml"))
+    with pytest.raises(RunebookError) as error:
+        rules.run("After The Encounter", as_=nayeli, awarded_fp=-1)
+    assert _codes(error) == ["E0613"] and nayeli.resources["CP"] == 2
