@@ -484,3 +484,47 @@ def test_after_the_encounter_refuses_a_negative_award(rules) -> None:  # type: i
     with pytest.raises(RunebookError) as error:
         rules.run("After The Encounter", as_=nayeli, awarded_fp=-1)
     assert _codes(error) == ["E0613"] and nayeli.resources["CP"] == 2
+
+
+# ---------------------------------------------------------------- movement with Speed conditions
+
+
+SPEEDS = [([], "final", 4), (["Hasted"], "final", 4 + 2), (["Faint"], "final", 4 - 1), (["Slowed"], "final", 1),
+          (["Slowed", "Hasted"], "final", 1), (["Slowed", "Hasted"], "base", 1 + 2), (["Prone"], "final", 1),
+          (["Entangled"], "final", 1), (["Immobilized"], "final", 0), (["Grabbed", "Hasted"], "final", 0)]
+
+
+@pytest.mark.parametrize(("conditions", "setting", "movement"), SPEEDS)
+def test_moving_reads_the_movers_speed_conditions(rules, tmp_path: Path, conditions: list[str], setting: str,
+                                                  movement: int) -> None:  # type: ignore[no-untyped-def]
+    """§2.11: Hasted +2 Speed, Faint -1, Slowed "Speed becomes 1" (Prone and Entangled are
+    Slowed), Immobilized no move (Grabbed is Immobilized). A Speed 4 walker used to move 4
+    hexes whatever it held (a defect): now one hex east leaves `movement - 1`, and none is
+    allowed at 0."""
+    walker = tmp_path / "walker.yaml"
+    walker.write_text(f"name: Walker\nposition: [0, 0]\nstats:\n  Speed: 4\nconditions: {json.dumps(conditions)}\n",
+                      encoding="utf-8")
+    entity = rules.entity(str(walker))
+    if movement == 0:
+        with pytest.raises(RunebookError) as error:
+            rules.run("Move Along", as_=entity, path=[1, 0], options={"slowed_override": setting})
+        assert _codes(error) == ["E0613"]
+        return
+    run = rules.run("Move Along", as_=entity, path=[1, 0], options={"slowed_override": setting})
+    assert run.results["left"] == movement - 1
+    assert rules.run("Move", as_=entity, q=movement, r=0, options={"slowed_override": setting}).results["distance"] == movement
+    with pytest.raises(RunebookError):
+        rules.run("Move", as_=entity, q=movement + 1, r=0, options={"slowed_override": setting})
+
+
+@pytest.mark.parametrize(("conditions", "setting", "movement"), SPEEDS)
+def test_speed_from_agrees_with_the_stat_and_its_conditions(tmp_path: Path, conditions: list[str], setting: str,
+                                                            movement: int) -> None:
+    """`speed_from` (a base given as a number) restates what the conditions' `modifier` and
+    `becomes` lines make of the Speed stat (`current_speed`): the two must agree."""
+    (tmp_path / "probe.rules").write_text("extends mestezia\n\nprocedure Probe ()\n  result given = speed_from(actor, actor's Speed)\n"
+                                          "  result stat = current_speed(actor)\n", encoding="utf-8")
+    (tmp_path / "w.yaml").write_text(f"name: W\nstats:\n  Speed: 4\nconditions: {json.dumps(conditions)}\n", encoding="utf-8")
+    game = interpreter.load(str(tmp_path))
+    run = game.run("Probe", as_=game.entity(str(tmp_path / "w.yaml")), options={"slowed_override": setting})
+    assert run.results["given"] == run.results["stat"] == movement
