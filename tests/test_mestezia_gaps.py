@@ -528,3 +528,59 @@ def test_speed_from_agrees_with_the_stat_and_its_conditions(tmp_path: Path, cond
     game = interpreter.load(str(tmp_path))
     run = game.run("Probe", as_=game.entity(str(tmp_path / "w.yaml")), options={"slowed_override": setting})
     assert run.results["given"] == run.results["stat"] == movement
+
+
+# ---------------------------------------------------------------- occupied hexes (§2.12)
+
+
+@pytest.mark.parametrize(("path", "allies", "enemies", "phasing", "needs"), [
+    ([1, 0, 2, 0], [1, 0], [], False, None),                 # through an ally's hex: allowed
+    ([1, 0, 2, 0], [], [1, 0], False, "index(enemy_cells, c) == none"),  # not through an enemy's
+    ([1, 0, 2, 0], [], [1, 0], True, None),                  # Phasing: through any creature
+    ([1, 0], [1, 0], [], False, "index(ally_cells, here) == none"),       # not stopping on an ally
+    ([1, 0], [], [1, 0], True, "index(enemy_cells, here) == none")])      # Phasing still stops empty
+def test_moving_past_and_onto_creatures(rules, tmp_path: Path, path, allies, enemies, phasing: bool, needs) -> None:  # type: ignore[no-untyped-def]
+    walker = tmp_path / "walker.yaml"
+    walker.write_text("name: Walker\nposition: [0, 0]\nstats:\n  Speed: 4\n" + ("conditions: [Phasing]\n" if phasing else ""),
+                      encoding="utf-8")
+    entity = rules.entity(str(walker))
+    if needs is None:
+        run = rules.run("Move Along", as_=entity, path=path, allies=allies, enemies=enemies)
+        assert run.results["spent"] == len(path) // 2
+        return
+    with pytest.raises(RunebookError) as error:
+        rules.run("Move Along", as_=entity, path=path, allies=allies, enemies=enemies)
+    assert _codes(error) == ["E0613"] and needs in error.value.diagnostics[0].message
+
+
+# ---------------------------------------------------------------- a grab ends by itself (§2.11)
+
+GRABBED = EXAMPLES / "grabbed.yaml"
+
+
+@pytest.mark.parametrize(("grabber", "conditions", "reach", "ended"), [
+    ("guard.yaml", [], 1, False),            # next to her (1 hex), able to act: the grab holds
+    ("lookout.yaml", [], 1, True),           # 7 hexes away: beyond a melee grab's reach
+    ("lookout.yaml", [], 7, False),          # ... but within a grab reaching 7
+    ("guard.yaml", ["Stunned"], 1, True),    # a grabber that cannot act lets go
+    ("guard.yaml", ["Unconscious"], 1, True),
+    ("guard.yaml", ["Dazed"], 1, False)])    # Dazed still acts
+def test_a_grab_ends_when_the_grabber_cannot_act_or_reach(rules, tmp_path: Path, grabber: str, conditions: list[str],
+                                                          reach: int, ended: bool) -> None:  # type: ignore[no-untyped-def]
+    source = EXAMPLES / "skirmish" / grabber
+    holder = _with(tmp_path, source, "") if not conditions else str(tmp_path / "g.yaml")
+    if conditions:
+        text = source.read_text(encoding="utf-8")
+        text = text.replace("conditions:\n", f"conditions:\n  - {conditions[0]}\n") if "conditions:" in text else \
+            text + f"conditions: [{conditions[0]}]\n"
+        Path(holder).write_text(text, encoding="utf-8")
+    run = rules.run("Review Grab", as_=rules.entity(str(GRABBED)), against=rules.entity(holder), reach=reach)
+    assert run.results["ended"] is ended
+    assert ("Grabbed" in run.state["actor"]["conditions"]) is not ended
+
+
+def test_only_a_grabbed_creature_is_reviewed(rules) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(RunebookError) as error:
+        rules.run("Review Grab", as_=rules.entity(str(EXAMPLES / "skirmish" / "raider.yaml")),
+                  against=rules.entity(str(GUARD)))
+    assert _codes(error) == ["E0613"]
