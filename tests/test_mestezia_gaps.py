@@ -584,3 +584,72 @@ def test_only_a_grabbed_creature_is_reviewed(rules) -> None:  # type: ignore[no-
         rules.run("Review Grab", as_=rules.entity(str(EXAMPLES / "skirmish" / "raider.yaml")),
                   against=rules.entity(str(GUARD)))
     assert _codes(error) == ["E0613"]
+
+
+# ---------------------------------------------------------------- when a power may be used (§1.6)
+
+TIMING = """extends mestezia
+
+Riposte
+Trigger: An enemy misses you in melee.
+Cost: 1 CP
+Target: Enemy
+Threshold: Target's Defense
+Check: [Attack]
+Result: [Grade + 1] damage
+Keywords: *Melee Opportunity*
+
+Rain Dance
+Target: You
+Threshold: 6
+Check: [Will]
+Effect 1: You are Lucky.
+Keywords: *Water Ritual*
+"""
+
+
+def _timing(tmp_path: Path):  # type: ignore[no-untyped-def]
+    (tmp_path / "t.rules").write_text(TIMING, encoding="utf-8")
+    (tmp_path / "f.yaml").write_text("name: F\nstats:\n  Attack: 3\n  Strength: 2\n  Speed: 2\n  Will: 3\n  Weapon Cost: 3\n  Weapon Damage: 12\n"
+                                     "resources:\n  CP: 6\npowers: [Riposte, Rain Dance, Berserker Charge]\n", encoding="utf-8")
+    game = interpreter.load(str(tmp_path))
+    return game, game.entity(str(tmp_path / "f.yaml")), game.entity(str(INQUISITOR))
+
+
+def test_an_attack_only_on_its_users_turn(tmp_path: Path) -> None:
+    """Attacks "can only be used on your turn"; Opportunities attack on other turns when
+    their trigger happened (Riposte: 9, 9, 1 + 3 against 12, two successes: 2 + 1 = 3)."""
+    game, fighter, foe = _timing(tmp_path)
+    with pytest.raises(RunebookError) as error:
+        game.run("Berserker Charge", as_=fighter, against=foe, dice=[6, 7, 9], on_turn=False)
+    assert _codes(error) == ["E0613"] and "usable_now" in error.value.diagnostics[0].message
+    assert fighter.resources["CP"] == 6
+    riposte = game.run("Riposte", as_=fighter, against=foe, dice=[9, 9, 1], on_turn=False, driver=_answers("happened"))
+    assert riposte.results["damage"] == 3
+
+
+def test_a_ritual_only_outside_combat(tmp_path: Path) -> None:
+    """Rituals "can only be used outside of combat": refused with in_combat=true; outside,
+    3, 1, 1 + 3 against 6 is a Low and the caster is Lucky."""
+    game, caster, _ = _timing(tmp_path)
+    with pytest.raises(RunebookError) as error:
+        game.run("Rain Dance", as_=caster, dice=[3, 1, 1], in_combat=True)
+    assert _codes(error) == ["E0613"]
+    assert game.run("Rain Dance", as_=caster, dice=[3, 1, 1]).state["actor"]["conditions"] == ["Lucky"]
+
+
+# ---------------------------------------------------------------- Solid terrain (§2.12)
+
+
+@pytest.mark.parametrize(("extra", "allowed"), [("", False), ("conditions: [Phasing]\n", True),
+                                                ("movement modes: [Burrow]\n", True)])
+def test_solid_hexes_need_phasing_or_burrowing(rules, tmp_path: Path, extra: str, allowed: bool) -> None:  # type: ignore[no-untyped-def]
+    walker = tmp_path / "walker.yaml"
+    walker.write_text("name: Walker\nposition: [0, 0]\nstats:\n  Speed: 4\n" + extra, encoding="utf-8")
+    inputs = {"path": [1, 0, 2, 0], "solid": [1, 0]}
+    if allowed:
+        assert rules.run("Move Along", as_=rules.entity(str(walker)), **inputs).results["spent"] == 2
+        return
+    with pytest.raises(RunebookError) as error:
+        rules.run("Move Along", as_=rules.entity(str(walker)), **inputs)
+    assert _codes(error) == ["E0613"] and "can_enter_solid" in error.value.diagnostics[0].message
