@@ -653,3 +653,23 @@ def test_solid_hexes_need_phasing_or_burrowing(rules, tmp_path: Path, extra: str
     with pytest.raises(RunebookError) as error:
         rules.run("Move Along", as_=rules.entity(str(walker)), **inputs)
     assert _codes(error) == ["E0613"] and "can_enter_solid" in error.value.diagnostics[0].message
+
+
+# ---------------------------------------------------------------- delaying a turn (§2.7)
+
+
+@pytest.mark.parametrize(("segment", "to", "combat", "allowed"), [
+    (8, 3, True, True),      # down the order, within the round
+    (8, 1, True, True),      # to the last segment
+    (8, 0, True, False),     # past the end of the round: not allowed
+    (8, 8, True, False),     # no delay at all
+    (8, 9, True, False),     # up the order
+    (8, 3, False, False)])   # a challenge turn may not be delayed
+def test_delaying_a_turn(rules, segment: int, to: int, combat: bool, allowed: bool) -> None:  # type: ignore[no-untyped-def]
+    if allowed:
+        run = rules.run("Delay Turn", segment=segment, to=to, combat=combat)
+        assert (run.results["segment"], run.results["delayed_by"]) == (to, segment - to)
+        return
+    with pytest.raises(RunebookError) as error:
+        rules.run("Delay Turn", segment=segment, to=to, combat=combat)
+    assert _codes(error) == ["E0613"]
