@@ -344,7 +344,6 @@ Keywords: *Heal Recovery*
 @pytest.mark.parametrize("body, hp", [
     ("  Max HP: 10\nresources:\n  HP: 3\n", 3 + 4),
     ("  Max HP: 10\nresources:\n  HP: 8\n", 10),                        # Max HP caps it
-    ("  Max HP: 10\nresources:\n  HP: 0\nconditions: [Dying]\n", 4),     # a heal ends Dying
     ("", None)])                                                         # no Max HP: nothing to heal
 def test_a_heal_on_oneself(tmp_path: Path, body: str, hp: int | None) -> None:
     (tmp_path / "wind.rules").write_text(SECOND_WIND)
