@@ -193,11 +193,11 @@ def test_attractant_and_repellent_refusals(rules) -> None:  # type: ignore[no-un
                                            attracting=["ana"], repelling=["ana"])
     assert "listed(outcomes, present)" in refusal(rules, "Conflict", outcomes=["ghosts", "no_ghosts"], present="ghost",
                                                   attracting=["ana"])
-    assert "listed(repellents, element)" in refusal(rules, "Attractant", element="ghosts",
+    assert "listed(repellents, element)" in refusal(rules, "Gain Attractant", element="ghosts",
                                                     repellents=["rats", "ghosts"])
-    assert "listed(attractants, element)" in refusal(rules, "Repellent", element="rats", attractants=["rats"])
-    assert rules.run("Attractant", element="ghosts", repellents=["rats"]).results["presence_votes"] == 1
-    assert rules.run("Repellent", element="ghosts", attractants=["rats"]).results["presence_votes"] == -1
+    assert "listed(attractants, element)" in refusal(rules, "Gain Repellent", element="rats", attractants=["rats"])
+    assert rules.run("Gain Attractant", element="ghosts", repellents=["rats"]).results["presence_votes"] == 1
+    assert rules.run("Gain Repellent", element="ghosts", attractants=["rats"]).results["presence_votes"] == -1
 
 
 # ---------------------------------------------------------------- Background and the end of a scene
@@ -205,7 +205,7 @@ def test_attractant_and_repellent_refusals(rules) -> None:  # type: ignore[no-un
 
 def test_background_buys_a_phantom_edge_for_the_scene(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Wren's one point of adversity buys a temporary trait; the end of the scene takes it."""
-    run = rules.run("Background", as_=rules.entity(str(EXAMPLES / "wren.yaml")), trait="Lockpicking")
+    run = rules.run("Use Background", as_=rules.entity(str(EXAMPLES / "wren.yaml")), trait="Lockpicking")
     assert run.results == {"adversity": 0}
     assert run.state["actor"]["conditions"] == ['Phantom("Lockpicking")']
     path = saved(tmp_path, run.state["actor"], "wren")
@@ -215,9 +215,9 @@ def test_background_buys_a_phantom_edge_for_the_scene(rules, tmp_path: Path) -> 
 
 def test_background_needs_a_point_of_adversity(cli) -> None:  # type: ignore[no-untyped-def]
     before = (EXAMPLES / "brannock.yaml").read_bytes()
-    out = cli("run", "mezzo", "Background", "--with", "trait=Lockpicking", "--as", str(EXAMPLES / "brannock.yaml"))
+    out = cli("run", "mezzo", "Use Background", "--with", "trait=Lockpicking", "--as", str(EXAMPLES / "brannock.yaml"))
     assert out.code == 1
-    assert "E0613 'Background' requires resource(actor, \"Adversity\") >= 1" in out.stderr
+    assert "E0613 'Use Background' requires resource(actor, \"Adversity\") >= 1" in out.stderr
     assert (EXAMPLES / "brannock.yaml").read_bytes() == before
 
 
