@@ -3,6 +3,10 @@ and entity files written from a run's state."""
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+from fractions import Fraction
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +20,23 @@ def book_pool(votes: int) -> list[int]:
     """§3.2: a d12 per five votes, then the die of what is left; no votes, no dice (A2)."""
     v = max(votes, 0)
     return [12] * (v // 5) + ([LADDER[v % 5 - 1]] if v % 5 else [])
+
+
+def action_odds(action_votes: int, failure_votes: int) -> dict[str, Fraction]:
+    """Success against failure on the book's dice; a tie is broken by d12s rolled until they
+    differ, which is even: half to each."""
+    a, f = book_pool(action_votes), book_pool(failure_votes)
+    weight = Fraction(1, math.prod(a + f))
+    odds: Counter = Counter()
+    for faces in product(*[range(1, s + 1) for s in a + f]):
+        sa = max(faces[: len(a)], default=1)
+        sf = max(faces[len(a):], default=1)
+        if sa == sf:
+            odds["success"] += weight / 2
+            odds["failure"] += weight / 2
+        else:
+            odds["success" if sa > sf else "failure"] += weight
+    return dict(odds)
 
 
 def saved(tmp_path: Path, state: dict[str, Any], name: str) -> str:

@@ -15,7 +15,7 @@ import pytest
 from runebook.interpreter.rules import load
 from runebook.interpreter.rules.model import RunebookError
 from runebook.interpreter.rules.procedures import ScriptedDriver
-from mezzo_helpers import book_pool
+from mezzo_helpers import action_odds, book_pool
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mezzo" / "examples"
 BASE = {"negligible": 0, "occasional": 1, "common": 2}
@@ -29,23 +29,6 @@ def rules():  # type: ignore[no-untyped-def]
 
 def plain(results: dict[str, Any]) -> dict[str, Any]:
     return {k: v if isinstance(v, (int, Fraction)) else str(v) for k, v in results.items()}
-
-
-def action_odds(action_votes: int, failure_votes: int) -> dict[str, Fraction]:
-    """Success against failure on the book's dice; a tie is broken by d12s rolled until they
-    differ, which is even: half to each."""
-    a, f = book_pool(action_votes), book_pool(failure_votes)
-    weight = Fraction(1, math.prod(a + f))
-    odds: Counter = Counter()
-    for faces in product(*[range(1, s + 1) for s in a + f]):
-        sa = max(faces[: len(a)], default=1)
-        sf = max(faces[len(a):], default=1)
-        if sa == sf:
-            odds["success"] += weight / 2
-            odds["failure"] += weight / 2
-        else:
-            odds["success" if sa > sf else "failure"] += weight
-    return dict(odds)
 
 
 @pytest.mark.parametrize(("chance", "failure", "votes"), [
