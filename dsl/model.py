@@ -818,7 +818,8 @@ class _Builder:
             if not isinstance(statement, ast.SetLine) or statement.name.startswith("#"):
                 continue
             name = fold(statement.name)
-            if name in bound or name in outside or name in reported:
+            # `set blow.total = ...`: a value a `do ... as blow` brought in (its label is outside).
+            if name in bound or name in outside or name in reported or name.partition(".")[0] in outside:
                 continue
             reported.add(name)
             self.error("E0631", source, statement.span, name=statement.name,

@@ -129,3 +129,13 @@ def test_a_file_alone_in_its_folder_gets_no_such_note(tmp_path: Path) -> None:
     with pytest.raises(RunebookError) as raised:
         runebook.load(str(bad))
     assert all("read alone" not in (d.help or "") for d in raised.value.diagnostics)
+
+
+def test_an_error_no_sibling_could_mend_gets_no_such_note(tmp_path: Path) -> None:
+    (tmp_path / "other.rules").write_text("check Other ()\n  result one = 1\n", encoding="utf-8")
+    twice = tmp_path / "twice.rules"
+    twice.write_text("check Hit (bonus: number = 0, bonus: number = 1)\n  result total = bonus\n", encoding="utf-8")
+    with pytest.raises(RunebookError) as raised:
+        runebook.load(str(twice))
+    assert [d.code for d in raised.value.diagnostics] == ["E0304"]
+    assert "read alone" not in (raised.value.diagnostics[0].help or "")

@@ -1564,7 +1564,17 @@ def _read_alone(game: str, errors: list[Diagnostic]) -> list[Diagnostic]:
     if path.suffix != ".rules" or not path.is_file() or not any(
             p != path and p.suffix == ".rules" for p in path.resolve().parent.iterdir()):
         return errors
+    # Only a name the file does not know may be declared beside it.
+    at = next((i for i, d in enumerate(errors) if d.code in _UNKNOWN_NAME_CODES), None)
+    if at is None:
+        return errors
     where = (f"{path.name} was read alone: if it is one file of the game in its folder, give the folder "
              f"({path.resolve().parent.name}/)")
-    first = errors[0]
-    return [attrs.evolve(first, help=f"{first.help}; {where}" if first.help else where), *errors[1:]]
+    first = errors[at]
+    return [*errors[:at], attrs.evolve(first, help=f"{first.help}; {where}" if first.help else where),
+            *errors[at + 1:]]
+
+
+#: Errors for a name nothing declares (a value, a function, a check, a procedure, an entry type
+#: or entry, a resource or condition, a stat): what another file of a folder's game may declare.
+_UNKNOWN_NAME_CODES = frozenset({"E0201", "E0207", "E0213", "E0303", "E0412", "E0601", "E0620", "E0701", "E0705"})
