@@ -139,3 +139,10 @@ def test_an_error_no_sibling_could_mend_gets_no_such_note(tmp_path: Path) -> Non
         runebook.load(str(twice))
     assert [d.code for d in raised.value.diagnostics] == ["E0304"]
     assert "read alone" not in (raised.value.diagnostics[0].help or "")
+
+
+def test_odds_of_a_file_without_a_check_asks_for_one(cli, hit: Path) -> None:  # type: ignore[no-untyped-def]
+    # Before, the path was read as a dice expression ("unexpected '/tmp/...'").
+    run = cli("odds", str(hit))
+    assert run.code == 2
+    assert f"'{hit}' is a game; name one of its checks or procedures" in run.stderr

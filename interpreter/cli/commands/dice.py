@@ -127,8 +127,6 @@ def _unicode() -> bool:
 
 
 def run_odds(args: argparse.Namespace) -> int:
-    from runebook.dsl.loader import builtin_games
-    from runebook.dsl.vocabulary import fold
     from runebook.interpreter import api
     from runebook.interpreter.cli.charts import distributions_csv, svg_chart, write_chart
     from runebook.interpreter.cli.commands.resolve import run_check_odds, run_sweep
@@ -159,7 +157,7 @@ def run_odds(args: argparse.Namespace) -> int:
     if len(args.expr) > 1:
         return _compare(args)
     args.expr = args.expr[0]
-    if fold(args.expr) in builtin_games():
+    if _is_game(args.expr):
         print(f"runebook: error: '{args.expr}' is a game; name one of its checks or procedures: "
               f"runebook odds {args.expr} CHECK --with NAME=VALUE", file=sys.stderr)
         return EXIT_USAGE
