@@ -126,9 +126,25 @@ def _rules_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*.rules") if not p.is_dir())
 
 
+def probe(path: Path, test: str) -> bool:
+    """``path.is_dir()``, ``is_file()`` or ``exists()`` for a name someone typed: False when
+    the system refuses the name itself (too long, a NUL byte) rather than an error."""
+    try:
+        return bool(getattr(path, test)())
+    except (OSError, ValueError):
+        return False
+
+
 def _is_rules_file(path: Path) -> bool:
     """A single .rules file named as a game (`runebook resolve my.rules Hit`)."""
-    return path.suffix == ".rules" and path.is_file()
+    return path.suffix == ".rules" and probe(path, "is_file")
+
+
+def names_a_game(name: str) -> bool:
+    """Whether ``name`` is meant as a game: a built-in one, a folder or a .rules file (a
+    quick test, no folder is searched)."""
+    path = Path(name)
+    return fold(name) in builtin_games() or probe(path, "is_dir") or _is_rules_file(path)
 
 
 def _game_files(path: Path) -> list[Path]:
@@ -154,7 +170,7 @@ def resolve_game(name: str) -> Path | None:
     if hit:
         return hit
     path = Path(name)
-    if (path.is_dir() and _rules_files(path)) or _is_rules_file(path):
+    if (probe(path, "is_dir") and _rules_files(path)) or _is_rules_file(path):
         return path
     return None
 
@@ -164,7 +180,8 @@ def unknown_game(name: str, span: Span | None = None, source: Source | None = No
     path = Path(name)
     if path.suffix == ".rules" or len(path.parts) > 1:
         # Meant as a path: say what is there (nothing, or a folder without .rules files).
-        found = "a folder with no .rules files" if path.is_dir() else "not a .rules file" if path.exists() \
+        found = "a folder with no .rules files" if probe(path, "is_dir") else "not a .rules file" \
+            if probe(path, "exists") \
             else "no such file or folder"
         return Diagnostic.make("E0006", source, span, name=name,
                                help=f"{found}; a game is a built-in name ({', '.join(names)}), a folder of "

@@ -146,3 +146,14 @@ def test_odds_of_a_file_without_a_check_asks_for_one(cli, hit: Path) -> None:  #
     run = cli("odds", str(hit))
     assert run.code == 2
     assert f"'{hit}' is a game; name one of its checks or procedures" in run.stderr
+
+
+@pytest.mark.parametrize("command", ["resolve", "run", "odds", "export"])
+def test_a_name_the_system_refuses_is_an_unknown_game_not_a_crash(cli, command: str) -> None:  # type: ignore[no-untyped-def]
+    # A name longer than any file name (ENAMETOOLONG) or holding a NUL byte (ValueError):
+    # probing it as a path must not escape as an internal error.
+    for name in ("a" * 5000 + ".rules", "bad\0name.rules"):
+        args = [command, name] if command == "export" else [command, name, "Hit"]
+        run = cli(*args)
+        assert run.code in (1, 2), run.stderr
+        assert "internal error" not in run.stderr and "Traceback" not in run.stderr

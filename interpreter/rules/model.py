@@ -24,7 +24,7 @@ from runebook.dsl import expr_ast as ex
 from runebook.dsl.builtins import host_functions
 from runebook.dsl.checker import CheckedEntry, expression_names
 from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
-from runebook.dsl.loader import Ruleset, load_game, load_texts
+from runebook.dsl.loader import Ruleset, load_game, load_texts, probe
 from runebook.dsl.model import GROUPS_OF_ROLES as GROUPS
 from runebook.dsl.model import (
     INPUT_TYPES,
@@ -1561,7 +1561,7 @@ def _read_alone(game: str, errors: list[Diagnostic]) -> list[Diagnostic]:
     the first says the file was read alone (it may be one file of a folder's game, whose
     other files declare what it reads)."""
     path = Path(game)
-    if path.suffix != ".rules" or not path.is_file() or not any(
+    if path.suffix != ".rules" or not probe(path, "is_file") or not any(
             p != path and p.suffix == ".rules" for p in path.resolve().parent.iterdir()):
         return errors
     # Only a name the file does not know may be declared beside it.

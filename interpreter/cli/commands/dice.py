@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from runebook.interpreter.cli.commands import EXIT_USAGE
 from runebook.interpreter.cli.options import add_check_inputs, add_trace_options, faces
@@ -110,11 +109,9 @@ def run_roll(args: argparse.Namespace) -> int:
 
 
 def _is_game(name: str) -> bool:
-    from runebook.dsl.loader import builtin_games
-    from runebook.dsl.vocabulary import fold
+    from runebook.dsl.loader import names_a_game
 
-    path = Path(name)
-    return fold(name) in builtin_games() or path.is_dir() or (path.suffix == ".rules" and path.is_file())
+    return names_a_game(name)
 
 
 def _unicode() -> bool:
