@@ -79,7 +79,7 @@ from runebook.interpreter.rules.entries import EntryView, line_value
 from runebook.interpreter.rules.inline import ReadingEnv
 from runebook.interpreter.rules.listed import entry_query
 from runebook.interpreter.rules.memo import LineMemo, names_read
-from runebook.interpreter.rules.procedures import CallbackDriver, Chooser, Driver, RunResult, ScriptedDriver, run_lines
+from runebook.interpreter.rules.procedures import CallbackDriver, Chooser, Driver, RunResult, ScriptedDriver, run_lines, unknown_answers
 from runebook.interpreter.rules.results import CheckOdds, CheckResult
 from runebook.interpreter.rules.runstate import RunState
 from runebook.interpreter.rules.shown import run_show
@@ -1029,6 +1029,13 @@ class Rules:
                                     if not isinstance(v, PoolSource)}}, roles)
         return RunResult(procedure.name, results, state, ctx.trace, tuple(choices))
 
+    @staticmethod
+    def _known_answers(owner: str, statements: Sequence[ast.Statement], answers: Mapping[str, str]) -> None:
+        """E0708 for answers naming no choice of ``owner`` (exact odds would ignore them)."""
+        problems = unknown_answers(owner, statements, answers)
+        if problems:
+            raise RunebookError(problems)
+
     async def run_async(self, name: str, given: Mapping[str, Any] | None = None, /, *,
                         choose: Chooser | None = None, driver: Driver | None = None, **kwargs: Any) -> RunResult:
         """:meth:`run` for asyncio code (a chat bot waiting for its player): the procedure
@@ -1069,10 +1076,14 @@ class Rules:
                 procedure, param = used
                 inputs = {param: check, **inputs}
         if procedure is not None:
+            if answers:
+                self._known_answers(procedure.name, procedure.decl.statements, answers)
             bound = self.bind_inputs(procedure, inputs, _first(as_))
             roles = role_map(as_, against)
             return procedure_odds(self, procedure, bound, self.option_values(options), roles, answers, progress)
         spec = self.check(check)
+        if answers:
+            self._known_answers(spec.name, (), answers)  # a check has no choices
         bound = self.bind_inputs(spec, inputs, _first(as_))
         roles = role_map(as_, against)
         chosen = self.option_values(options)

@@ -53,7 +53,9 @@ __all__ = [
     "RunResult",
     "ScriptedDriver",
     "load_choices",
+    "choice_names",
     "named_answers",
+    "unknown_answers",
 ]
 
 
@@ -287,6 +289,35 @@ def load_choices(path: str | Path, otherwise: Driver | None = None) -> Driver:
                                              expected="a list of answers such as '- bold', or answers by name "
                                              "such as 'stance: bold'", found="something else")])
     return ScriptedDriver([str(a) for a in data], source)
+
+
+def choice_names(statements: Sequence[ast.Statement]) -> list[str]:
+    """The names of a procedure's choice points, as answers name them: a choice a `do ... as
+    blow` brought in by ``blow.burst_hits`` and by ``burst_hits``."""
+    names: dict[str, None] = {}
+    for line in ast.walk_statements(statements):
+        if isinstance(line, ast.ChooseLine):
+            names.setdefault(line.name, None)
+            names.setdefault(line.name.rpartition(".")[2], None)
+    return list(names)
+
+
+def unknown_answers(owner: str, statements: Sequence[ast.Statement], answers: Mapping[str, str],
+                    where: Mapping[str, tuple[Source, Span]] | None = None) -> list[Diagnostic]:
+    """E0708 for each answer by name that no choice of the procedure ``owner`` takes (a
+    misspelt `--answer tactc=...` would be asked at the prompt, or ignored by exact odds);
+    ``where``: the place each answer was written, by its name."""
+    names = choice_names(statements)
+    known = {fold(n) for n in names}
+    found = []
+    for name in answers:
+        if fold(name) in known:
+            continue
+        source, span = (where or {}).get(name, (None, None))
+        found.append(Diagnostic.make("E0708", source, span, name=name, where=f"'{owner}'",
+                                     help=did_you_mean(name, names)
+                                     or (f"its choices: {', '.join(names)}" if names else f"'{owner}' has no choices")))
+    return found
 
 
 def named_answers(path: str | Path) -> dict[str, str]:

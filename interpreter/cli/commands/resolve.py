@@ -23,7 +23,8 @@ from runebook.interpreter.core.values import format_value
 from runebook.interpreter.rules import load
 from runebook.interpreter.rules.odds_of import odds_of
 from runebook.interpreter.rules.sweep import parse_vary, sweep
-from runebook.interpreter.rules.procedures import NamedDriver, PromptDriver, ScriptedDriver, load_choices, named_answers
+from runebook.interpreter.rules.procedures import (NamedDriver, PromptDriver, ScriptedDriver, load_choices,
+                                                   named_answers, unknown_answers)
 
 __all__ = ["add_check_inputs", "add_trace_options", "faces", "register", "run_check_odds", "run_resolve",
            "run_sweep"]
@@ -58,6 +59,10 @@ def _blame_flags(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse
                         given.append((flag, f"{name.strip()}={value.strip()}", value.strip()))
             blamed = []
             for diagnostic in error.diagnostics:
+                if diagnostic.source is None:
+                    # A diagnostic of no place (an unknown input, option or choice): the flag
+                    # that names it, with a caret under the name.
+                    diagnostic = _at_flag_name(diagnostic, args)
                 culprit = next(((flag, text, value) for flag, text, value in given
                                 if f"'{value}'" in diagnostic.message), None)
                 if culprit is not None and diagnostic.source is not None and diagnostic.source.name != culprit[0]:
@@ -71,6 +76,31 @@ def _blame_flags(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse
             raise RunebookError(blamed) from None
 
     return wrapped
+
+
+def _at_flag_name(diagnostic: Diagnostic, args: argparse.Namespace) -> Diagnostic:
+    """``diagnostic`` placed on the ``--with``/``--option``/``--answer`` item whose name it
+    quotes (`<input>: E0604 unknown input 'abilty'` becomes `--with:1:1: ...`)."""
+    for flag, values in (("--with", getattr(args, "inputs", None)), ("--option", getattr(args, "options", None)),
+                         ("--answer", getattr(args, "answers", None))):
+        for item in values or []:
+            name, _, value = (part.strip() for part in item.partition("="))
+            if name and f"'{name}'" in diagnostic.message:
+                # The value, when the diagnostic is about it (`expects a number, got 'lots'`).
+                shown = value if value and f"'{value}'" in diagnostic.message else name
+                start = item.rindex(shown) + 1 if shown is value else item.index(name) + 1
+                return attrs.evolve(diagnostic, source=Source(flag, item), span=Span(1, start, 1, start + len(shown)))
+    return diagnostic
+
+
+def _answer_places(items: list[str]) -> dict[str, tuple[Source, Span]]:
+    """Where each ``--answer NAME=VALUE`` names its choice, for a diagnostic's caret."""
+    places: dict[str, tuple[Source, Span]] = {}
+    for item in items:
+        name = item.partition("=")[0]
+        start = len(name) - len(name.lstrip()) + 1
+        places[name.strip()] = (Source("--answer", item), Span(1, start, 1, start + len(name.strip())))
+    return places
 
 
 def _answers(args: argparse.Namespace) -> dict[str, str]:
@@ -143,7 +173,13 @@ def run_procedure(args: argparse.Namespace) -> int:
     fallback: Any = PromptDriver() if sys.stdin is not None and sys.stdin.isatty() else ScriptedDriver([])
     driver: Any = load_choices(args.choices, fallback) if args.choices else fallback
     if args.answers:
-        driver = NamedDriver(_pairs(args.answers, "--answer"), driver)
+        answers = _pairs(args.answers, "--answer")
+        procedure = rules.procedure(args.name)
+        if procedure is not None:
+            problems = unknown_answers(procedure.name, procedure.decl.statements, answers, _answer_places(args.answers))
+            if problems:
+                raise RunebookError(problems)
+        driver = NamedDriver(answers, driver)
     result = rules.run(args.name, _pairs(args.inputs, "--with"), options=_pairs(args.options, "--option"),
                        seed=args.seed, dice=args.dice, driver=driver, **_roles(rules, args))
     return _show(args, result, f"{rules.name}: {result.name}")
