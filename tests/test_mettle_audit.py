@@ -112,3 +112,90 @@ def test_exact_odds_of_a_lone_attack_on_a_ready_reach_weapon(rules, tmp_path: Pa
     assert plain(odds.results["actor_mettle"]) == dict(actor)
     assert plain(odds.results["target_mettle"]) == dict(target)
     assert plain(odds.results["reach_struck"]) == {True: 1}
+
+
+# ---------------------------------------------------------------- Parry against melee only
+
+
+def test_parry_counts_against_a_blow_from_the_same_zone_only(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    keep = str(tmp_path / "keep.yaml")
+    Path(keep).write_text("- accept_failure\n")
+    # Viktor shoots the Chief from the next Zone: NATURE 5 + Hit 1 = 6 dice, [1,2,4,4,4,4]
+    # Score 3 against POISE 3 (Parry is for melee Attacks), Edge 4: DM 3 + 4 - Soak 4 = 3,
+    # the Chief's Mettle 5 -> 2.
+    shot = run(cli, "Attack", "--as", ex("viktor"), "--against", ex("bandit-chief"), "--dice", "1,2,4,4,4,4")
+    assert (shot["results"]["hit"], shot["results"]["damage"], shot["results"]["target_mettle"]) == (True, 3, 2)
+    # Parry counted against every Attack (the alternative): Score 3 < 4, a miss.
+    old = run(cli, "Attack", "--as", ex("viktor"), "--against", ex("bandit-chief"), "--dice", "1,2,4,4,4,4",
+              "--option", "parry_against=every_attack", "--choices", keep)
+    assert (old["results"]["hit"], old["results"]["damage"]) == (False, 0)
+    # The Bandit's club in the Chief's own Zone is a melee blow: [1,2,4] Score 3 < POISE 3 +
+    # Parry 1, a miss; [2,2,4] Score 4, Edge 1: 4 + 1 - 4 = 1.
+    club = run(cli, "Attack", "--as", ex("bandit"), "--against", ex("bandit-chief"), "--dice", "1,2,4",
+               "--choices", keep)
+    assert club["results"]["hit"] is False
+    assert run(cli, "Attack", "--as", ex("bandit"), "--against", ex("bandit-chief"), "--dice", "2,2,4")[
+        "results"]["damage"] == 1
+
+
+def test_block_counts_against_every_attack(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    keep = str(tmp_path / "keep.yaml")
+    Path(keep).write_text("- accept_failure\n")
+    # A medium shield: Parry +2, Block +1, in Zone 1.
+    shield = fighter(tmp_path, "Shield", weapon="Medium shield", Parry=2, Block=1)
+    bow = fighter(tmp_path, "Bow", weapon="Bow", Range=2, Zone=0)
+    club = fighter(tmp_path, "Club", weapon="Club")
+    # [1,3,4] Score 4, Edge 1. From the next Zone only Block counts: POISE 3 + 1 = 4, a hit
+    # (4 + 1 - 3 = 2); from the same Zone the larger of Parry 2 and Block 1: 5, a miss.
+    assert run(cli, "Attack", "--as", bow, "--against", shield, "--dice", "1,3,4")["results"]["damage"] == 2
+    assert run(cli, "Attack", "--as", club, "--against", shield, "--dice", "1,3,4", "--choices", keep)[
+        "results"]["hit"] is False
+
+
+def test_exact_odds_of_a_shot_at_a_parrying_foe(rules) -> None:  # type: ignore[no-untyped-def]
+    viktor, chief = rules.entity(ex("viktor")), rules.entity(ex("bandit-chief"))
+    for option, difficulty in (("melee_only", 3), ("every_attack", 4)):
+        odds = rules.odds("Attack", as_=viktor, against=chief, options={"parry_against": option})
+        # Independent: 6 dice against POISE 3, plus Parry 1 only under every_attack.
+        hit = sum(Fraction(1, 6 ** 6) for faces in product(range(1, 7), repeat=6) if check(faces)[0] >= difficulty)
+        assert plain(odds.results["hit"]) == {True: hit, False: 1 - hit}
+
+
+# ---------------------------------------------------------------- Grapple: weapons count for neither side
+
+
+def test_a_grapple_leaves_the_weapons_out(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # The Bandit grapples the Chief: 3 dice [1,2,4] Score 3 against POISE 3 (the Chief's
+    # sword does not parry a grapple), Edge 1: FRAME 3 + 1 - FRAME 3 = +1 Difficulty.
+    grip = run(cli, "Attack", "--as", ex("bandit"), "--against", ex("bandit-chief"), "--with", "mode=grapple",
+               "--dice", "1,2,4")
+    assert (grip["results"]["hit"], grip["results"]["hold"]) == (True, 1)
+    assert grip["state"]["target"]["conditions"] == ["Grappled(1) for 2 rounds"]
+    # A sword's Hit (+1D) is no help in a grapple: only 3 dice are read, [1,2,4].
+    sword = fighter(tmp_path, "Sword", weapon="Sword", Hit=2, DM=5)
+    held = run(cli, "Attack", "--as", sword, "--against", ex("bandit"), "--with", "mode=grapple", "--dice", "1,2,4")
+    assert (held["results"]["score"], held["results"]["edge"], held["results"]["hold"]) == (3, 1, 1)
+
+
+def test_a_grapple_weapon_brings_its_hit_and_dm(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # A garrote (Grapple special; DM FRAME + 1 = 4) with a +1D Hit of ours: 4 dice [1,2,4,4],
+    # Score 3 vs POISE 3, Edge 2: DM 4 + 2 - FRAME 3 = +3.
+    garrote = fighter(tmp_path, "Garrote", weapon="Garrote", Grappling=1, Hit=1, DM=4)
+    out = run(cli, "Attack", "--as", garrote, "--against", ex("bandit"), "--with", "mode=grapple",
+              "--dice", "1,2,4,4")
+    assert (out["results"]["edge"], out["results"]["hold"]) == (2, 3)
+    # Grappling is on or off.
+    bad = fighter(tmp_path, "Bad", weapon="Garrote", Grappling=2)
+    refused(cli, "Weapon Specials Valid", "Attack", "--as", bad, "--against", ex("bandit"), "--with", "mode=grapple",
+            "--dice", "1,2,4")
+
+
+def test_exact_odds_of_a_grapple_with_a_sword(rules) -> None:  # type: ignore[no-untyped-def]
+    chief, bandit = rules.entity(ex("bandit-chief")), rules.entity(ex("bandit"))
+    odds = rules.odds("Attack", as_=chief, against=bandit, mode="grapple")
+    # Independent: NATURE 4 dice (no Hit) against POISE 3; the hold is FRAME 3 + Edge - FRAME 3.
+    hold: dict[int, Fraction] = defaultdict(Fraction)
+    for faces in product(range(1, 7), repeat=4):
+        score, edge = check(faces)
+        hold[edge if score >= 3 else 0] += Fraction(1, 6 ** 4)
+    assert plain(odds.results["hold"]) == {k: v for k, v in hold.items() if v}
