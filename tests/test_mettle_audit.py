@@ -199,3 +199,111 @@ def test_exact_odds_of_a_grapple_with_a_sword(rules) -> None:  # type: ignore[no
         score, edge = check(faces)
         hold[edge if score >= 3 else 0] += Fraction(1, 6 ** 4)
     assert plain(odds.results["hold"]) == {k: v for k, v in hold.items() if v}
+
+
+# ---------------------------------------------------------------- a dropped weapon picked up again
+
+
+def test_a_dropped_weapon_is_picked_up_with_an_action(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Butter fingers or a Disarm leaves the weapon on the ground: no Attack until it is picked
+    # up, a Use or Move Action with no Check (Combat Twists).
+    dropped = fighter(tmp_path, "Dropped", weapon="Club", conditions=["Disarmed"])
+    refused(cli, "Attacker Has Weapon", "Attack", "--as", dropped, "--against", ex("bandit"), "--dice", "1,2,4")
+    out = run(cli, "Retrieve Weapon", "--as", dropped)
+    assert out["results"] == {"armed": True} and out["state"]["actor"]["conditions"] == []
+    down = fighter(tmp_path, "Down", weapon="Club", conditions=["Disarmed"], resources={"Harm": 7})
+    refused(cli, "Attacker Can Act", "Retrieve Weapon", "--as", down)
+
+
+def test_in_a_round_fix_weapon_picks_it_up(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    dropped = fighter(tmp_path, "Dropped", weapon="Club", conditions=["Disarmed"])
+    answers = tmp_path / "a.yaml"
+    answers.write_text("- Dropped\n- fix_weapon\n- Bandit\n- pass\n")
+    out = run(cli, "Combat Round", "--as", dropped, "--against", ex("bandit"), "--choices", str(answers))
+    assert [a["did"] for a in out["results"]["actions"]] == ["fix weapon", "pass"]
+    assert out["state"]["actor"]["conditions"] == []
+
+
+# ---------------------------------------------------------------- Entangle: kept without an Action, escaped by a Move
+
+
+def test_an_entangle_hold_stays_until_escaped(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    netted = fighter(tmp_path, "Netted", weapon="Club", conditions=["Entangled(2)"])
+    answers = tmp_path / "a.yaml"
+    answers.write_text("- Netted\n- pass\n- Bandit\n- pass\n")
+    # A Round passes with nobody renewing it: the hold stays (a Grapple's would lapse).
+    out = run(cli, "Combat Round", "--as", netted, "--against", ex("bandit"), "--choices", str(answers))
+    assert out["state"]["actor"]["conditions"] == ["Entangled(2)"]
+    # Every Check is 2 harder: [1,2,2] Score 5 against Kirin's POISE 5 + 2 misses.
+    keep = tmp_path / "keep.yaml"
+    keep.write_text("- accept_failure\n")
+    assert run(cli, "Attack", "--as", netted, "--against", ex("kirin"), "--dice", "1,2,2", "--choices", str(keep))[
+        "results"]["hit"] is False
+    # Escape: a Move Check, POISE 3 against the raised Difficulty 0 + 2. [1,4,5] Score 1 fails
+    # (the hold stays); [1,1,4] Score 2 frees.
+    stuck = run(cli, "Escape", "--as", netted, "--dice", "1,4,5")
+    assert stuck["results"] == {"outcome": "failure", "difficulty": 2, "held": 2}
+    free = run(cli, "Escape", "--as", netted, "--dice", "1,1,4")
+    assert free["results"] == {"outcome": "success", "difficulty": 2, "held": 0}
+    assert free["state"]["actor"]["conditions"] == []
+    # A new Scene ends it too; while it holds, no Charge.
+    assert run(cli, "New Scene", "--as", netted)["state"]["actor"]["conditions"] == []
+    charge = tmp_path / "c.yaml"
+    charge.write_text("- Netted\n- charge_and_attack\n")
+    refused(cli, "Charge Not Hindered", "Combat Round", "--as", netted, "--against", ex("bandit"),
+            "--choices", str(charge), "--dice", "1,2,4")
+
+
+def test_an_entangling_hit_then_an_escape_in_the_round(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    net = fighter(tmp_path, "Net", weapon="Net", Entangle=2)
+    answers = tmp_path / "a.yaml"
+    answers.write_text("- Net\n- attack_foe\n- Bandit\n- no_surge\n- escape_hold\n")
+    # The Net hits ([1,2,4]: 4 + 1 - 3 = 2 damage, held at +2); the Bandit, struck with its
+    # Action left, spends it on a Move Check against 2: [1,1,5] Score 2, free.
+    out = run(cli, "Combat Round", "--as", net, "--against", ex("bandit"), "--choices", str(answers),
+              "--dice", "1,2,4,1,1,5")
+    assert [a["did"] for a in out["results"]["actions"]] == ["attack", "escape"]
+    assert out["results"]["mettle"] == [3, 1] and out["state"]["target"]["conditions"] == []
+
+
+def test_exact_odds_of_an_escape(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    netted = rules.entity(fighter(tmp_path, "Netted", weapon="Club", conditions=["Entangled(3)"]))
+    odds = rules.odds("Escape", as_=netted)
+    free = sum(Fraction(1, 216) for faces in product(range(1, 7), repeat=3) if check(faces)[0] >= 3)
+    assert {str(k): v for k, v in plain(odds.results["outcome"]).items()} == {"success": free, "failure": 1 - free}
+
+
+# ---------------------------------------------------------------- Switch: the hit lands on a bystander
+
+
+def test_a_switch_lands_the_hit_on_a_bystander(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    switch = tmp_path / "s.yaml"
+    switch.write_text("- switch\n")
+    # The Chief's 5 dice on Kirin: [1,1,4,5,6] Score 2 < POISE 5, Edge 3: the Switch Twist
+    # rolls the 3 Edge dice again, [3,3,4]: Score 8, Edge 1, a hit: DM 5 + 1 = 6 lands on the
+    # Bystander in Kirin's Zone, less its Soak 3 = 3 (Mettle 3 -> 0, Staggered); Kirin is untouched.
+    out = run(cli, "Attack", "--as", ex("bandit-chief"), "--against", ex("kirin"), "--against", ex("bystander"),
+              "--dice", "1,1,4,5,6,3,3,4", "--choices", str(switch))
+    assert (out["results"]["hit"], out["results"]["damage"], out["results"]["switched_damage"]) == (True, 0, 3)
+    assert out["results"]["target_mettle"] == 4
+    assert out["state"]["targets"][1]["resources"]["Harm"] == 3
+    assert out["state"]["targets"][1]["conditions"] == ["Staggered"]
+    # Someone in another Zone cannot be switched in.
+    away = fighter(tmp_path, "Away", Zone=0)
+    refused(cli, "Switch Target In Zone", "Attack", "--as", ex("bandit-chief"), "--against", ex("kirin"),
+            "--against", away, "--dice", "1,1,4,5,6,3,3,4", "--choices", str(switch))
+
+
+# ---------------------------------------------------------------- Deprivation's fate on the sheet
+
+
+def test_deprivation_puts_its_fate_on_the_sheet(cli) -> None:  # type: ignore[no-untyped-def]
+    # Thirst 3 a day against the scout's Mettle 4: 3, then 6 > 4: dead, as an affliction's
+    # fatal Strain leaves the victim.
+    dead = run(cli, "Deprivation", "--as", ex("scout"), "--with", "need=thirst", "--with", "days=2")
+    assert dead["results"]["fate"] == "killed"
+    assert dead["state"]["actor"]["conditions"] == ['Strained(6, "thirst")', "Dead"]
+    # Fatigue 2 a day: 4 = Mettle on day 2, passed out (Incapacitated), not dead.
+    out = run(cli, "Deprivation", "--as", ex("scout"), "--with", "need=fatigue", "--with", "days=2")
+    assert out["results"]["fate"] == "knocked_out"
+    assert out["state"]["actor"]["conditions"] == ['Strained(4, "fatigue")', "Incapacitated"]
