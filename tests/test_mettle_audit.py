@@ -307,3 +307,56 @@ def test_deprivation_puts_its_fate_on_the_sheet(cli) -> None:  # type: ignore[no
     out = run(cli, "Deprivation", "--as", ex("scout"), "--with", "need=fatigue", "--with", "days=2")
     assert out["results"]["fate"] == "knocked_out"
     assert out["state"]["actor"]["conditions"] == ['Strained(4, "fatigue")', "Incapacitated"]
+
+
+# ---------------------------------------------------------------- Sitting Duck's validity
+
+
+def test_sitting_duck_needs_cover_and_a_ranged_foe(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    duck = tmp_path / "d.yaml"
+    duck.write_text("- sitting_duck\n")
+    covered = fighter(tmp_path, "Covered", weapon="Club", conditions=["Covered(partial)"])
+    gunman = fighter(tmp_path, "Gunman", weapon="Pistol", Range=2)
+    # [1,1,4]: Score 2 < POISE 3, Edge 1: the Twist rolls the 4 again, [5]: still a miss; the
+    # Cover is lost.
+    out = run(cli, "Attack", "--as", covered, "--against", gunman, "--dice", "1,1,4,5", "--choices", str(duck))
+    assert out["results"]["hit"] is False and out["results"]["twist"] == "sitting_duck"
+    assert out["state"]["actor"]["conditions"] == []
+    # No Cover to lose, or no ranged threat: not a valid Twist.
+    refused(cli, "Sitting Duck Valid", "Attack", "--as", fighter(tmp_path, "Open", weapon="Club"), "--against",
+            gunman, "--dice", "1,1,4,5", "--choices", str(duck))
+    refused(cli, "Sitting Duck Valid", "Attack", "--as", covered, "--against", ex("bandit"), "--dice", "1,1,4,5",
+            "--choices", str(duck))
+
+
+# ---------------------------------------------------------------- Broken: a complex weapon is useless
+
+
+def test_a_broken_complex_weapon_is_useless_until_mended(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    gun = fighter(tmp_path, "Gun", weapon="Pistol", Complex=1, Range=2, conditions=["Broken Weapon"])
+    refused(cli, "Attacker Has Weapon", "Attack", "--as", gun, "--against", ex("bandit"), "--dice", "1,2,4")
+    # Mending: a Use Check, MOTIVE 3 against the GM's 3: [1,4,5] Score 1 fails (still broken);
+    # [1,2,4] Score 3 mends it.
+    failed = run(cli, "Mend Weapon", "--as", gun, "--dice", "1,4,5")
+    assert failed["results"] == {"outcome": "failure", "armed": False}
+    mended = run(cli, "Mend Weapon", "--as", gun, "--dice", "1,2,4")
+    assert mended["results"] == {"outcome": "success", "armed": True}
+    assert mended["state"]["actor"]["conditions"] == []
+    # Complex is on or off.
+    refused(cli, "Weapon Specials Valid", "Attack", "--as", fighter(tmp_path, "Odd", weapon="Gun", Complex=2),
+            "--against", ex("bandit"), "--dice", "1,2,4")
+
+
+# ---------------------------------------------------------------- painkillers (Resources, Medicine)
+
+
+@pytest.mark.parametrize(("painkillers", "dice"), [(0, 1), (1, 2), (2, 3), (3, 3)])
+def test_painkillers_ignore_dice_of_the_staggered_penalty(cli, tmp_path: Path, painkillers: int, dice: int) -> None:  # type: ignore[no-untyped-def]
+    # Mettle 3 - 5 = -2: a -2D penalty on the 3-die pool; painkillers ignore 1 or 2 of those
+    # dice and never add any. Every die shows 1, so the Score counts the dice rolled.
+    hurt = fighter(tmp_path, "Hurt", weapon="Club", resources={"Harm": 5}, **{"Painkiller Dice": painkillers})
+    keep = tmp_path / "keep.yaml"
+    keep.write_text("- accept_failure\n")
+    out = run(cli, "Attack", "--as", hurt, "--against", ex("kirin"), "--dice", ",".join(["1"] * dice),
+              "--choices", str(keep))
+    assert out["results"]["score"] == dice
