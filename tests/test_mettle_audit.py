@@ -5,6 +5,7 @@ odds compared with an enumeration written here."""
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from fractions import Fraction
 from itertools import product
@@ -30,6 +31,13 @@ def check(faces: tuple[int, ...]) -> tuple[int, int]:
 
 def plain(dist) -> dict:  # type: ignore[no-untyped-def]
     return {v: p for v, p in dict(dist).items() if p}
+
+
+def out_file(tmp_path: Path, state: dict) -> str:
+    """A file holding an entity's state after a run (JSON is YAML)."""
+    path = tmp_path / f"{state['name'].lower()}-after.yaml"
+    path.write_text(json.dumps(state))
+    return str(path)
 
 
 # ---------------------------------------------------------------- a lone Attack on a Reach weapon
@@ -360,3 +368,37 @@ def test_painkillers_ignore_dice_of_the_staggered_penalty(cli, tmp_path: Path, p
     out = run(cli, "Attack", "--as", hurt, "--against", ex("kirin"), "--dice", ",".join(["1"] * dice),
               "--choices", str(keep))
     assert out["results"]["score"] == dice
+
+
+# ---------------------------------------------------------------- Scoped weapons (Resources, Specials)
+
+
+def test_a_scope_adds_its_zones_for_an_action(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # The Resources chapter's rifle: +1D, DM 7, Range 6, Scope 3.
+    rifle = fighter(tmp_path, "Rifle", weapon="Rifle", Hit=1, DM=7, Range=6, Scope=3, Zone=0)
+    far = fighter(tmp_path, "Far", Zone=8)
+    # Eight Zones is beyond Range 6...
+    refused(cli, "Target In Reach", "Attack", "--as", rifle, "--against", far, "--dice", "1,2,4,4")
+    # ...an Action on the scope makes it 6 + 3 = 9.
+    lined = run(cli, "Use Scope", "--as", rifle)
+    assert lined["results"] == {"reach": 9} and lined["state"]["actor"]["conditions"] == ["Scoped"]
+    scoped = fighter(tmp_path, "Rifle", weapon="Rifle", Hit=1, DM=7, Range=6, Scope=3, Zone=0, conditions=["Scoped"])
+    # NATURE 3 + Hit 1 = 4 dice [1,2,4,4]: Score 3 against POISE 3, Edge 2: 7 + 2 - Soak 3 = 6.
+    shot = run(cli, "Attack", "--as", scoped, "--against", far, "--dice", "1,2,4,4")
+    assert (shot["results"]["damage"], shot["results"]["target_mettle"]) == (6, -3)
+    # The scope served that shot.
+    assert shot["state"]["actor"]["conditions"] == []
+    # No scope, nothing to line up.
+    refused(cli, "Weapon Has Scope", "Use Scope", "--as", ex("viktor"))
+
+
+def test_in_a_round_lining_up_a_scope_is_the_action(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    rifle = fighter(tmp_path, "Rifle", weapon="Rifle", Hit=1, DM=7, Range=6, Scope=3, Zone=0)
+    answers = tmp_path / "a.yaml"
+    answers.write_text("- Rifle\n- line_up_scope\n- Bandit\n- pass\n")
+    out = run(cli, "Combat Round", "--as", rifle, "--against", ex("bandit"), "--choices", str(answers))
+    assert [a["did"] for a in out["results"]["actions"]] == ["scope", "pass"]
+    assert out["state"]["actor"]["conditions"] == ["Scoped"]
+    # A new Scene loses it.
+    assert run(cli, "New Scene", "--as", out_file(tmp_path, out["state"]["actor"]))["state"]["actor"][
+        "conditions"] == []
