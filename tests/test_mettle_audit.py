@@ -402,3 +402,21 @@ def test_in_a_round_lining_up_a_scope_is_the_action(cli, tmp_path: Path) -> None
     # A new Scene loses it.
     assert run(cli, "New Scene", "--as", out_file(tmp_path, out["state"]["actor"]))["state"]["actor"][
         "conditions"] == []
+
+
+# ---------------------------------------------------------------- a rider urging a mount (Resources, Mounts)
+
+
+def test_a_rider_urges_a_mount_with_a_riding_concept(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    rider = fighter(tmp_path, "Rider", CONCEPT=5, NATURE=2)
+    # Rider's CONCEPT 5 against the horse's pool 4 (its MOTIVE): [1,1,2,4,5] Score 4, Edge 2.
+    urged = run(cli, "Parley", "--as", rider, "--against", ex("horse"), "--with", "concept_fits=true",
+                "--dice", "1,1,2,4,5")
+    assert urged["results"] == {"outcome": "success", "sticky_belief": 2}
+    # Without a fitting CONCEPT it is NATURE 2: [1,1] Score 2 < 4.
+    assert run(cli, "Parley", "--as", rider, "--against", ex("horse"), "--dice", "1,1")["results"]["outcome"] == \
+        "failure"
+    # A CONCEPT lower than NATURE is not taken: NATURE 2 dice, [1,1].
+    low = fighter(tmp_path, "Low", CONCEPT=1, NATURE=2)
+    assert run(cli, "Parley", "--as", low, "--against", ex("horse"), "--with", "concept_fits=true",
+               "--dice", "1,1")["results"]["outcome"] == "failure"
