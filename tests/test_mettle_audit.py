@@ -420,3 +420,48 @@ def test_a_rider_urges_a_mount_with_a_riding_concept(cli, tmp_path: Path) -> Non
     low = fighter(tmp_path, "Low", CONCEPT=1, NATURE=2)
     assert run(cli, "Parley", "--as", low, "--against", ex("horse"), "--with", "concept_fits=true",
                "--dice", "1,1")["results"]["outcome"] == "failure"
+
+
+# ---------------------------------------------------------------- Blast (Resources, Specials: a grenade)
+
+
+def test_a_blast_hits_the_target_then_the_others_in_its_zone(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # The Resources chapter's frag grenade: DM 8, Range 1, Blast; thrown from Zone 0.
+    grenade = fighter(tmp_path, "Grenadier", weapon="Grenade", DM=8, Range=1, Blast=1, Zone=0)
+    far = fighter(tmp_path, "Far", Zone=2)
+    bunker = fighter(tmp_path, "Bunker", conditions=["Covered(total)"])
+    # 3 dice at Kirin: [2,3,4] Score 5 against POISE 5, Edge 1: 8 + 1 - Soak 3 = 6 (Mettle -2).
+    # The Bystander beside her: 1d6 [3] + 8 - Soak 3 = 8 (Mettle -5, Fallen). Far stands in
+    # another Zone, Bunker behind Total Cover: neither is caught, and no die is rolled for them.
+    out = run(cli, "Blast Attack", "--as", grenade, "--against", ex("kirin"), "--against", ex("bystander"),
+              "--against", far, "--against", bunker, "--dice", "2,3,4,3")
+    assert (out["results"]["hit"], out["results"]["damage"]) == (True, 6)
+    assert out["results"]["blast_damage"] == [0, 8, 0, 0]
+    assert out["results"]["mettle"] == [-2, -5, 3, 3]
+    # One roll for all (A18 shared): [2,3,4], then [5] for everyone: 5 + 8 - 3 = 10.
+    shared = run(cli, "Blast Attack", "--as", grenade, "--against", ex("kirin"), "--against", ex("bystander"),
+                 "--option", "area_roll=shared", "--dice", "2,3,4,5")
+    assert shared["results"]["blast_damage"] == [0, 10]
+    # A miss ([1,1,4] Score 2, the Twist declined) blasts nobody.
+    keep = tmp_path / "keep.yaml"
+    keep.write_text("- accept_failure\n")
+    miss = run(cli, "Blast Attack", "--as", grenade, "--against", ex("kirin"), "--against", ex("bystander"),
+               "--dice", "1,1,4", "--choices", str(keep))
+    assert (miss["results"]["hit"], miss["results"]["blast_damage"]) == (False, [0, 0])
+    refused(cli, "Weapon Has Blast", "Blast Attack", "--as", ex("bandit"), "--against", ex("kirin"), "--dice", "1")
+
+
+def test_exact_odds_of_a_blast(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    grenade = rules.entity(fighter(tmp_path, "Grenadier", weapon="Grenade", DM=8, Range=1, Blast=1, Zone=0))
+    kirin, bystander = rules.entity(ex("kirin")), rules.entity(ex("bystander"))
+    odds = rules.odds("Blast Attack", as_=grenade, against=[kirin, bystander])
+    # Independent: 3 dice against POISE 5 (a failure takes no Twist, the first option); on a
+    # hit the Bystander takes 1d6 + 8 - Soak 3.
+    blast: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
+    for faces in product(range(1, 7), repeat=3):
+        if check(faces)[0] >= 5:
+            for die in range(1, 7):
+                blast[(0, die + 5)] += Fraction(1, 6 ** 4)
+        else:
+            blast[(0, 0)] += Fraction(1, 6 ** 3)
+    assert plain(odds.results["blast_damage"]) == dict(blast)
