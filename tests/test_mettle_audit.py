@@ -465,3 +465,22 @@ def test_exact_odds_of_a_blast(rules, tmp_path: Path) -> None:  # type: ignore[n
         else:
             blast[(0, 0)] += Fraction(1, 6 ** 3)
     assert plain(odds.results["blast_damage"]) == dict(blast)
+
+
+# ---------------------------------------------------------------- bulletproof armour (Resources, Armor)
+
+
+def test_bulletproof_armour_soaks_more_against_bullets(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # A Kevlar vest: Soak +1, +3 against bullets (BP); on FRAME 3.
+    cop = fighter(tmp_path, "Cop", Armor=1, **{"BP Armor": 3})
+    pistol = fighter(tmp_path, "Pistol", weapon="Pistol", Hit=1, DM=6, Range=2, Bullets=1, Zone=0)
+    # NATURE 3 + Hit 1 = 4 dice [1,2,4,4]: Score 3 against POISE 3, Edge 2: 6 + 2 = 8, less
+    # FRAME 3 + BP 3 = 2.
+    assert run(cli, "Attack", "--as", pistol, "--against", cop, "--dice", "1,2,4,4")["results"]["damage"] == 2
+    # Armour-piercing rounds meet the plain Soak, 3 + 1: 4.
+    piercing = fighter(tmp_path, "Piercing", weapon="Pistol", Hit=1, DM=6, Range=2, Bullets=1, AP=1, Zone=0)
+    assert run(cli, "Attack", "--as", piercing, "--against", cop, "--dice", "1,2,4,4")["results"]["damage"] == 4
+    # So does a club: [1,2,4] Score 3, Edge 1: 4 + 1 - 4 = 1.
+    assert run(cli, "Attack", "--as", ex("bandit"), "--against", cop, "--dice", "1,2,4")["results"]["damage"] == 1
+    refused(cli, "Weapon Specials Valid", "Attack", "--as", ex("bandit"), "--against",
+            fighter(tmp_path, "Odd", **{"BP Armor": -1}), "--dice", "1,2,4")
