@@ -484,3 +484,18 @@ def test_bulletproof_armour_soaks_more_against_bullets(cli, tmp_path: Path) -> N
     assert run(cli, "Attack", "--as", ex("bandit"), "--against", cop, "--dice", "1,2,4")["results"]["damage"] == 1
     refused(cli, "Weapon Specials Valid", "Attack", "--as", ex("bandit"), "--against",
             fighter(tmp_path, "Odd", **{"BP Armor": -1}), "--dice", "1,2,4")
+
+
+def test_in_a_round_a_blast_passes_initiative_as_an_area_attack(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    grenade = fighter(tmp_path, "Grenadier", weapon="Grenade", DM=8, Range=1, Blast=1, Zone=0)
+    answers = tmp_path / "a.yaml"
+    answers.write_text("- Grenadier\n- throw_blast\n- Kirin\n- Kirin\n- pass\n")
+    # As above: Kirin takes 6 ([2,3,4]), the Bystander beside her 3 + 8 - 3 = 8 and falls;
+    # Initiative passes to a target still able to act (Kirin), who passes.
+    out = run(cli, "Combat Round", "--as", grenade, "--against", ex("kirin"), "--against", ex("bystander"),
+              "--choices", str(answers), "--dice", "2,3,4,3")
+    assert [(a["who"], a["did"]) for a in out["results"]["actions"]] == [("Grenadier", "blast"), ("Kirin", "pass")]
+    assert [c["choice"] for c in out["choices"]] == ["opener", "chosen_act", "lobbed_at", "next_from_blast",
+                                                     "chosen_act"]
+    assert out["results"]["mettle"] == [3, -2, -5]
+    assert out["results"]["standing"] == ["Steady", "Staggered", "Fallen"]
