@@ -499,3 +499,16 @@ def test_in_a_round_a_blast_passes_initiative_as_an_area_attack(cli, tmp_path: P
                                                      "chosen_act"]
     assert out["results"]["mettle"] == [3, -2, -5]
     assert out["results"]["standing"] == ["Steady", "Staggered", "Fallen"]
+
+
+def test_the_book_reading_of_entangle_as_a_grapple_with_the_weapon(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # A weighted net of ours: DM 5, Entangle. [1,2,4]: Score 3 against POISE 3, Edge 1.
+    net = fighter(tmp_path, "Net", weapon="Net", DM=5, Entangle=1)
+    # The file's count (default): held at +1, and 5 + 1 - 3 = 3 damage.
+    listed = run(cli, "Attack", "--as", net, "--against", ex("bandit"), "--dice", "1,2,4")["results"]
+    assert (listed["entangled"], listed["damage"]) == (1, 3)
+    # As a Grapple with the net's DM and no damage: DM 5 + Edge 1 - FRAME 3 = +3.
+    book = run(cli, "Attack", "--as", net, "--against", ex("bandit"), "--dice", "1,2,4",
+               "--option", "entangle_amount=weapon_grapple", "--option", "entangle_effect=hold_only")
+    assert (book["results"]["entangled"], book["results"]["damage"]) == (3, 0)
+    assert book["state"]["target"]["conditions"] == ["Entangled(3)"]
