@@ -1,7 +1,10 @@
-"""METTLE Core gaps found by auditing spec mettle.md and the rulebook against the ruleset
-(rulesets/mettle): a lone Attack on a ready defender with a Reach weapon (Resources chapter,
-Specials: Reach), with given dice worked out by hand, refusals naming their rule, and exact
-odds compared with an enumeration written here."""
+"""METTLE Core gaps found by auditing spec mettle.md and the rulebook (shared/seeds/mettle-core-srd)
+against the ruleset (rulesets/mettle): a lone Attack on a ready Reach defender; Parry against
+melee only; weapons left out of a Grapple (and the Grapple special); an Entangle kept until an
+Escape; Switch, Sitting Duck, a dropped or Broken weapon (Combat Twists, §4.16); Deprivation's
+fate on the sheet (§4.9); painkillers, Scope, Blast, bulletproof armour (Resources); a rider
+urging a mount. Given dice worked out by hand (each test says how), refusals naming their
+rule, and exact odds compared with enumerations written here."""
 
 from __future__ import annotations
 
