@@ -135,8 +135,10 @@ def test_subdual_disarm_and_grapple(cli, tmp_path: Path) -> None:  # type: ignor
     none = run_json(cli, "Attack", "--as", chief, "--against", tough, "--dice", dice, "--with", "mode=disarm",
                     "--option", "disarm_on_insufficient=no_effect")
     assert none["results"]["damage"] == 0
-    # Grapple: FRAME 3 + Edge 3 - FRAME 3 = +3 Difficulty on the target's Checks, no damage.
-    grip = run_json(cli, "Attack", "--as", chief, "--against", bandit, "--dice", dice, "--with", "mode=grapple")
+    # Grapple: the sword's Hit does not count (most weapons count for neither side), so 4 dice:
+    # [3,4,5,6] Score 3 vs POISE 3, Edge 3: FRAME 3 + Edge 3 - FRAME 3 = +3 Difficulty on the
+    # target's Checks, no damage.
+    grip = run_json(cli, "Attack", "--as", chief, "--against", bandit, "--dice", "3,4,5,6", "--with", "mode=grapple")
     assert grip["results"]["hold"] == 3 and grip["results"]["damage"] == 0
     assert grip["state"]["target"]["conditions"] == ["Grappled(3) for 2 rounds"]
 
@@ -270,7 +272,8 @@ def test_a_round_among_four_from_the_command_line(cli) -> None:  # type: ignore[
     before = [Path(p).read_bytes() for p in (heroes, bandits)]
     out = run_json(cli, "Combat Round", "--as", heroes, "--against", bandits,
                    "--choices", ex("round-choices"), "--dice", "1,2,3,4,5,6,3,3,1,5,6,2,2,6,1,4,5")
-    # Viktor waits, then interrupts: 6 dice vs the Chief's POISE 3 + Parry 1: [1,2,3,4,5,6]
+    # Viktor waits, then interrupts: 6 dice vs the Chief's POISE 3 (a shot from the next Zone:
+    # no Parry): [1,2,3,4,5,6]
     # Score 6, Edge 3: 3 + 3 - 4 = 2. The Chief (5 dice) hits Kirin [3,3,1,5,6]: 5 + 2 - 3 = 4.
     # Kirin, struck with her Action left, answers: [2,2,6] Score 4 vs 3, 3 + 1 - 3 = 1 to the
     # Bandit, who answers with a Rattle: [1,4,5] Score 1 < MOTIVE 3, no effect.

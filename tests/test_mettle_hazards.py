@@ -128,12 +128,12 @@ def test_split_attack_divides_the_pool(cli) -> None:  # type: ignore[no-untyped-
     import json
     viktor = str(EXAMPLES / "viktor.yaml")
     bandits = str(EXAMPLES / "bandits.yaml")
-    # NATURE 5 split 2 + 3; the Hit +1D applies to each part: 3 dice at the Chief (POISE 3 +
-    # Parry 1), 4 at the Bandit (POISE 3).
+    # NATURE 5 split 2 + 3; the Hit +1D applies to each part: 3 dice at the Chief (POISE 3; his
+    # Parry does not count against a shot from the next Zone), 4 at the Bandit (POISE 3).
     out = cli("run", GAME, "Split Attack", "--as", viktor, "--against", bandits, "--with", "first_dice=2",
               "--dice", "1,2,4,3,3,4,4", "--json")
     assert out.code == 0, out.stderr
-    # Chief: [1,2,4] Score 3 < 4: a miss. Bandit: [3,3,4,4] Score 6, Edge 2: 3 + 2 - 3 = 2.
+    # Chief: [1,2,4] Score 3 vs 3, Edge 1: 3 + 1 - Soak 4 = 0. Bandit: [3,3,4,4] Score 6, Edge 2: 3 + 2 - 3 = 2.
     assert json.loads(out.stdout)["results"]["damage"] == [0, 2]
     bad = cli("run", GAME, "Split Attack", "--as", viktor, "--against", bandits, "--with", "first_dice=5",
               "--dice", "1")

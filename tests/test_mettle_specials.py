@@ -189,7 +189,8 @@ def test_an_entangling_hit_holds_the_target(cli, tmp_path: Path) -> None:  # typ
     # [1,2,4]: a hit with Edge 1: DM 4 + 1 - 3 = 2 damage, and a hold of +2 Difficulty.
     out = attack(cli, "--as", net, "--against", BANDIT, "--dice", "1,2,4")
     assert out["results"]["damage"] == 2 and out["results"]["entangled"] == 2
-    assert out["state"]["target"]["conditions"] == ["Grappled(2) for 2 rounds"]
+    # The hold needs no Action to keep (Resources, Specials: Entangle): it stays until an Escape.
+    assert out["state"]["target"]["conditions"] == ["Entangled(2)"]
     only = attack(cli, "--as", net, "--against", BANDIT, "--dice", "1,2,4", "--option", "entangle_effect=hold_only")
     assert only["results"]["damage"] == 0 and only["results"]["entangled"] == 2
     assert only["results"]["target_mettle"] == 3
