@@ -17,7 +17,7 @@ import pytest
 from runebook import interpreter
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint
-from questworlds_helpers import by_name
+from questworlds_helpers import Stop, by_name
 
 FUMBLE, FAILURE, SUCCESS, CRITICAL = range(4)
 CHAINED = "chained contest"
@@ -175,3 +175,231 @@ def test_both_sides_withdrawing_end_the_contest_without_a_roll(rules) -> None:  
 def test_the_gm_declaration_is_checked(rules) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(RunebookError, match="E0613"):
         rules.run(CHAINED, ability=15, resistance=14, opposition_withdrawals=2, dice=[5, 16])
+
+
+# ------------------------------------------------------------------ the full extended contest
+
+FULL = "full extended contest"
+
+
+def _absorb(start: Any, step: Any) -> dict[Any, Fraction]:
+    """The chance of each end of a Markov chain from `start`: `step(state)` gives (chance,
+    next state) pairs, a next state ("end", label) being an end. Solved exactly, loops and
+    all, by Gaussian elimination over fractions (x = P x + b for each end)."""
+    states: list[Any] = []
+    index: dict[Any, int] = {}
+    moves: dict[Any, list[tuple[Fraction, Any]]] = {}
+    todo = [start]
+    while todo:
+        state = todo.pop()
+        if state in index:
+            continue
+        index[state] = len(states)
+        states.append(state)
+        moves[state] = step(state)
+        todo.extend(t for _, t in moves[state] if t[0] != "end" and t not in index)
+    ends = sorted({t[1] for s in states for _, t in moves[s] if t[0] == "end"}, key=str)
+    n = len(states)
+    # Rows: (I - P) x = b, one column of b per end.
+    rows = [[Fraction(int(i == j)) for j in range(n)] + [Fraction(0)] * len(ends) for i in range(n)]
+    for s in states:
+        i = index[s]
+        for p, t in moves[s]:
+            if t[0] == "end":
+                rows[i][n + ends.index(t[1])] += p
+            else:
+                rows[i][index[t]] -= p
+    for c in range(n):
+        pivot = next(r for r in range(c, n) if rows[r][c] != 0)
+        rows[c], rows[pivot] = rows[pivot], rows[c]
+        lead = rows[c][c]
+        rows[c] = [v / lead for v in rows[c]]
+        for r in range(n):
+            if r != c and rows[r][c] != 0:
+                factor = rows[r][c]
+                rows[r] = [v - factor * w for v, w in zip(rows[r], rows[c])]
+    first = index[start]
+    return {end: rows[first][n + k] for k, end in enumerate(ends) if rows[first][n + k]}
+
+
+def _rolls(target: int, resistance: int) -> dict[tuple[str, int, int, int], Fraction]:
+    """(outcome, steps, player's result, resistance's result) over the 400 face pairs."""
+    found: dict[tuple[str, int, int, int], Fraction] = {}
+    for a, b in itertools.product(range(1, 21), repeat=2):
+        mine, theirs = level(a, target), level(b, resistance)
+        key = (*compare(mine, theirs, a, b), mine, theirs)
+        found[key] = found.get(key, Fraction(0)) + Fraction(1, 400)
+    return found
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _extended_with_gm_disengaging(ability: int, resistance: int, bid: int, gm_bid: int, gm: str) -> dict[Any, Fraction]:
+    """Winner odds of an extended contest in which the player always acts with the standard
+    bid (held at the AP held, T-26) and the GM always does `gm`: `respond` (an exchange with
+    its bid, held at its AP), `unrelated` (nothing) or `disengage` (a simple contest, the
+    player's die first: the player's defeat lets the GM leave, no winner; the player's victory
+    takes T18's share of the GM's current AP: 1/8, 1/4, 1/2 rounded up, or all but 1). An
+    exchange (T15): a standoff moves nothing; else the loser loses the bid times the result
+    steps, or half the bid rounded up for equal results; a winner with a critical gains it.
+    The contest ends at 0 AP or fewer; no parting shot (declined)."""
+    rolls = _rolls(ability, resistance)
+
+    def exchange(ap: int, oap: int, stake: int, then: str) -> list[tuple[Fraction, Any]]:
+        out = []
+        for (outcome, steps, mine, theirs), p in rolls.items():
+            moved = 0 if outcome == "tie" else _ceil(stake, 2) if steps == 0 else steps * stake
+            if outcome == "victory":
+                a, o = ap + (moved if mine == CRITICAL else 0), oap - moved
+            elif outcome == "defeat":
+                a, o = ap - moved, oap + (moved if theirs == CRITICAL else 0)
+            else:
+                a, o = ap, oap
+            out.append((p, ("end", "player") if o <= 0 else ("end", "opposition") if a <= 0 else (then, a, o)))
+        return out
+
+    def step(state: Any) -> list[tuple[Fraction, Any]]:
+        turn, ap, oap = state
+        if turn == "player":
+            return exchange(ap, oap, min(bid, ap), "gm")
+        if gm == "respond":
+            return exchange(ap, oap, min(gm_bid, oap), "player")
+        if gm == "unrelated":
+            return [(Fraction(1), ("player", ap, oap))]
+        out = []
+        for (outcome, steps, _mine, _theirs), p in rolls.items():
+            if outcome == "defeat":
+                out.append((p, ("end", None)))
+                continue
+            taken = 0 if outcome == "tie" else [_ceil(oap, 8), _ceil(oap, 4), _ceil(oap, 2), oap - 1][steps]
+            out.append((p, ("end", "player") if oap - taken <= 0 else ("player", ap + taken, oap - taken)))
+        return out
+
+    return _absorb(("player", ability, resistance), step)
+
+
+@pytest.mark.parametrize(("gm", "answer"), [("respond", "respond"), ("unrelated", "opposition_unrelated"),
+                                            ("disengage", "opposition_disengage")])
+def test_the_gms_actions_match_an_enumeration(rules, gm: str, answer: str) -> None:  # type: ignore[no-untyped-def]
+    odds = rules.odds(FULL, ability=5, resistance=4, opposition_bid=2, answers={"opposition_action": answer})
+    assert _winners(odds) == _extended_with_gm_disengaging(5, 4, 3, 2, gm)
+    if gm == "disengage":
+        assert odds.results["opposition_disengaged"][True] == _winners(odds)[None]
+
+
+@pytest.mark.parametrize(("inputs", "answers"), [
+    ({"ability": 5, "resistance": 4}, {}),
+    ({"ability": 5, "resistance": 4, "hero_points": 1}, {"hero_point": "use"}),
+    ({"ability": 6, "resistance": 5}, {"bid": "all_in", "parting_shot": "attempt"}),
+    ({"ability": 5, "resistance": 4}, {"action": "desperation_stake", "bid": "all_in"}),
+])
+def test_with_the_first_answers_it_is_the_extended_contest(rules, inputs: dict[str, Any], answers: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+    """The GM responding every time (the first option), the two procedures agree exactly."""
+    full = rules.odds(FULL, answers=answers, **inputs)
+    plain = rules.odds("extended contest", answers=answers, **inputs)
+    assert full.states == plain.states
+    for name, distribution in plain.results.items():
+        assert full.results[name] == distribution, name
+    assert set(full.results) == set(plain.results) | {"opposition_disengaged"}
+
+
+def test_the_gm_disengages(rules) -> None:  # type: ignore[no-untyped-def]
+    # The player acts (bid 3): 5 vs 16, success against failure, a minor victory: the
+    # resistance loses 1 x 3 (14 - 3 = 11). The GM disengages: 1 vs 16, the player's critical
+    # against a failure (major): the GM stays and hands over half its AP, rounded up (6: 11 -
+    # 6, 15 + 6). The player acts again: 10 vs 10, a standoff. The GM disengages: 16 vs 5,
+    # the player's defeat: the GM leaves.
+    driver = Answers(action="act", bid="standard", opposition_action="opposition_disengage")
+    run = rules.run(FULL, ability=15, resistance=14, dice=[5, 16, 1, 16, 10, 10, 16, 5], driver=CallbackDriver(driver))
+    assert driver.asked == ["action", "bid", "opposition_action"] * 2
+    assert by_name(run.results) == {
+        "winner": None, "outcome": "victory", "disengaged": False, "opposition_disengaged": True,
+        "ap": 21, "opposition_ap": 5, "degree": None, "consequence": "unharmed",
+        "opposition_consequence": "unharmed", "benefit": None, "opposition_benefit": None}
+
+
+def test_the_gm_forfeits_an_exchange(rules) -> None:  # type: ignore[no-untyped-def]
+    # 5 vs 16: a minor victory, 14 - 3 = 11; the GM's unrelated action rolls nothing; 1 vs 20:
+    # critical against fumble, complete: 3 x 3 = 9 moves to the player (a critical gains
+    # them): 11 - 9 = 2, 15 + 9 = 24; nothing again; 1 vs 20 once more: 2 - 9 = -7, a
+    # marginal defeat for the resistance.
+    driver = Answers(action="act", bid="standard", opposition_action="opposition_unrelated", parting_shot="decline")
+    run = rules.run(FULL, ability=15, resistance=14, dice=[5, 16, 1, 20, 1, 20], driver=CallbackDriver(driver))
+    assert driver.asked == ["action", "bid", "opposition_action"] * 2 + ["action", "bid", "parting_shot"]
+    results = by_name(run.results)
+    assert (results["winner"], results["ap"], results["opposition_ap"], results["degree"]) == ("player", 33, -7, "marginal")
+
+
+def test_switching_abilities_keeps_the_ap(rules) -> None:  # type: ignore[no-untyped-def]
+    """5.3.8: the other ability is rolled from the switch on, back and forth, the AP stay as
+    figured from the first, and the GM may set another resistance against it. Each round the
+    player acts (bid 3) on 12 vs 5 and the GM forfeits its exchange. With 10 against 6 that
+    is a failure against a success, a minor defeat: the player loses 3; with 15 against 14 a
+    success against a success, won on the higher roll: the resistance loses half of 3, 2."""
+    driver = Answers(switch=["switch_ability", "keep_ability", "switch_ability"], action="act", bid="standard",
+                     opposition_action="opposition_unrelated")
+    seen: list[tuple[int, int]] = []
+
+    def answer(point: ChoicePoint) -> str:
+        if point.name == "switch":
+            seen.append((point.state["ap"], point.state["opposition_ap"]))
+            if len(seen) == 4:
+                raise Stop
+        return driver(point)
+
+    with pytest.raises(Stop):
+        rules.run(FULL, ability=15, resistance=14, switches=10, switch_resistance=6,
+                  dice=[12, 5] * 3, driver=CallbackDriver(answer))
+    assert seen == [(15, 14), (12, 14), (9, 14), (9, 12)]
+    assert driver.asked[:3] == ["switch", "action", "bid"]
+
+
+def test_no_switch_is_asked_without_another_ability(rules) -> None:  # type: ignore[no-untyped-def]
+    driver = Answers(action="act", bid="standard", opposition_action="opposition_disengage")
+    rules.run(FULL, ability=15, resistance=14, dice=[5, 16, 16, 5], driver=CallbackDriver(driver))
+    assert "switch" not in driver.asked
+
+
+def test_switching_odds(rules) -> None:  # type: ignore[no-untyped-def]
+    """Always switching to an ability rated as the first is the plain contest; always
+    switching to a worse one (the GM's resistance unchanged) loses more often."""
+    same = rules.odds(FULL, ability=5, resistance=4, switches=5, answers={"switch": "switch_ability"})
+    plain = rules.odds(FULL, ability=5, resistance=4)
+    worse = rules.odds(FULL, ability=5, resistance=4, switches=3, answers={"switch": "switch_ability"})
+    assert same.results["winner"] == plain.results["winner"]
+    assert _winners(worse) == _extended_switched(5, 3, 4)
+    assert _winners(worse)["player"] < _winners(plain)["player"]
+
+
+def _extended_switched(ability: int, other: int, resistance: int) -> dict[Any, Fraction]:
+    """Winner odds when the player switches before every exchange of theirs: the first
+    exchange on `other`, the GM's response on it too, the next exchange back on `ability`,
+    and so on; AP from `ability` throughout; the GM responds with a bid of 3."""
+    tables = {True: _rolls(other, resistance), False: _rolls(ability, resistance)}
+
+    def exchange(rolls: Any, ap: int, oap: int, stake: int) -> list[tuple[int, int, Fraction]]:
+        out = []
+        for (outcome, steps, mine, theirs), p in rolls.items():
+            moved = 0 if outcome == "tie" else _ceil(stake, 2) if steps == 0 else steps * stake
+            if outcome == "victory":
+                out.append((ap + (moved if mine == CRITICAL else 0), oap - moved, p))
+            elif outcome == "defeat":
+                out.append((ap - moved, oap + (moved if theirs == CRITICAL else 0), p))
+            else:
+                out.append((ap, oap, p))
+        return out
+
+    def step(state: Any) -> list[tuple[Fraction, Any]]:
+        turn, switched, ap, oap = state
+        if turn == "player":
+            switched = not switched
+        stake = min(3, ap) if turn == "player" else min(3, oap)
+        out = []
+        for a, o, p in exchange(tables[switched], ap, oap, stake):
+            nxt = ("gm" if turn == "player" else "player", switched, a, o)
+            out.append((p, ("end", "player") if o <= 0 else ("end", "opposition") if a <= 0 else nxt))
+        return out
+
+    return _absorb(("player", False, ability, resistance), step)
