@@ -13,13 +13,21 @@ from functools import cache
 from typing import Any
 
 import pytest
-
-from runebook import interpreter
+from questworlds_helpers import (
+    Stop,
+    absorb,
+    by_name,
+    ceil_div,
+    compare,
+    d20_level,
+    exchange_moves,
+    rolls,
+)
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint
-from questworlds_helpers import Stop, by_name
 
-FUMBLE, FAILURE, SUCCESS, CRITICAL = range(4)
+from runebook import interpreter
+
 CHAINED = "chained contest"
 
 
@@ -42,28 +50,11 @@ class Answers:
         return answer.pop(0) if isinstance(answer, list) else answer
 
 
-def level(face: int, target: int) -> int:
-    """§1.4: 1 critical, 20 fumble, at or under the target a success; a target of 0 fails."""
-    if target <= 0:
-        return FAILURE
-    return CRITICAL if face == 1 else FUMBLE if face == 20 else SUCCESS if face <= target else FAILURE
-
-
-def compare(mine: int, theirs: int, a: int, b: int) -> tuple[str, int]:
-    """§1.6: outcome and result steps; equal results go to the higher roll; the same roll, or
-    fumble against fumble, is a standoff."""
-    if mine == theirs and (a == b or mine == FUMBLE):
-        return "tie", 0
-    if mine > theirs or (mine == theirs and a > b):
-        return "victory", abs(mine - theirs)
-    return "defeat", abs(mine - theirs)
-
-
 def contest(target: int, resistance: int) -> dict[tuple[str, int], Fraction]:
     """One simple contest over the 400 face pairs: (outcome, steps) → chance."""
     found: dict[tuple[str, int], Fraction] = {}
     for a, b in itertools.product(range(1, 21), repeat=2):
-        key = compare(level(a, target), level(b, resistance), a, b)
+        key = compare(d20_level(a, target), d20_level(b, resistance), a, b)
         found[key] = found.get(key, Fraction(0)) + Fraction(1, 400)
     return found
 
@@ -182,60 +173,6 @@ def test_the_gm_declaration_is_checked(rules) -> None:  # type: ignore[no-untype
 FULL = "full extended contest"
 
 
-def _absorb(start: Any, step: Any) -> dict[Any, Fraction]:
-    """The chance of each end of a Markov chain from `start`: `step(state)` gives (chance,
-    next state) pairs, a next state ("end", label) being an end. Solved exactly, loops and
-    all, by Gaussian elimination over fractions (x = P x + b for each end)."""
-    states: list[Any] = []
-    index: dict[Any, int] = {}
-    moves: dict[Any, list[tuple[Fraction, Any]]] = {}
-    todo = [start]
-    while todo:
-        state = todo.pop()
-        if state in index:
-            continue
-        index[state] = len(states)
-        states.append(state)
-        moves[state] = step(state)
-        todo.extend(t for _, t in moves[state] if t[0] != "end" and t not in index)
-    ends = sorted({t[1] for s in states for _, t in moves[s] if t[0] == "end"}, key=str)
-    n = len(states)
-    # Rows: (I - P) x = b, one column of b per end.
-    rows = [[Fraction(int(i == j)) for j in range(n)] + [Fraction(0)] * len(ends) for i in range(n)]
-    for s in states:
-        i = index[s]
-        for p, t in moves[s]:
-            if t[0] == "end":
-                rows[i][n + ends.index(t[1])] += p
-            else:
-                rows[i][index[t]] -= p
-    for c in range(n):
-        pivot = next(r for r in range(c, n) if rows[r][c] != 0)
-        rows[c], rows[pivot] = rows[pivot], rows[c]
-        lead = rows[c][c]
-        rows[c] = [v / lead for v in rows[c]]
-        for r in range(n):
-            if r != c and rows[r][c] != 0:
-                factor = rows[r][c]
-                rows[r] = [v - factor * w for v, w in zip(rows[r], rows[c])]
-    first = index[start]
-    return {end: rows[first][n + k] for k, end in enumerate(ends) if rows[first][n + k]}
-
-
-def _rolls(target: int, resistance: int) -> dict[tuple[str, int, int, int], Fraction]:
-    """(outcome, steps, player's result, resistance's result) over the 400 face pairs."""
-    found: dict[tuple[str, int, int, int], Fraction] = {}
-    for a, b in itertools.product(range(1, 21), repeat=2):
-        mine, theirs = level(a, target), level(b, resistance)
-        key = (*compare(mine, theirs, a, b), mine, theirs)
-        found[key] = found.get(key, Fraction(0)) + Fraction(1, 400)
-    return found
-
-
-def _ceil(a: int, b: int) -> int:
-    return -(-a // b)
-
-
 def _extended_with_gm_disengaging(ability: int, resistance: int, bid: int, gm_bid: int, gm: str) -> dict[Any, Fraction]:
     """Winner odds of an extended contest in which the player always acts with the standard
     bid (held at the AP held, T-26) and the GM always does `gm`: `respond` (an exchange with
@@ -245,18 +182,13 @@ def _extended_with_gm_disengaging(ability: int, resistance: int, bid: int, gm_bi
     exchange (T15): a standoff moves nothing; else the loser loses the bid times the result
     steps, or half the bid rounded up for equal results; a winner with a critical gains it.
     The contest ends at 0 AP or fewer; no parting shot (declined)."""
-    rolls = _rolls(ability, resistance)
+    table = rolls(ability, resistance)
 
     def exchange(ap: int, oap: int, stake: int, then: str) -> list[tuple[Fraction, Any]]:
         out = []
-        for (outcome, steps, mine, theirs), p in rolls.items():
-            moved = 0 if outcome == "tie" else _ceil(stake, 2) if steps == 0 else steps * stake
-            if outcome == "victory":
-                a, o = ap + (moved if mine == CRITICAL else 0), oap - moved
-            elif outcome == "defeat":
-                a, o = ap - moved, oap + (moved if theirs == CRITICAL else 0)
-            else:
-                a, o = ap, oap
+        for (outcome, steps, mine, theirs), p in table.items():
+            mine_change, theirs_change = exchange_moves(outcome, steps, mine, theirs, stake)
+            a, o = ap + mine_change, oap + theirs_change
             out.append((p, ("end", "player") if o <= 0 else ("end", "opposition") if a <= 0 else (then, a, o)))
         return out
 
@@ -269,15 +201,15 @@ def _extended_with_gm_disengaging(ability: int, resistance: int, bid: int, gm_bi
         if gm == "unrelated":
             return [(Fraction(1), ("player", ap, oap))]
         out = []
-        for (outcome, steps, _mine, _theirs), p in rolls.items():
+        for (outcome, steps, _mine, _theirs), p in table.items():
             if outcome == "defeat":
                 out.append((p, ("end", None)))
                 continue
-            taken = 0 if outcome == "tie" else [_ceil(oap, 8), _ceil(oap, 4), _ceil(oap, 2), oap - 1][steps]
+            taken = 0 if outcome == "tie" else [ceil_div(oap, 8), ceil_div(oap, 4), ceil_div(oap, 2), oap - 1][steps]
             out.append((p, ("end", "player") if oap - taken <= 0 else ("player", ap + taken, oap - taken)))
         return out
 
-    return _absorb(("player", ability, resistance), step)
+    return absorb(("player", ability, resistance), step)
 
 
 @pytest.mark.parametrize(("gm", "answer"), [("respond", "respond"), ("unrelated", "opposition_unrelated"),
@@ -377,18 +309,13 @@ def _extended_switched(ability: int, other: int, resistance: int) -> dict[Any, F
     """Winner odds when the player switches before every exchange of theirs: the first
     exchange on `other`, the GM's response on it too, the next exchange back on `ability`,
     and so on; AP from `ability` throughout; the GM responds with a bid of 3."""
-    tables = {True: _rolls(other, resistance), False: _rolls(ability, resistance)}
+    tables = {True: rolls(other, resistance), False: rolls(ability, resistance)}
 
-    def exchange(rolls: Any, ap: int, oap: int, stake: int) -> list[tuple[int, int, Fraction]]:
+    def exchange(table: Any, ap: int, oap: int, stake: int) -> list[tuple[int, int, Fraction]]:
         out = []
-        for (outcome, steps, mine, theirs), p in rolls.items():
-            moved = 0 if outcome == "tie" else _ceil(stake, 2) if steps == 0 else steps * stake
-            if outcome == "victory":
-                out.append((ap + (moved if mine == CRITICAL else 0), oap - moved, p))
-            elif outcome == "defeat":
-                out.append((ap - moved, oap + (moved if theirs == CRITICAL else 0), p))
-            else:
-                out.append((ap, oap, p))
+        for (outcome, steps, mine, theirs), p in table.items():
+            mine_change, theirs_change = exchange_moves(outcome, steps, mine, theirs, stake)
+            out.append((ap + mine_change, oap + theirs_change, p))
         return out
 
     def step(state: Any) -> list[tuple[Fraction, Any]]:
@@ -402,4 +329,4 @@ def _extended_switched(ability: int, other: int, resistance: int) -> dict[Any, F
             out.append((p, ("end", "player") if o <= 0 else ("end", "opposition") if a <= 0 else nxt))
         return out
 
-    return _absorb(("player", False, ability, resistance), step)
+    return absorb(("player", False, ability, resistance), step)
