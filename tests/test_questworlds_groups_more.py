@@ -235,3 +235,165 @@ def test_the_gifter_spends_a_hero_point(rules) -> None:  # type: ignore[no-untyp
     without = Script(["stand_aside", "first_standing", "1", "5"], stop_after=1)
     play(rules, [16, 5, 9, 9], without, abilities=[15], resistance=14, gifter=15)
     assert without.rounds[-1] == ((15,), 19)
+
+
+# --- the full group scored contest: followers and the GM's free opponents ---------------------
+
+FULL = "full group scored contest"
+
+
+class Watch:
+    """Answers choice points in order and records, at each `tactic`, `free_action`, `support`
+    and `opponent_action`, the per-member lists named in `keys`; stops when answers run out."""
+
+    def __init__(self, answers: list[str], *keys: str) -> None:
+        self.answers = list(answers)
+        self.keys = keys
+        self.asked: list[str] = []
+        self.seen: list[dict[str, Any]] = []
+
+    def __call__(self, point: ChoicePoint) -> str:
+        if point.name in ("tactic", "free_action", "support", "opponent_action"):
+            self.seen.append({k: names(point.state[k]) for k in self.keys})
+        if not self.answers:
+            raise Stop
+        self.asked.append(point.name)
+        return self.answers.pop(0)
+
+
+def watch(rules: Any, dice: list[int], answers: list[str], keys: tuple[str, ...], **inputs: Any) -> tuple[Watch, dict[str, Any]]:
+    """Run until the answers run out (or the end): the watcher and the results (empty if stopped)."""
+    driver = Watch(answers, *keys)
+    try:
+        run = rules.run(FULL, dice=dice, driver=CallbackDriver(driver), **inputs)
+    except Stop:
+        return driver, {}
+    return driver, {k: names(v) for k, v in run.results.items()}
+
+
+def test_points_shifted_onto_a_secondary_contestant(rules) -> None:  # type: ignore[no-untyped-def]
+    """SRD 5.2.4. Round 1: 20 vs 5, a major defeat: 3 against the member; 2 shifted onto the
+    secondary contestant. Round 2: 16 vs 5, minor: 1 + 2 = 3 against; 1 shifted: the follower
+    has 3 and is removed, with 2 more (5). Round 3 (nothing to shift onto): 20 vs 5, 2 + 3 =
+    5: the member is out, a difference of 5: injured; the follower's 5 points: injured too."""
+    driver, results = watch(rules, [20, 5, 16, 5, 20, 5], ["normal", "2", "normal", "1", "normal"],
+                            ("against", "tallies", "seconds"), abilities=[15], secondaries=[13])
+    assert driver.asked == ["tactic", "shift", "tactic", "shift", "tactic"]
+    assert driver.seen == [{"against": [0], "tallies": [0], "seconds": [True]},
+                           {"against": [1], "tallies": [2], "seconds": [True]},
+                           {"against": [2], "tallies": [5], "seconds": [False]}]
+    assert results == {"winner": "opposition", "outcome": "defeat", "disengaged": False, "degree": "major",
+                       "consequences": ["injured"], "opposition_consequences": ["unharmed"],
+                       "follower_consequences": ["injured"]}
+
+
+def test_a_shift_is_at_most_the_points_against(rules) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(RunebookError, match="E0613"):
+        watch(rules, [20, 5], ["normal", "4"], (), abilities=[15], secondaries=[13])
+
+
+def test_a_secondary_contestant_protects_against_multiple_opponents(rules) -> None:  # type: ignore[no-untyped-def]
+    """One member against two opponents, the second engaged by no one: the multiple-opponent
+    penalty (6) applies unless a secondary contestant stands by. 12 vs 16: against 15 a
+    success beating a failure (2 points); against 15 - 6 = 9 two failures, lost on the lower
+    roll (1 against)."""
+    inputs = {"abilities": [15], "resistances": [14, 14], "opponents": [1], "multiple_opponents": 6}
+    guarded, _ = watch(rules, [12, 16], ["normal"], ("scored", "against"), secondaries=[13], **inputs)
+    alone, _ = watch(rules, [12, 16], ["normal"], ("scored", "against"), **inputs)
+    assert (guarded.seen[-1], alone.seen[-1]) == ({"scored": [2], "against": [0]}, {"scored": [0], "against": [1]})
+
+
+def test_a_supporter_assists_and_never_engages(rules) -> None:  # type: ignore[no-untyped-def]
+    """Member 2 (12) is a supporter (`followers` 2): unopposed from the start, asked `support`
+    (a teammate to assist, or `stand_by`), never `free_action`. Round 1: member 1 loses 20 vs
+    5 (3 against); the supporter's assist (against moderate, 14): 5 vs 16, a minor victory:
+    -2. When member 1 is out the side has no participant left: the contest ends."""
+    driver, _ = watch(rules, [20, 5, 5, 16, 20, 5], ["normal", "1", "normal"], ("against", "out"),
+                      abilities=[15, 12], followers=[0, 2])
+    assert driver.asked == ["tactic", "support", "tactic"]
+    assert driver.seen[:3] == [{"against": [0, 0], "out": [False, False]}, {"against": [3, 0], "out": [False, False]},
+                               {"against": [1, 0], "out": [False, False]}]
+    # 20 vs 1, a complete defeat: member 1 is out (a difference of 5: injured) and the contest over.
+    _, results = watch(rules, [20, 1], ["normal"], (), abilities=[15, 12], followers=[0, 2])
+    assert (results["winner"], results["consequences"]) == ("opposition", ["injured", "unharmed"])
+    with pytest.raises(RunebookError, match="E0611"):
+        watch(rules, [20, 5], ["normal", "engage"], (), abilities=[15, 12], followers=[0, 2])
+
+
+def test_a_free_opponent_picks_off_a_follower(rules) -> None:  # type: ignore[no-untyped-def]
+    """Both members face opponent 1; opponent 2, engaged by no one, picks off member 2, a
+    follower taking part (12 against 14): 16 vs 5, a minor defeat: out, with 2 + 2 points
+    lodged (rising action: impaired)."""
+    driver, _ = watch(rules, [16, 5, 9, 9, 9, 9], ["pick_off", "2", "normal", "wait_aside"], ("out", "foe_of"),
+                      abilities=[15, 12], followers=[0, 1], resistances=[14, 14], opponents=[1, 1], free_opponents=1)
+    assert driver.asked == ["opponent_action", "picked_member", "tactic", "opponent_action"]
+    assert driver.seen[0] == {"out": [False, False], "foe_of": [0, 0]}
+    assert driver.seen[1] == {"out": [False, True], "foe_of": [0, None]}
+
+
+def test_a_free_opponent_picks_off_a_secondary_contestant(rules) -> None:  # type: ignore[no-untyped-def]
+    """The secondary contestant (13 against 14): 20 vs 5, a major defeat: removed, 3 + 2 lodged."""
+    driver, _ = watch(rules, [20, 5, 9, 9], ["pick_off", "1", "normal"], ("tallies", "seconds"), abilities=[15],
+                      secondaries=[13], resistances=[14, 14], opponents=[1], free_opponents=1)
+    assert driver.seen[-1] == {"tallies": [5], "seconds": [False]}
+    with pytest.raises(RunebookError, match="E0613"):  # now there is no follower to pick off
+        watch(rules, [20, 5, 9, 9], ["pick_off", "1", "normal", "pick_off", "1"], (), abilities=[15],
+              secondaries=[13], resistances=[14, 14], opponents=[1], free_opponents=1)
+
+
+def test_a_free_opponent_engages_an_unopposed_member(rules) -> None:  # type: ignore[no-untyped-def]
+    """Round 1: opponent 2 waits; member 1 knocks opponent 1 out (1 vs 20, complete): member 2,
+    who faced it too, is unopposed. Round 2: opponent 2 engages member 2."""
+    driver, _ = watch(rules, [1, 20, 9, 9], ["wait_aside", "normal", "unrelated", "engage_member", "2", "unrelated",
+                                             "normal"], ("foe_of",),
+                      abilities=[15, 12], resistances=[14, 14], opponents=[1, 1], free_opponents=1)
+    assert driver.seen[-1] == {"foe_of": [None, 1]}
+    with pytest.raises(RunebookError, match="E0613"):  # member 1 is engaged with opponent 1
+        watch(rules, [9, 9], ["engage_member", "1"], (), abilities=[15], resistances=[14, 14], opponents=[1],
+              free_opponents=1)
+
+
+def test_with_the_first_answers_it_is_the_group_scored_contest(rules) -> None:  # type: ignore[no-untyped-def]
+    inputs = {"abilities": [15], "resistances": [14, 10], "multiple_opponents": 3, "hero_points": [1]}
+    full = rules.odds(FULL, answers={"hero_point": "use"}, **inputs)
+    plain = rules.odds("group scored contest", answers={"hero_point": "use"}, **inputs)
+    assert full.states == plain.states
+    for name, distribution in plain.results.items():
+        assert full.results[name] == distribution, name
+
+
+#: Resolution points by the result steps of a victory (T10): marginal 1 ... complete 5.
+RESOLUTION = [1, 2, 3, 5]
+
+
+def _shifting(ability: int, resistance: int) -> dict[Any, Fraction]:
+    """Winner odds of a rising scored contest in which the player shifts 1 point onto a
+    secondary contestant each time points are lodged against them, while it stands; at 3 it
+    is removed (then 5). First to 5 wins; a standoff scores nothing."""
+    table = rolls(ability, resistance)
+
+    def step(state: Any) -> list[tuple[Fraction, Any]]:
+        points, against, tally, standing = state
+        out: list[tuple[Fraction, Any]] = []
+        for (outcome, steps, _mine, _theirs), p in table.items():
+            if outcome == "victory":
+                new = (points + RESOLUTION[steps], against, tally, standing)
+            elif outcome == "defeat":
+                moved = 1 if standing else 0
+                tally2 = tally + moved
+                removed = standing and tally2 >= 3
+                new = (points, against + RESOLUTION[steps] - moved, tally2 + (2 if removed else 0), standing and not removed)
+            else:
+                new = state
+            out.append((p, ("end", "player") if new[0] >= 5 else ("end", "opposition") if new[1] >= 5 else new))
+        return out
+
+    return absorb((0, 0, 0, True), step)
+
+
+def test_shifting_odds_match_an_enumeration(rules) -> None:  # type: ignore[no-untyped-def]
+    odds = rules.odds(FULL, abilities=[15], resistances=[14], secondaries=[13], answers={"shift": "1"})
+    found = {k.name: v for k, v in odds.results["winner"].items() if v}
+    assert found == _shifting(15, 14)
+    plain = rules.odds(FULL, abilities=[15], resistances=[14])
+    assert found["player"] > plain.results["winner"][next(k for k in plain.results["winner"] if k.name == "player")]
