@@ -237,6 +237,72 @@ def test_the_gifter_spends_a_hero_point(rules) -> None:  # type: ignore[no-untyp
     assert without.rounds[-1] == ((15,), 19)
 
 
+# --- several opponents ---------------------------------------------------------------------
+
+
+def test_several_opponents_replayed(rules) -> None:  # type: ignore[no-untyped-def]
+    """Members 15 and 12 against opponents 14 and 10. Round 1, by bid (ties: members, then the
+    opponents in order): member 1 bids 5 against opponent 2: 1 vs 20, critical against fumble,
+    3 x 5 = 15 from it, gained: opponent 2 at -5 (out), member 1 at 30; member 2 bids 3 against
+    opponent 1: 5 vs 16, a minor victory (11); opponent 1 (bid 3) against member 1: 16 vs 5, a
+    minor defeat (27); opponent 2, out, loses its turn. Round 2: member 1 bids 11 against
+    opponent 1: 1 vs 20: 33 from it, -22. The level: of the two defeated, the less severe
+    (-5: marginal, AMB-29's reading)."""
+    script = Script(["exchange", "5", "2", "exchange", "3", "1", "first_standing", "2",
+                     "exchange", "11", "1", "stand_aside", "first_standing"])
+    results = play(rules, [1, 20, 5, 16, 16, 5, 1, 20], script, abilities=[15, 12], resistances=[14, 10])
+    assert script.rounds == [((15, 12), 14), ((27, 12), 11)]
+    assert [name for name, _ in script.asked].count("opposition_target") == 3
+    assert results == {
+        "winner": "player", "outcome": "victory", "degree": "marginal", "ap": [60, 12], "opposition_ap": -22,
+        "consequences": ["unharmed", "unharmed"], "hero_points_spent": 0, "hero_left": [0, 0],
+        "opposition_consequence": "hurt", "benefit": "fresh", "opposition_benefit": None,
+        "opposition_aps": [-22, -5], "opposition_consequences": ["injured", "hurt"]}
+
+
+def test_an_opponent_out_cannot_be_singled_out(rules) -> None:  # type: ignore[no-untyped-def]
+    script = Script(["exchange", "5", "2", "first_standing", "first_standing", "exchange", "5", "2"])
+    with pytest.raises(RunebookError, match="E0613"):
+        play(rules, [1, 20, 9, 9], script, abilities=[15], resistances=[14, 10])
+
+
+def _against_two(ability: int, first: int, second: int, bid: int) -> dict[Any, Fraction]:
+    """Winner odds of one member (the standard bid, held at the AP held) against two opponents
+    (bids 1), each round the member first, against the first opponent still in, then each
+    opponent still in against the member. T15 exchanges; 0 AP or fewer is out; the contest
+    ends when a side has no one in."""
+    tables = [rolls(ability, first), rolls(ability, second)]
+
+    def step(state: Any) -> list[tuple[Fraction, Any]]:
+        turn, ap, foes = state
+        if turn == 0:
+            j, stake = (0 if foes[0] > 0 else 1), min(bid, ap)
+        else:
+            j, stake = turn - 1, 1
+        if turn > 0 and foes[j] <= 0:
+            return [(Fraction(1), ((turn + 1) % 3, ap, foes))]
+        out: list[tuple[Fraction, Any]] = []
+        for (outcome, steps, mine, theirs), p in tables[j].items():
+            mine_change, theirs_change = exchange_moves(outcome, steps, mine, theirs, stake)
+            now = list(foes)
+            now[j] += theirs_change
+            a = ap + mine_change
+            if a <= 0:
+                out.append((p, ("end", "opposition")))
+            elif all(f <= 0 for f in now):
+                out.append((p, ("end", "player")))
+            else:
+                out.append((p, ((turn + 1) % 3, a, tuple(now))))
+        return out
+
+    return absorb((0, ability, (first, second)), step)
+
+
+def test_odds_against_two_opponents_match_an_enumeration(rules) -> None:  # type: ignore[no-untyped-def]
+    odds = rules.odds(EXTENDED, abilities=[3], resistances=[2, 1], opposition_bid=1, default_bid=1)
+    assert {k.name: v for k, v in odds.results["winner"].items() if v} == _against_two(3, 2, 1, 1)
+
+
 # --- the full group scored contest: followers and the GM's free opponents ---------------------
 
 FULL = "full group scored contest"
