@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+
 from runebook.interpreter.rules.entities import Held
 
 

@@ -6,11 +6,11 @@ is hurt -3, impaired -6, injured -9, and dying or dead -9 with a narrative flag.
 from __future__ import annotations
 
 import pytest
-from questworlds_helpers import by_name
-from runebook.dsl.diagnostics import RunebookError
-from runebook.interpreter.rules.procedures import CallbackDriver
 
 from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.procedures import CallbackDriver
+from questworlds_helpers import by_name
 
 #: T3 (SRD "Consequences of Defeat"): the state a defeat of each degree gives.
 T3 = {"marginal": "hurt", "minor": "impaired", "major": "injured", "complete": "dying"}

@@ -13,20 +13,11 @@ from functools import cache
 from typing import Any
 
 import pytest
-from questworlds_helpers import (
-    Stop,
-    absorb,
-    by_name,
-    ceil_div,
-    compare,
-    d20_level,
-    exchange_moves,
-    rolls,
-)
-from runebook.dsl.diagnostics import RunebookError
-from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint
 
 from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint
+from questworlds_helpers import Stop, absorb, by_name, ceil_div, compare, d20_level, exchange_moves, rolls
 
 CHAINED = "chained contest"
 

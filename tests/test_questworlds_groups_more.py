@@ -9,18 +9,11 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from questworlds_helpers import (
-    Stop,
-    absorb,
-    ceil_div,
-    exchange_moves,
-    level_name,
-    rolls,
-)
-from runebook.dsl.diagnostics import RunebookError
-from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint
 
 from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint
+from questworlds_helpers import Stop, absorb, ceil_div, exchange_moves, level_name, rolls
 
 EXTENDED = "group extended contest"
 
