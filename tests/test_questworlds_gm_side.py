@@ -321,3 +321,14 @@ def _extended_switched(ability: int, other: int, resistance: int) -> dict[Any, F
         return out
 
     return absorb(("player", False, ability, resistance), step)
+
+
+def test_a_failed_disengagement_to_zero_ends_the_contest(rules) -> None:  # type: ignore[no-untyped-def]
+    """1 AP (8 with -7 from followers): the disengagement fails, 16 vs 5, a minor defeat: a
+    quarter of 1, rounded up, goes over and the player is at 0: the contest is over there (the
+    contest ends as soon as a side has 0 AP or fewer), with no response from the GM."""
+    driver = Answers(action="disengage_attempt")
+    run = rules.run(FULL, ability=8, resistance=14, followers=-7, dice=[16, 5], driver=CallbackDriver(driver))
+    assert driver.asked == ["action"]
+    results = by_name(run.results)
+    assert (results["winner"], results["ap"], results["opposition_ap"], results["degree"]) == ("opposition", 0, 15, "marginal")
