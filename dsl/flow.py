@@ -307,6 +307,23 @@ class Flow:
             name=shown, where=where, help=f"{ahead}read what the rest of the run needs from it before (let total = "
             f"sum({shown})), or roll it where it is read; a seeded run or given dice are not affected")
 
+    def maybe_set(self) -> list[frozenset[str]]:
+        """For each line, the names (folded) some way from the start may have bound before it
+        (a union over the ways in: a loop's later lines count at its head)."""
+        count = len(self.statements)
+        before: list[frozenset[str]] = [frozenset()] * (count + 1)
+        changed = True
+        while changed:
+            changed = False
+            for index in range(count):
+                statement = self.statements[index]
+                after = before[index] | {fold(statement.name)} if isinstance(statement, ast.Binding) else before[index]
+                for target in self.successors[index]:
+                    if not after <= before[target]:
+                        before[target] = before[target] | after
+                        changed = True
+        return before
+
     def ends(self) -> bool:
         """Whether some way from the first line reaches the end (a `stop`, an `end` or the
         last line): if none does, every run goes round until the line budget refuses it."""

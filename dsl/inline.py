@@ -24,6 +24,7 @@ import attrs
 from runebook.dsl import ast
 from runebook.dsl import expr_ast as ex
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
+from runebook.dsl.flow import Flow
 from runebook.dsl.source import Source
 from runebook.dsl.vocabulary import fold
 
@@ -193,6 +194,7 @@ def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink, *,
                 results = {fold(s.name): s.name for s in body if isinstance(s, ast.ResultLine)}
                 uses[fold(label)] = _Use(prefix, callee.name, results)
         relabel = _Relabel(uses, source, sink)
+        maybe = Flow(decl.statements).maybe_set()
         out: list[ast.Statement] = []
         for index, statement in enumerate(decl.statements):
             if not isinstance(statement, ast.DoLine):
@@ -201,7 +203,7 @@ def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink, *,
                 callee, body, prefix = bodies[index]
                 if over[0]:
                     continue
-                out.extend(_inline(relabel.statement(statement), procedure, callee, body, prefix, sink))
+                out.extend(_inline(relabel.statement(statement), procedure, callee, body, prefix, maybe[index], sink))
                 produced[0] += len(body)
                 if produced[0] > max_lines:
                     over[0] = True
@@ -236,10 +238,49 @@ def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink, *,
     return expanded
 
 
+def _hidden_names(caller: Any, callee: Any, body: tuple[ast.Statement, ...], bound: frozenset[str],
+                  sink: DiagnosticSink) -> None:
+    """E0633 where the used procedure reads a name of the game (a check, a function, a
+    table...) that a value of the caller of the same name may hide (``bound``: the caller's
+    names some way may have set before the `do`): the used procedure's own names are renamed
+    apart, the game's are not, so its line would find the caller's value at run time (`let
+    bonus = 5` in the caller hiding the check `Bonus`)."""
+    mine: dict[str, Any] = {fold(p.name): p for p in caller.decl.params}
+    for statement in caller.decl.statements:
+        if isinstance(statement, ast.Binding) and fold(statement.name) in bound and not statement.name.startswith("#"):
+            mine.setdefault(fold(statement.name), statement)
+    own = {fold(p.name) for p in callee.decl.params} | {fold(s.name) for s in body if isinstance(s, ast.Binding)}
+    reported: set[str] = set()
+    for statement in body:
+        exprs = [e for e in (statement.expr, *(statement.args or ()), *(v for _, v in statement.named))
+                 if e is not None]
+        for expr in exprs:
+            found = list(ex.nodes(expr))
+            items = {fold(n.name) for n in found if isinstance(n, ex.Comprehension)}
+            # `who's Blast`: a property of the owner, not a name looked up.
+            properties = {id(n.prop) for n in found if isinstance(n, ex.Possessive)}
+            for node in found:
+                if id(node) in properties:
+                    continue
+                name = node.func.text if isinstance(node, ex.Call) else node.text if isinstance(node, ex.Name) else None
+                key = fold(name) if name is not None else ""
+                hider = mine.get(key)
+                if hider is None or key in own or key in items or key in reported or "." in key:
+                    continue
+                reported.add(key)
+                line = f" (line {hider.span.line})" if hider.span is not None else ""
+                where = statement.inlined.source if statement.inlined is not None else callee.source
+                sink.items.append(Diagnostic.make(
+                    "E0633", where, node.span or statement.span, name=name, procedure=callee.name,
+                    caller=caller.name, help=f"'{caller.name}' has a value '{hider.name}'{line} that hides it where "
+                    f"it uses '{callee.name}': rename that value"))
+
+
 def _inline(use: ast.Statement, caller: Any, callee: Any, body: tuple[ast.Statement, ...], prefix: str,
-            sink: DiagnosticSink) -> list[ast.Statement]:
+            bound: frozenset[str], sink: DiagnosticSink) -> list[ast.Statement]:
     """The lines a ``do`` stands for: inputs bound, the used procedure's lines renamed."""
     source, params = caller.source, callee.decl.params
+    _hidden_names(caller, callee, body, bound, sink)
     names = [p.name for p in params] + [s.name for s in body if isinstance(s, ast.Binding)]
     mapping: dict[str, ex.Expr] = {fold(n): ex.Name((f"{prefix}.{n}",)) for n in names}
     # Arguments: by name, then the values without a name for the remaining inputs in order.

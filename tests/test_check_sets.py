@@ -155,3 +155,69 @@ procedure Count (limit: number = 1000000)
     assert refused.code == 1 and "E0612" in refused.stderr and "'repeat', 'goto'" in refused.stderr
     allowed = cli("run", game, "Count", "--with", "limit=4000", "--limit", "max_steps=20000")
     assert allowed.code == 0 and "counted: 4000" in allowed.stdout
+
+
+INNER = """\
+check Bonus (n: number = 1)
+  result value = n + 1
+
+procedure Inner (n: number = 1)
+  let b = Bonus(n)
+  result total = b.value + n
+"""
+
+
+def test_a_callers_value_hiding_a_name_the_used_procedure_reads_is_refused(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Before, check passed this and the run failed inside Inner: the caller's `bonus` was
+    # found where Inner calls the check `Bonus` ("'Bonus' is not a function").
+    run = _check(cli, tmp_path, INNER + """
+procedure Outer ()
+  let bonus = 5
+  do Inner(2) as blow
+  result t = blow.total + bonus
+""")
+    assert run.code == 1
+    assert "game.rules:5:11: E0633 'Bonus' in 'Inner' means the game's 'Bonus', but where 'Outer' uses it" in run.stderr
+    assert "help: 'Outer' has a value 'bonus' (line 9) that hides it where it uses 'Inner': rename that value" \
+        in run.stderr
+
+
+def test_a_value_set_only_after_the_use_hides_nothing(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = _check(cli, tmp_path, INNER + """
+procedure Outer ()
+  do Inner(2) as blow
+  let bonus = blow.total
+  result t = bonus
+""")
+    assert run.code == 0, run.stderr
+    assert cli("run", str(tmp_path / "game.rules"), "Outer").stdout.endswith("t: 5\n")
+
+
+def test_a_value_set_later_in_a_loop_hides_it_on_the_next_turn(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = _check(cli, tmp_path, INNER + """
+procedure Outer ()
+  let total = 0
+  for each i in range(2)
+    do Inner(i) as blow
+    let bonus = blow.total
+    set total = total + bonus
+  result t = total
+""")
+    assert run.code == 1 and "E0633 'Bonus' in 'Inner'" in run.stderr
+
+
+def test_arguments_properties_and_comprehension_items_are_not_hidden(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # The caller's `bonus` passed as Inner's input stands for it (the caller's own value); a
+    # property read with 's and a comprehension's item are not names looked up.
+    run = _check(cli, tmp_path, """\
+procedure Inner (n: number = 1, xs: list of number = [1])
+  let doubled = [value * 2 for value in xs]
+  result total = n + sum(doubled)
+
+procedure Outer ()
+  let bonus = 5
+  let value = 1
+  do Inner(bonus, [value]) as blow
+  result t = blow.total
+""")
+    assert run.code == 0, run.stderr
