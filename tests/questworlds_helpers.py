@@ -106,22 +106,41 @@ def absorb(start: Any, step: Callable[[Any], list[tuple[Fraction, Any]]]) -> dic
         todo.extend(t for _, t in moves[state] if t[0] != "end" and t not in index)
     ends = sorted({t[1] for s in states for _, t in moves[s] if t[0] == "end"}, key=str)
     n = len(states)
-    rows = [[Fraction(int(i == j)) for j in range(n)] + [Fraction(0)] * len(ends) for i in range(n)]
+    # Sparse rows (column -> coefficient; the ends' columns after the states'): a chain of
+    # rounds links each state to a few others, and dense elimination over fractions took
+    # tens of seconds on a few hundred states. (I - P) is diagonally dominant: no pivoting.
+    rows: list[dict[int, Fraction]] = [{i: Fraction(1)} for i in range(n)]
     for s in states:
         i = index[s]
         for p, t in moves[s]:
-            if t[0] == "end":
-                rows[i][n + ends.index(t[1])] += p
+            column = n + ends.index(t[1]) if t[0] == "end" else index[t]
+            value = rows[i].get(column, Fraction(0)) + (p if t[0] == "end" else -p)
+            if value:
+                rows[i][column] = value
             else:
-                rows[i][index[t]] -= p
+                rows[i].pop(column, None)
+    holders: list[set[int]] = [set() for _ in range(n)]
+    for i, row in enumerate(rows):
+        for column in row:
+            if column < n:
+                holders[column].add(i)
     for c in range(n):
-        pivot = next(r for r in range(c, n) if rows[r][c] != 0)
-        rows[c], rows[pivot] = rows[pivot], rows[c]
         lead = rows[c][c]
-        rows[c] = [v / lead for v in rows[c]]
-        for r in range(n):
-            if r != c and rows[r][c] != 0:
-                factor = rows[r][c]
-                rows[r] = [v - factor * w for v, w in zip(rows[r], rows[c])]
+        rows[c] = {column: v / lead for column, v in rows[c].items()}
+        for r in list(holders[c] - {c}):
+            factor = rows[r].pop(c)
+            holders[c].discard(r)
+            for column, w in rows[c].items():
+                if column == c:
+                    continue
+                value = rows[r].get(column, Fraction(0)) - factor * w
+                if value:
+                    if column < n and column not in rows[r]:
+                        holders[column].add(r)
+                    rows[r][column] = value
+                elif column in rows[r]:
+                    del rows[r][column]
+                    if column < n:
+                        holders[column].discard(r)
     first = index[start]
-    return {end: rows[first][n + k] for k, end in enumerate(ends) if rows[first][n + k]}
+    return {end: rows[first][n + k] for k, end in enumerate(ends) if rows[first].get(n + k)}
