@@ -31,6 +31,7 @@ import yaml
 from runebook import interpreter
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter.rules.procedures import ScriptedDriver
+from test_d10pool_procedures import plain
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "d10-pool" / "examples"
 
@@ -38,15 +39,6 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "d10-pool" / "e
 @pytest.fixture(scope="module")
 def rules():  # type: ignore[no-untyped-def]
     return interpreter.load("d10-pool")
-
-
-def plain(value: Any) -> Any:
-    """Levels by name, tuples as lists, so results compare with literals."""
-    if isinstance(value, (tuple, list)):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    return getattr(value, "name", value)
 
 
 def hits(faces: tuple[int, ...], target: int = 8) -> int:
