@@ -51,6 +51,19 @@ def _setup(root: Path) -> dict[str, list[str]]:
     for i in range(1000):
         lines += [f"procedure P{i} (x = 1)"] + ([f"  do P{i + 1}(x) as inner"] if i < 999 else []) + ["  result v = x", ""]
     (chain / "c.rules").write_text("\n".join(lines))
+    # The longest procedure allowed (9,000 lines in a loop, a `do` every 1,000), one of 40,000
+    # (1 MB, under the 4 MiB file limit: refused, E0634), and one whose 10,000 values are all
+    # read at its end (every line's live names are all of them): what the flow checks cost.
+    for folder, count, every in (("long", 9_000, 1_000), ("longer", 40_000, 4_000)):
+        (root / folder).mkdir()
+        lines = ["procedure Inner (n = 1)", "  result total = n", "", "procedure Long ()", "  let x0 = 0", "  repeat"]
+        for i in range(1, count):
+            lines += [f"    let x{i} = x{i - 1} + 1"] + ([f"    do Inner({i}) as use{i}"] if i % every == 0 else [])
+        (root / folder / "l.rules").write_text("\n".join(lines + [f"    stop if x{count - 1} > 0", "  result t = 1", ""]))
+    (root / "wide").mkdir()
+    wide = ["procedure Wide ()"] + [f"  let x{i} = {i}" for i in range(9_900)]
+    wide += [f"  result t{k} = " + " + ".join(f"x{i}" for i in range(k, min(9_900, k + 1_900))) for k in range(0, 9_900, 1_900)]
+    (root / "wide" / "w.rules").write_text("\n".join(wide) + "\n")
     bomb = ["powers:", "  - &a0 [x, x, x, x, x, x, x, x, x]"]
     bomb += [f"  - &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
     (root / "bomb.yaml").write_text("\n".join(bomb) + "\n")
@@ -67,6 +80,9 @@ def _setup(root: Path) -> dict[str, list[str]]:
         "odds of 19 x 1d1000 summed": ["odds", str(root / "proc"), "Sum Many"],
         "check 1,000 chained procedures": ["check", str(chain)],
         "check /dev/zero, FIFO, outside link": ["check", str(hostile)],
+        "check a procedure of 9,000 lines": ["check", str(root / "long")],
+        "check a procedure of 40,000 lines": ["check", str(root / "longer")],
+        "odds of 9,900 values read at the end": ["odds", str(root / "wide"), "Wide"],
         "YAML alias bomb (--as)": ["run", "mestezia", "Berserker Charge", "--as", str(root / "bomb.yaml")],
         "YAML nested 1,000 deep (--as)": ["run", "mestezia", "Berserker Charge", "--as", str(root / "deep.yaml")],
     }

@@ -156,6 +156,7 @@ MESSAGES: dict[str, str] = {
     "E0630": "procedures are used inside each other more than {limit} deep",
     "E0632": "'{name}' never ends: no way through it reaches a 'stop', an 'end' or its last line",
     "E0633": "'{name}' in '{procedure}' means the game's '{name}', but where '{caller}' uses it a value of that name hides it",
+    "E0634": "procedure '{name}' has {lines} lines (the limit is {limit})",
     "E0631": "'set {name}' changes a value no line makes: there is no 'let {name}' or input '{name}'",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",

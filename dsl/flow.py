@@ -39,7 +39,7 @@ from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink
 from runebook.dsl.source import Span
 from runebook.dsl.vocabulary import fold
 
-__all__ = ["Flow", "ITEMS", "flow_of", "lower", "reads_of"]
+__all__ = ["Flow", "ITEMS", "LiveSets", "flow_of", "lower", "reads_of"]
 
 #: The internal builtin a ``for each`` reads its collection through (bounded, checked).
 ITEMS = "#items"
@@ -307,22 +307,22 @@ class Flow:
             name=shown, where=where, help=f"{ahead}read what the rest of the run needs from it before (let total = "
             f"sum({shown})), or roll it where it is read; a seeded run or given dice are not affected")
 
-    def maybe_set(self) -> list[frozenset[str]]:
-        """For each line, the names (folded) some way from the start may have bound before it
-        (a union over the ways in: a loop's later lines count at its head)."""
+    def maybe_set(self, lines: Iterable[int]) -> dict[int, frozenset[str]]:
+        """For each of ``lines``, the names (folded) some way from the start may have bound
+        before it (a union over the ways in: a loop's later lines count at its head)."""
+        names = _BitNames(self.statements)
         count = len(self.statements)
-        before: list[frozenset[str]] = [frozenset()] * (count + 1)
+        before = [0] * (count + 1)
         changed = True
         while changed:
             changed = False
             for index in range(count):
-                statement = self.statements[index]
-                after = before[index] | {fold(statement.name)} if isinstance(statement, ast.Binding) else before[index]
+                after = before[index] | names.binds[index]
                 for target in self.successors[index]:
-                    if not after <= before[target]:
-                        before[target] = before[target] | after
+                    if after & ~before[target]:
+                        before[target] |= after
                         changed = True
-        return before
+        return {index: names.of(before[index]) for index in lines}
 
     def ends(self) -> bool:
         """Whether some way from the first line reaches the end (a `stop`, an `end` or the
@@ -352,7 +352,7 @@ class Flow:
         return seen
 
     @cached_property
-    def live(self) -> list[frozenset[str]]:
+    def live(self) -> LiveSets:
         """The names (folded) each line may need from before it: read on some path from it
         before being set. The end reads every result."""
         return _liveness(self)
@@ -363,24 +363,24 @@ class Flow:
         in is not live any more (a value that told them apart may be gone). Exact odds look
         there for worlds that already went on from the same values (interpreter.markov.meet)."""
         live = self.live
+        bits, kills = live.bits, live.kills
         found: set[int] = set()
-        for index, statement in enumerate(self.statements):
-            kills = {fold(statement.name)} if isinstance(statement, ast.Binding) else set()
-            before = live[index] - kills
+        for index in range(len(self.statements)):
+            before = bits[index] & ~kills[index]
             for target in self.successors[index]:
-                if target < len(live) and target not in self.boundaries and not before <= live[target]:
+                if target < len(bits) and target not in self.boundaries and before & ~bits[target]:
                     found.add(target)
         return frozenset(found)
 
     def unset_reads(self, known: frozenset[str]) -> list[tuple[int, str]]:
         """(line, name) for names of the procedure's own (bound by one of its lines, not in
         ``known``) read where some path from the start has not set them yet."""
-        own = {fold(s.name) for s in self.statements if isinstance(s, ast.Binding)} - known
+        names = _BitNames(self.statements, known)
         count = len(self.statements)
-        everything = frozenset(own)
-        # Definitely set on entry to each line: intersection over predecessors.
-        setin: list[frozenset[str] | None] = [None] * (count + 1)
-        setin[0] = frozenset()
+        # Definitely set on entry to each line: intersection over predecessors (a bit per
+        # name: sets of names per line would grow with the procedure, squared in all).
+        setin: list[int | None] = [None] * (count + 1)
+        setin[0] = 0
         changed = True
         while changed:
             changed = False
@@ -388,8 +388,7 @@ class Flow:
                 before = setin[index]
                 if before is None:
                     continue
-                statement = self.statements[index]
-                after = before | {fold(statement.name)} if isinstance(statement, ast.Binding) else before
+                after = before | names.binds[index]
                 for target in self.successors[index]:
                     current = setin[target]
                     merged = after if current is None else current & after
@@ -401,29 +400,81 @@ class Flow:
             before = setin[index]
             if before is None:
                 continue
-            for name in sorted(reads_of(statement) & everything - before):
-                found.append((index, name))
+            for name in sorted(reads_of(statement)):
+                bit = names.bit.get(name, 0)
+                if bit and not before & bit:
+                    found.append((index, name))
         return found
 
 
-def _liveness(flow: Flow) -> list[frozenset[str]]:
+class _BitNames:
+    """The names a program's lines bind, a bit each (less ``known``), and the bit each line
+    binds: sets of names as whole numbers, for analyses over long procedures."""
+
+    def __init__(self, statements: Sequence[ast.Statement], known: frozenset[str] = frozenset()) -> None:
+        bound = [fold(s.name) if isinstance(s, ast.Binding) else None for s in statements]
+        self.order = sorted({n for n in bound if n is not None} - known)
+        self.bit = {name: 1 << i for i, name in enumerate(self.order)}
+        self.binds = [self.bit.get(n, 0) if n is not None else 0 for n in bound]
+
+    def of(self, bits: int) -> frozenset[str]:
+        """The names of a set of bits."""
+        return frozenset(name for i, name in enumerate(self.order) if bits >> i & 1)
+
+
+class LiveSets(Sequence[frozenset[str]]):
+    """The live names of each line (:attr:`Flow.live`), held as a whole number a line (a bit
+    per name) and made a set only for the lines asked about: a long procedure's sets of
+    names per line would take memory squared in its length."""
+
+    def __init__(self, bits: list[int], kills: list[int], order: list[str]) -> None:
+        #: Each line's live names, a bit each (``order`` names the bits).
+        self.bits = bits
+        #: The bit of the name each line binds (0 for none).
+        self.kills = kills
+        self.order = order
+        self._made: dict[int, frozenset[str]] = {}
+
+    def __len__(self) -> int:
+        return len(self.bits)
+
+    def __getitem__(self, index: int) -> frozenset[str]:  # type: ignore[override]
+        found = self._made.get(index)
+        if found is None:
+            bits, names = self.bits[index], []
+            while bits:
+                low = bits & -bits
+                names.append(self.order[low.bit_length() - 1])
+                bits ^= low
+            found = self._made[index] = frozenset(names)
+        return found
+
+
+def _liveness(flow: Flow) -> LiveSets:
     count = len(flow.statements)
-    reads = [frozenset(reads_of(s)) for s in flow.statements]
-    kills = [frozenset({fold(s.name)}) if isinstance(s, ast.Binding) else frozenset() for s in flow.statements]
-    live: list[frozenset[str]] = [frozenset()] * (count + 1)
-    live[count] = flow.results
+    read_names = [reads_of(s) for s in flow.statements]
+    order = sorted(set().union(*read_names, flow.results,
+                               (fold(s.name) for s in flow.statements if isinstance(s, ast.Binding))))
+    bit = {name: 1 << i for i, name in enumerate(order)}
+    reads = [sum(bit[n] for n in names) for names in read_names]
+    kills = [bit[fold(s.name)] if isinstance(s, ast.Binding) else 0 for s in flow.statements]
+    results = sum(bit[n] for n in flow.results)
+    live = [0] * (count + 1)
+    live[count] = results
     changed = True
     while changed:
         changed = False
         for index in range(count - 1, -1, -1):
-            out: frozenset[str] = frozenset().union(*(live[t] for t in flow.successors[index]))
+            out = 0
+            for target in flow.successors[index]:
+                out |= live[target]
             if isinstance(flow.statements[index], ast.EndLine):
-                out = out | flow.results
-            new = reads[index] | (out - kills[index])
+                out |= results
+            new = reads[index] | (out & ~kills[index])
             if new != live[index]:
                 live[index] = new
                 changed = True
-    return live[:count]
+    return LiveSets(live[:count], kills, order)
 
 
 _FLOWS: dict[int, tuple[tuple[ast.Statement, ...], Flow]] = {}

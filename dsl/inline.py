@@ -194,7 +194,7 @@ def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink, *,
                 results = {fold(s.name): s.name for s in body if isinstance(s, ast.ResultLine)}
                 uses[fold(label)] = _Use(prefix, callee.name, results)
         relabel = _Relabel(uses, source, sink)
-        maybe = Flow(decl.statements).maybe_set()
+        maybe = Flow(decl.statements).maybe_set(bodies)
         out: list[ast.Statement] = []
         for index, statement in enumerate(decl.statements):
             if not isinstance(statement, ast.DoLine):

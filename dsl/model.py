@@ -53,6 +53,11 @@ CONDITION_SETTINGS = ("type", "lasts", "stacks")
 _WRITTEN_BINDINGS = (ast.LetLine, ast.RollLine, ast.SetLine, ast.ResultLine, ast.ChooseLine)
 
 
+#: The most lines one procedure may hold as written (its loops and blocks as the flat lines a run
+#: follows); the games' longest, expanded, has about 2,000.
+MAX_PROCEDURE_LINES = 10_000
+
+
 def _holds_dice(expr: ex.Expr) -> bool:
     """Whether a `let` of this expression holds a pool as it is: dice alone, or a list or
     either way of a condition holding one (a record's fields are their values' numbers)."""
@@ -484,6 +489,12 @@ class _Builder:
         matches.extend((m, source) for m in ast.walk_statements(block.statements) if isinstance(m, ast.MatchBlock))
         block = attrs.evolve(block, statements=lower(block.statements, flat_sink))
         self.sink.extend(flat_sink.items)
+        if len(block.statements) > MAX_PROCEDURE_LINES:
+            # The flow checks keep a set of names per line: bounded here, before any runs.
+            self.error("E0634", source, block.name.span, name=str(block.name), lines=f"{len(block.statements):,}",
+                       limit=f"{MAX_PROCEDURE_LINES:,}",
+                       help="split it into procedures that use each other with 'do NAME(...) as LABEL'")
+            block = attrs.evolve(block, statements=())
         if self.claim(str(block.name), source, block.name.span):
             self.procedures[fold(str(block.name))] = Procedure(block, source)
         for statement in block.statements:
@@ -677,16 +688,17 @@ class _Builder:
                 for arg in tuple(statement.args or ()) + tuple(v for _, v in statement.named):
                     self.names_in(arg, known, source, local)
         steps = [s.name for s in decl.statements if isinstance(s, ast.StepLine | ast.LabelLine)]
+        folded_steps = {fold(n) for n in steps}
+        folded_local = {fold(n) for n in local}
         for statement in decl.statements:
             if statement.expr is not None:
                 self.names_in(statement.expr, known, source, local)
             if isinstance(statement, ast.ChooseLine) and statement.args:  # `choose NAME from LIST`
                 self.names_in(statement.args[0], known, source, local)
             self.check_mechanic(statement, source, known, local)
-            if statement.on is not None and statement.on not in ROLES and fold(statement.on) not in {
-                    fold(n) for n in local}:
+            if statement.on is not None and statement.on not in ROLES and fold(statement.on) not in folded_local:
                 self.error("E0207", source, statement.span, name=statement.on, help=did_you_mean(statement.on, ROLES))
-            if isinstance(statement, ast.GotoLine) and fold(statement.name) not in {fold(n) for n in steps}:
+            if isinstance(statement, ast.GotoLine) and fold(statement.name) not in folded_steps:
                 self.error("E0609", source, statement.span, name=statement.name, help=did_you_mean(statement.name, steps))
         for param in decl.params:
             self.check_param_type(param, source, self.level_groups() | set(self.ruleset.vocabulary.kinds))
@@ -890,14 +902,17 @@ class _Builder:
 
     def names_in(self, expr: ex.Expr, known: set[str], source: Source, local: list[str]) -> None:
         """Every name ``expr`` reads is known, and every function it calls exists here."""
-        candidates = local + self.value_names() + [o.name for o in self.options.values()]
+        def candidates() -> list[str]:
+            # Only for a suggestion: a long procedure has many lines and few mistakes.
+            return local + self.value_names() + [o.name for o in self.options.values()]
+
         for node in expression_names(expr):
             target = node.owner if isinstance(node, ex.Possessive) else node
             while isinstance(target, ex.Possessive):
                 target = target.owner
             if isinstance(target, ex.Name) and fold(target.text) not in known:
                 self.error("E0207", source, target.span, name=target.text,
-                           help=did_you_mean(target.text, candidates))
+                           help=did_you_mean(target.text, candidates()))
         for call in _calls(expr):
             name = call.func.text
             builtin = BUILTINS.get(name.casefold())
@@ -907,7 +922,7 @@ class _Builder:
                            help=f"'{name}' is one of the {group} builtins: add a line 'uses {group}' to use them")
             elif (builtin is None or builtin.host) and fold(name) not in known:
                 pure = [n for n, b in BUILTINS.items() if not b.host]
-                self.error("E0412", source, call.func.span, name=name, help=did_you_mean(name, pure + candidates))
+                self.error("E0412", source, call.func.span, name=name, help=did_you_mean(name, pure + candidates()))
 
 
 _DECLARE: dict[type, Any] = {
