@@ -419,7 +419,17 @@ class _BitNames:
 
     def of(self, bits: int) -> frozenset[str]:
         """The names of a set of bits."""
-        return frozenset(name for i, name in enumerate(self.order) if bits >> i & 1)
+        return _names_of(bits, self.order)
+
+
+def _names_of(bits: int, order: Sequence[str]) -> frozenset[str]:
+    """The names whose bits are set (bit i names ``order[i]``), lowest bit first."""
+    names = []
+    while bits:
+        low = bits & -bits
+        names.append(order[low.bit_length() - 1])
+        bits ^= low
+    return frozenset(names)
 
 
 class LiveSets(Sequence[frozenset[str]]):
@@ -441,12 +451,7 @@ class LiveSets(Sequence[frozenset[str]]):
     def __getitem__(self, index: int) -> frozenset[str]:  # type: ignore[override]
         found = self._made.get(index)
         if found is None:
-            bits, names = self.bits[index], []
-            while bits:
-                low = bits & -bits
-                names.append(self.order[low.bit_length() - 1])
-                bits ^= low
-            found = self._made[index] = frozenset(names)
+            found = self._made[index] = _names_of(self.bits[index], self.order)
         return found
 
 
