@@ -302,19 +302,16 @@ def choice_names(statements: Sequence[ast.Statement]) -> list[str]:
     return list(names)
 
 
-def unknown_answers(owner: str, statements: Sequence[ast.Statement], answers: Mapping[str, str],
-                    where: Mapping[str, tuple[Source, Span]] | None = None) -> list[Diagnostic]:
+def unknown_answers(owner: str, statements: Sequence[ast.Statement], answers: Mapping[str, str]) -> list[Diagnostic]:
     """E0708 for each answer by name that no choice of the procedure ``owner`` takes (a
-    misspelt `--answer tactc=...` would be asked at the prompt, or ignored by exact odds);
-    ``where``: the place each answer was written, by its name."""
+    misspelt `--answer tactc=...` would be asked at the prompt, or ignored by exact odds)."""
     names = choice_names(statements)
     known = {fold(n) for n in names}
     found = []
     for name in answers:
         if fold(name) in known:
             continue
-        source, span = (where or {}).get(name, (None, None))
-        found.append(Diagnostic.make("E0708", source, span, name=name, where=f"'{owner}'",
+        found.append(Diagnostic.make("E0708", None, None, name=name, where=f"'{owner}'",
                                      help=did_you_mean(name, names)
                                      or (f"its choices: {', '.join(names)}" if names else f"'{owner}' has no choices")))
     return found

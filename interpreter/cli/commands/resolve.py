@@ -93,16 +93,6 @@ def _at_flag_name(diagnostic: Diagnostic, args: argparse.Namespace) -> Diagnosti
     return diagnostic
 
 
-def _answer_places(items: list[str]) -> dict[str, tuple[Source, Span]]:
-    """Where each ``--answer NAME=VALUE`` names its choice, for a diagnostic's caret."""
-    places: dict[str, tuple[Source, Span]] = {}
-    for item in items:
-        name = item.partition("=")[0]
-        start = len(name) - len(name.lstrip()) + 1
-        places[name.strip()] = (Source("--answer", item), Span(1, start, 1, start + len(name.strip())))
-    return places
-
-
 def _answers(args: argparse.Namespace) -> dict[str, str]:
     """Answers by choice name for exact odds: a ``--choices`` file's, then each ``--answer``."""
     answers = named_answers(args.choices) if getattr(args, "choices", None) else {}
@@ -176,7 +166,8 @@ def run_procedure(args: argparse.Namespace) -> int:
         answers = _pairs(args.answers, "--answer")
         procedure = rules.procedure(args.name)
         if procedure is not None:
-            problems = unknown_answers(procedure.name, procedure.decl.statements, answers, _answer_places(args.answers))
+            # (placed on the flag by _blame_flags, as any mistake in a flag)
+            problems = unknown_answers(procedure.name, procedure.decl.statements, answers)
             if problems:
                 raise RunebookError(problems)
         driver = NamedDriver(answers, driver)
