@@ -312,8 +312,10 @@ def _inline(use: ast.Statement, caller: Any, callee: Any, body: tuple[ast.Statem
         # A caller's name for an input the used procedure never changes stands in for it:
         # the same value (the caller does not run meanwhile), and an entry stays one across steps.
         same = caller_params.get(fold(value.text)) if isinstance(value, ex.Name) else None
+        # A `character` input is given an entity as it is (the check stage types the argument).
         if (isinstance(value, ex.Name) and fold(param.name) not in rebound
-                and (param.type is None or (same is not None and fold(same.type or "") == fold(param.type)))):
+                and (param.type is None or fold(param.type) == "character"
+                     or (same is not None and fold(same.type or "") == fold(param.type)))):
             mapping[fold(param.name)] = value
             substituted.add(param.name)
     # A mark for the trace (`-- do Strike as first`), then the results as none (one the used

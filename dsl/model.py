@@ -44,7 +44,7 @@ GROUPS_OF_ROLES = ("actors", "targets")
 
 #: Input types a check may declare (`ability: rating`), besides the name of a levels group,
 #: an entry kind, or a list of any of them (`heroes: list of rating`; `list`: of anything).
-INPUT_TYPES = ("number", "rating", "text", "boolean", "list")
+INPUT_TYPES = ("number", "rating", "text", "boolean", "list", "character")
 
 #: Settings of a condition declaration; its other inputs are the condition's parameters.
 CONDITION_SETTINGS = ("type", "lasts", "stacks")

@@ -56,7 +56,8 @@ __all__ = ["check_types"]
 fold = lru_cache(maxsize=8192)(_fold_now)
 
 #: Input types a declaration may name (`ability: rating`), besides levels groups and entry kinds.
-_INPUT_TYPES = {"number": ty.NUMBER, "rating": ty.RATING, "text": ty.TEXT, "boolean": ty.BOOLEAN}
+_INPUT_TYPES = {"number": ty.NUMBER, "rating": ty.RATING, "text": ty.TEXT, "boolean": ty.BOOLEAN,
+                "character": ty.ENTITY}
 #: Settings of a condition declaration (its other inputs are its parameters).
 _CONDITION_SETTINGS = ("type", "lasts", "stacks")
 _CONSTANTS = {"true": ty.BOOLEAN, "false": ty.BOOLEAN, "none": ty.NONE}

@@ -14,7 +14,8 @@ from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from runebook.dsl.source import Source
 from runebook.dsl.vocabulary import fold
 from runebook.interpreter.core.evaluate import MapEnv
-from runebook.interpreter.core.values import Level
+from runebook.interpreter.core.values import Level, format_value
+from runebook.interpreter.rules.entities import Entity
 from runebook.interpreter.rules.entries import EntryView
 
 __all__ = ["ReadingEnv", "bind_input"]
@@ -60,6 +61,13 @@ def bind_input(rules: Any, ctx: Any, statement: ast.Statement, source: Source, e
     param = inlined.param if inlined is not None else None
     if param is None or param.type is None:
         return value
+    if fold(param.type) == "character":
+        if isinstance(value, Entity):
+            return value
+        raise RunebookError([Diagnostic.make(
+            "E0603", source, statement.expr.span if statement.expr is not None else statement.span,
+            name=param.name, expected="a character", value=format_value(ctx.result(value)),
+            help=f"an input of '{inlined.procedure}': pass a character (actor, target, a member of a party)")])
     value = ctx.result(value)
     kinds = rules.ruleset.vocabulary.kinds
     if fold(param.type) in kinds:

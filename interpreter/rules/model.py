@@ -97,6 +97,27 @@ def role_map(as_: Any, against: Any, *, copy: bool = False) -> dict[str, Any]:
     return roles
 
 
+@attrs.frozen
+class _InputRole:
+    """An input given an entity (a `character` input): held as a role of its own, ``key``."""
+
+    key: str
+
+
+def _entity_inputs(bound: Mapping[str, Any], roles: Mapping[str, Any], *, copy: bool = False
+                   ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Inputs holding entities moved among the roles (keyed by the input's name), so that a
+    run changes copies of them, and exact odds copy them in every world and keep their
+    resources and conditions in each state, as they do the actor's and the target's."""
+    inputs, held = dict(bound), dict(roles)
+    for name, value in bound.items():
+        if isinstance(value, Entity):
+            key = name if name not in held else f"{name}#input"
+            held[key] = value.copy() if copy else value
+            inputs[name] = _InputRole(key)
+    return inputs, held
+
+
 def _first(given: Any) -> Any:
     """The first of the entities given for a role (one entity, or a list of them)."""
     if isinstance(given, list | tuple):
@@ -569,6 +590,8 @@ class Rules:
         return values
 
     def _convert(self, param: ast.Param, value: Any, check: Check, problems: list[Diagnostic]) -> Any:
+        if param.type is not None and fold(param.type) == "character":
+            return self._character(param, value, problems)
         if type(value) in (list, dict, tuple):
             value = _from_python(value)
         item_type = list_item_type(param.type)
@@ -620,6 +643,23 @@ class Rules:
                                             value=_shown(value)))
             return None
         return value
+
+    def _character(self, param: ast.Param, value: Any, problems: list[Diagnostic]) -> Any:
+        """A `character` input: an entity, or the path of a character file (one character)."""
+        if isinstance(value, Entity):
+            return value
+        if isinstance(value, str | os.PathLike) and os.fspath(value).endswith((".yaml", ".yml")):
+            try:
+                found = self.entities(os.fspath(value))
+            except RunebookError as error:
+                problems.extend(error.diagnostics)
+                return None
+            if len(found) == 1:
+                return found[0]
+        problems.append(Diagnostic.make("E0603", None, None, name=param.name, expected="a character",
+                                        value=_shown(value), help=f"give a character file: --with {param.name}="
+                                        "FILE.yaml (in Python, an entity: rules.entity(path))"))
+        return None
 
     def _convert_list(self, param: ast.Param, item_type: str, value: Any, check: Check,
                       problems: list[Diagnostic]) -> Any:
@@ -700,7 +740,8 @@ class Rules:
         scope = MapEnv({**dict(options), **present}, parent=stats)
         for param in params:
             if param.name in inputs:
-                scope.define(param.name, inputs[param.name])
+                value = inputs[param.name]
+                scope.define(param.name, (roles or {})[value.key] if type(value) is _InputRole else value)
             elif param.default is not None:
                 scope.define(param.name, ctx.result(ctx.evaluate(self.compiled(param.default, source), scope)))
         return scope
@@ -1016,7 +1057,7 @@ class Rules:
         else:
             oracle = RandomOracle(rng if rng is not None else random.Random(seed))
         # The run changes copies: a run that fails leaves every entity as it was.
-        roles = role_map(as_, against, copy=True)
+        bound, roles = _entity_inputs(bound, role_map(as_, against, copy=True), copy=True)
         ctx = Context(oracle=oracle, limits=self.limits, trace=Trace(), run=RunState(chosen, roles))
         scope = self._scope(ctx, decl.params, bound, chosen, roles, procedure.source)
         env = MapEnv({}, parent=scope)
@@ -1078,9 +1119,11 @@ class Rules:
         if procedure is not None:
             if answers:
                 self._known_answers(procedure.name, procedure.decl.statements, answers)
-            bound = self.bind_inputs(procedure, inputs, _first(as_))
-            roles = role_map(as_, against)
-            return procedure_odds(self, procedure, bound, self.option_values(options), roles, answers, progress)
+            bound, roles = _entity_inputs(self.bind_inputs(procedure, inputs, _first(as_)), role_map(as_, against))
+            found = procedure_odds(self, procedure, bound, self.option_values(options), roles, answers, progress)
+            # An entity given as an input is shown by its name, as a run's state shows it.
+            return attrs.evolve(found, inputs={k: roles[v.key].name if type(v) is _InputRole else v
+                                               for k, v in found.inputs.items()})
         spec = self.check(check)
         if answers:
             self._known_answers(spec.name, (), answers)  # a check has no choices
@@ -1499,7 +1542,10 @@ def _state(values: Mapping[str, Any], roles: Mapping[str, Any]) -> dict[str, Any
     """What a run leaves behind: its values, and each entity taking part (``actors`` and
     ``targets`` list them all when several take part on a side)."""
     state: dict[str, Any] = {k: v for k, v in values.items()
-                             if not isinstance(v, PoolSource | CheckCall) and not _is_entity(v)}
+                             if not isinstance(v, PoolSource | CheckCall | _InputRole) and not _is_entity(v)}
+    for key, entity in roles.items():  # an entity given as an input, by the input's name
+        if key.split("#")[0] not in ROLES:
+            state[key.partition("#")[0]] = entity.state()
     for role, group in zip(ROLES, GROUPS):
         members = [e for key, e in roles.items() if key.split("#")[0] == role]
         if members:
