@@ -39,7 +39,7 @@ from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink
 from runebook.dsl.source import Span
 from runebook.dsl.vocabulary import fold
 
-__all__ = ["Flow", "ITEMS", "LiveSets", "flow_of", "lower", "reads_of"]
+__all__ = ["Flow", "ITEMS", "LiveSets", "expressions_of", "flow_of", "lower", "reads_of"]
 
 #: The internal builtin a ``for each`` reads its collection through (bounded, checked).
 ITEMS = "#items"
@@ -232,8 +232,9 @@ _PLACES = (ast.StepLine, ast.LabelLine)
 _JUMPS = (ast.GotoLine, ast.TestLine)
 
 
-def reads_of(statement: ast.Statement) -> set[str]:
-    found: set[str] = set()
+def expressions_of(statement: ast.Statement) -> list[ex.Expr]:
+    """The expressions a line evaluates: its value, its arguments (positional and named) and
+    a duration (`apply X for N rounds`)."""
     exprs: list[ex.Expr] = []
     if statement.expr is not None:
         exprs.append(statement.expr)
@@ -241,7 +242,12 @@ def reads_of(statement: ast.Statement) -> set[str]:
     exprs.extend(v for _, v in statement.named)
     if statement.duration is not None:
         exprs.append(statement.duration[0])
-    for expr in exprs:
+    return exprs
+
+
+def reads_of(statement: ast.Statement) -> set[str]:
+    found: set[str] = set()
+    for expr in expressions_of(statement):
         for node in expression_names(expr):
             while isinstance(node, ex.Possessive):
                 node = node.owner  # type: ignore[assignment]

@@ -24,7 +24,7 @@ import attrs
 from runebook.dsl import ast
 from runebook.dsl import expr_ast as ex
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
-from runebook.dsl.flow import Flow
+from runebook.dsl.flow import Flow, expressions_of
 from runebook.dsl.source import Source
 from runebook.dsl.vocabulary import fold
 
@@ -252,9 +252,7 @@ def _hidden_names(caller: Any, callee: Any, body: tuple[ast.Statement, ...], bou
     own = {fold(p.name) for p in callee.decl.params} | {fold(s.name) for s in body if isinstance(s, ast.Binding)}
     reported: set[str] = set()
     for statement in body:
-        exprs = [e for e in (statement.expr, *(statement.args or ()), *(v for _, v in statement.named))
-                 if e is not None]
-        for expr in exprs:
+        for expr in expressions_of(statement):
             found = list(ex.nodes(expr))
             items = {fold(n.name) for n in found if isinstance(n, ex.Comprehension)}
             # `who's Blast`: a property of the owner, not a name looked up.

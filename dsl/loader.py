@@ -180,9 +180,10 @@ def unknown_game(name: str, span: Span | None = None, source: Source | None = No
     path = Path(name)
     if path.suffix == ".rules" or len(path.parts) > 1:
         # Meant as a path: say what is there (nothing, or a folder without .rules files).
-        found = "a folder with no .rules files" if probe(path, "is_dir") else "not a .rules file" \
-            if probe(path, "exists") \
-            else "no such file or folder"
+        if probe(path, "is_dir"):
+            found = "a folder with no .rules files"
+        else:
+            found = "not a .rules file" if probe(path, "exists") else "no such file or folder"
         return Diagnostic.make("E0006", source, span, name=name,
                                help=f"{found}; a game is a built-in name ({', '.join(names)}), a folder of "
                                ".rules files or one .rules file")
@@ -319,12 +320,11 @@ def _fingerprint(folder: Path) -> tuple[tuple[str, int, int], ...]:
 
 
 def _load_folder_now(folder: Path) -> Ruleset:
+    sink = DiagnosticSink()
     if _is_rules_file(folder):
         # One file: a game named after it, read with its folder as the root (as a folder's files are).
-        sink = DiagnosticSink()
         parsed = [p for p in (_parse(folder, sink, folder.parent),) if p is not None]
         return _ruleset_of(folder.stem, folder, parsed, sink)
-    sink = DiagnosticSink()
     parsed = [p for p in (_parse(path, sink, folder) for path in _rules_files(folder)) if p is not None]
     # A homebrew file kept in a subfolder of a game (`GAME/homebrew/x.rules` extending it)
     # is not part of the game.

@@ -822,9 +822,9 @@ class _Builder:
     def check_sets(self, decl: ast.CheckDecl | ast.ProcedureDecl, source: Source, outside: set[str]) -> None:
         """A `set` of a name no other line binds (nor an input): `set` changes a value, so this
         is a misspelt name (`set scroe = score + 1` would leave `score` as it was)."""
-        bound = {fold(s.name) for s in decl.statements if isinstance(s, ast.Binding) and not isinstance(s, ast.SetLine)}
-        choices = sorted({s.name for s in decl.statements if isinstance(s, ast.Binding) and not isinstance(s, ast.SetLine)
-                          and not s.name.startswith("#")} | {p.name for p in decl.params})
+        made = [s.name for s in decl.statements if isinstance(s, ast.Binding) and not isinstance(s, ast.SetLine)]
+        bound = {fold(n) for n in made}
+        choices = sorted({n for n in made if not n.startswith("#")} | {p.name for p in decl.params})
         reported: set[str] = set()
         for statement in decl.statements:
             if not isinstance(statement, ast.SetLine) or statement.name.startswith("#"):

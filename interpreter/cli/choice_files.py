@@ -19,6 +19,7 @@ from runebook.dsl import ast
 from runebook.dsl.diagnostics import Diagnostic, did_you_mean
 from runebook.dsl.source import Source, Span
 from runebook.dsl.vocabulary import fold
+from runebook.interpreter.rules.procedures import answer_names
 
 __all__ = ["is_choices_file", "choices_problems"]
 
@@ -66,7 +67,7 @@ class _Points:
                 if not isinstance(line, ast.ChooseLine):
                     continue
                 # A choice a `do ... as LABEL` brought in is answered by its own name too.
-                for name in dict.fromkeys((line.name, line.name.rpartition(".")[2])):
+                for name in answer_names(line.name):
                     self.names.append(name)
                     known = self.options.get(fold(name), ())
                     self.options[fold(name)] = None if line.args or known is None else known + line.choices

@@ -52,6 +52,7 @@ __all__ = [
     "PromptDriver",
     "RunResult",
     "ScriptedDriver",
+    "answer_names",
     "load_choices",
     "choice_names",
     "named_answers",
@@ -291,14 +292,18 @@ def load_choices(path: str | Path, otherwise: Driver | None = None) -> Driver:
     return ScriptedDriver([str(a) for a in data], source)
 
 
+def answer_names(choice: str) -> tuple[str, ...]:
+    """The names an answer may give a choice by: a choice a `do ... as blow` brought in by
+    ``blow.burst_hits`` and by ``burst_hits`` (as :func:`answer_named` finds it)."""
+    return tuple(dict.fromkeys((choice, choice.rpartition(".")[2])))
+
+
 def choice_names(statements: Sequence[ast.Statement]) -> list[str]:
-    """The names of a procedure's choice points, as answers name them: a choice a `do ... as
-    blow` brought in by ``blow.burst_hits`` and by ``burst_hits``."""
+    """The names of a procedure's choice points, as answers name them (:func:`answer_names`)."""
     names: dict[str, None] = {}
     for line in ast.walk_statements(statements):
         if isinstance(line, ast.ChooseLine):
-            names.setdefault(line.name, None)
-            names.setdefault(line.name.rpartition(".")[2], None)
+            names.update(dict.fromkeys(answer_names(line.name)))
     return list(names)
 
 

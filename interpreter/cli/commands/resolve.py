@@ -50,20 +50,21 @@ def _blame_flags(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse
         try:
             return run(args)
         except RunebookError as error:
+            # (flag, "name=value", name, value) for every value given on the command line.
             given = []
             for flag, values in (("--with", getattr(args, "inputs", None)), ("--option", getattr(args, "options", None)),
                                  ("--answer", getattr(args, "answers", None))):
                 for item in values or []:
-                    name, _, value = item.partition("=")
-                    if value.strip():
-                        given.append((flag, f"{name.strip()}={value.strip()}", value.strip()))
+                    name, _, value = (part.strip() for part in item.partition("="))
+                    if value:
+                        given.append((flag, f"{name}={value}", name, value))
             blamed = []
             for diagnostic in error.diagnostics:
                 if diagnostic.source is None:
                     # A diagnostic of no place (an unknown input, option or choice): the flag
                     # that names it, with a caret under the name.
-                    diagnostic = _at_flag_name(diagnostic, args)
-                culprit = next(((flag, text, value) for flag, text, value in given
+                    diagnostic = _at_flag_name(diagnostic, given)
+                culprit = next(((flag, text, value) for flag, text, _, value in given
                                 if f"'{value}'" in diagnostic.message), None)
                 if culprit is not None and diagnostic.source is not None and diagnostic.source.name != culprit[0]:
                     flag, text, value = culprit
@@ -78,18 +79,15 @@ def _blame_flags(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse
     return wrapped
 
 
-def _at_flag_name(diagnostic: Diagnostic, args: argparse.Namespace) -> Diagnostic:
-    """``diagnostic`` placed on the ``--with``/``--option``/``--answer`` item whose name it
-    quotes (`<input>: E0604 unknown input 'abilty'` becomes `--with:1:1: ...`)."""
-    for flag, values in (("--with", getattr(args, "inputs", None)), ("--option", getattr(args, "options", None)),
-                         ("--answer", getattr(args, "answers", None))):
-        for item in values or []:
-            name, _, value = (part.strip() for part in item.partition("="))
-            if name and f"'{name}'" in diagnostic.message:
-                # The value, when the diagnostic is about it (`expects a number, got 'lots'`).
-                shown = value if value and f"'{value}'" in diagnostic.message else name
-                start = item.rindex(shown) + 1 if shown is value else item.index(name) + 1
-                return attrs.evolve(diagnostic, source=Source(flag, item), span=Span(1, start, 1, start + len(shown)))
+def _at_flag_name(diagnostic: Diagnostic, given: list[tuple[str, str, str, str]]) -> Diagnostic:
+    """``diagnostic`` placed on the ``--with``/``--option``/``--answer`` item (``given``:
+    flag, text, name, value) whose name it quotes (`<input>: E0604 unknown input 'abilty'`
+    becomes `--with:1:1: ...`), the caret under the value when the diagnostic is about it
+    (`expects a number, got 'lots'`)."""
+    for flag, text, name, value in given:
+        if f"'{name}'" in diagnostic.message:
+            shown, start = (value, len(name) + 2) if f"'{value}'" in diagnostic.message else (name, 1)
+            return attrs.evolve(diagnostic, source=Source(flag, text), span=Span(1, start, 1, start + len(shown)))
     return diagnostic
 
 
