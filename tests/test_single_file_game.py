@@ -123,12 +123,14 @@ def test_a_file_of_a_folder_game_read_alone_says_so(cli) -> None:  # type: ignor
     assert run.stderr.count("was read alone") == 1
 
 
-def test_a_file_alone_in_its_folder_gets_no_such_note(tmp_path: Path) -> None:
+def test_a_file_alone_in_its_folder_gets_no_such_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     bad = tmp_path / "bad.rules"
     bad.write_text("check Hit ()\n  result total = bonsu\n", encoding="utf-8")
-    with pytest.raises(RunebookError) as raised:
-        runebook.load(str(bad))
-    assert all("read alone" not in (d.help or "") for d in raised.value.diagnostics)
+    monkeypatch.chdir(tmp_path)
+    for name in (str(bad), "bad.rules"):  # named relatively too: the file is not its own sibling
+        with pytest.raises(RunebookError) as raised:
+            runebook.load(name)
+        assert all("read alone" not in (d.help or "") for d in raised.value.diagnostics)
 
 
 def test_an_error_no_sibling_could_mend_gets_no_such_note(tmp_path: Path) -> None:

@@ -1615,11 +1615,13 @@ def load(game: str, limits: Limits = DEFAULT_LIMITS) -> Rules:
 
 def _read_alone(game: str, errors: list[Diagnostic]) -> list[Diagnostic]:
     """The errors of a game named by one .rules file; when other .rules files sit beside it,
-    the first says the file was read alone (it may be one file of a folder's game, whose
-    other files declare what it reads)."""
+    the first error for a name nothing declares says the file was read alone (it may be one
+    file of a folder's game, whose other files declare what it reads)."""
     path = Path(game)
-    if path.suffix != ".rules" or not probe(path, "is_file") or not any(
-            p != path and p.suffix == ".rules" for p in path.resolve().parent.iterdir()):
+    if path.suffix != ".rules" or not probe(path, "is_file"):
+        return errors
+    path = path.resolve()  # its folder's entries come back resolved: the file is not its own sibling
+    if not any(p != path and p.suffix == ".rules" for p in path.parent.iterdir()):
         return errors
     # Only a name the file does not know may be declared beside it.
     at = next((i for i, d in enumerate(errors) if d.code in _UNKNOWN_NAME_CODES), None)
