@@ -26,7 +26,7 @@ reaches.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -313,9 +313,10 @@ class Flow:
             name=shown, where=where, help=f"{ahead}read what the rest of the run needs from it before (let total = "
             f"sum({shown})), or roll it where it is read; a seeded run or given dice are not affected")
 
-    def maybe_set(self, lines: Iterable[int]) -> dict[int, frozenset[str]]:
-        """For each of ``lines``, the names (folded) some way from the start may have bound
-        before it (a union over the ways in: a loop's later lines count at its head)."""
+    def maybe_set(self) -> Callable[[int, str], bool]:
+        """A test of whether some way from the start may have bound a name (folded) before a
+        line (a union over the ways in: a loop's later lines count at its head); each test
+        looks up one bit, however long the procedure."""
         names = _BitNames(self.statements)
         count = len(self.statements)
         before = [0] * (count + 1)
@@ -328,7 +329,7 @@ class Flow:
                     if after & ~before[target]:
                         before[target] |= after
                         changed = True
-        return {index: names.of(before[index]) for index in lines}
+        return lambda index, name: bool(before[index] & names.bit.get(name, 0))
 
     def ends(self) -> bool:
         """Whether some way from the first line reaches the end (a `stop`, an `end` or the
@@ -422,10 +423,6 @@ class _BitNames:
         self.order = sorted({n for n in bound if n is not None} - known)
         self.bit = {name: 1 << i for i, name in enumerate(self.order)}
         self.binds = [self.bit.get(n, 0) if n is not None else 0 for n in bound]
-
-    def of(self, bits: int) -> frozenset[str]:
-        """The names of a set of bits."""
-        return _names_of(bits, self.order)
 
 
 def _names_of(bits: int, order: Sequence[str]) -> frozenset[str]:

@@ -16,7 +16,7 @@ file it came from, so a diagnostic points at the used procedure's own line and n
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
 import attrs
@@ -194,7 +194,8 @@ def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink, *,
                 results = {fold(s.name): s.name for s in body if isinstance(s, ast.ResultLine)}
                 uses[fold(label)] = _Use(prefix, callee.name, results)
         relabel = _Relabel(uses, source, sink)
-        maybe = Flow(decl.statements).maybe_set(bodies)
+        set_before = Flow(decl.statements).maybe_set()
+        values = _values_of(procedure)
         out: list[ast.Statement] = []
         for index, statement in enumerate(decl.statements):
             if not isinstance(statement, ast.DoLine):
@@ -203,7 +204,8 @@ def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink, *,
                 callee, body, prefix = bodies[index]
                 if over[0]:
                     continue
-                out.extend(_inline(relabel.statement(statement), procedure, callee, body, prefix, maybe[index], sink))
+                _hidden_names(procedure, values, lambda name, at=index: set_before(at, name), callee, body, sink)
+                out.extend(_inline(relabel.statement(statement), procedure, callee, body, prefix, sink))
                 produced[0] += len(body)
                 if produced[0] > max_lines:
                     over[0] = True
@@ -238,17 +240,24 @@ def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink, *,
     return expanded
 
 
-def _hidden_names(caller: Any, callee: Any, body: tuple[ast.Statement, ...], bound: frozenset[str],
-                  sink: DiagnosticSink) -> None:
+def _values_of(procedure: Any) -> dict[str, Any]:
+    """A procedure's own names (folded): its inputs, then what its lines bind, each by the first
+    declaration of it."""
+    found: dict[str, Any] = {fold(p.name): p for p in procedure.decl.params}
+    for statement in procedure.decl.statements:
+        if isinstance(statement, ast.Binding) and not statement.name.startswith("#"):
+            found.setdefault(fold(statement.name), statement)
+    return found
+
+
+def _hidden_names(caller: Any, values: Mapping[str, Any], set_before: Callable[[str], bool], callee: Any,
+                  body: tuple[ast.Statement, ...], sink: DiagnosticSink) -> None:
     """E0633 where the used procedure reads a name of the game (a check, a function, a
-    table...) that a value of the caller of the same name may hide (``bound``: the caller's
-    names some way may have set before the `do`): the used procedure's own names are renamed
-    apart, the game's are not, so its line would find the caller's value at run time (`let
-    bonus = 5` in the caller hiding the check `Bonus`)."""
-    mine: dict[str, Any] = {fold(p.name): p for p in caller.decl.params}
-    for statement in caller.decl.statements:
-        if isinstance(statement, ast.Binding) and fold(statement.name) in bound and not statement.name.startswith("#"):
-            mine.setdefault(fold(statement.name), statement)
+    table...) that a value of the caller of the same name may hide (``values``: the caller's
+    own names; an input always, a line's value when ``set_before`` says some way may have set
+    it before the `do`): the used procedure's own names are renamed apart, the game's are not,
+    so its line would find the caller's value at run time (`let bonus = 5` in the caller hiding
+    the check `Bonus`)."""
     own = {fold(p.name) for p in callee.decl.params} | {fold(s.name) for s in body if isinstance(s, ast.Binding)}
     reported: set[str] = set()
     for statement in body:
@@ -262,8 +271,9 @@ def _hidden_names(caller: Any, callee: Any, body: tuple[ast.Statement, ...], bou
                     continue
                 name = node.func.text if isinstance(node, ex.Call) else node.text if isinstance(node, ex.Name) else None
                 key = fold(name) if name is not None else ""
-                hider = mine.get(key)
-                if hider is None or key in own or key in items or key in reported or "." in key:
+                hider = values.get(key)
+                if hider is None or key in own or key in items or key in reported or "." in key \
+                        or (isinstance(hider, ast.Statement) and not set_before(key)):
                     continue
                 reported.add(key)
                 line = f" (line {hider.span.line})" if hider.span is not None else ""
@@ -275,10 +285,9 @@ def _hidden_names(caller: Any, callee: Any, body: tuple[ast.Statement, ...], bou
 
 
 def _inline(use: ast.Statement, caller: Any, callee: Any, body: tuple[ast.Statement, ...], prefix: str,
-            bound: frozenset[str], sink: DiagnosticSink) -> list[ast.Statement]:
+            sink: DiagnosticSink) -> list[ast.Statement]:
     """The lines a ``do`` stands for: inputs bound, the used procedure's lines renamed."""
     source, params = caller.source, callee.decl.params
-    _hidden_names(caller, callee, body, bound, sink)
     names = [p.name for p in params] + [s.name for s in body if isinstance(s, ast.Binding)]
     mapping: dict[str, ex.Expr] = {fold(n): ex.Name((f"{prefix}.{n}",)) for n in names}
     # Arguments: by name, then the values without a name for the remaining inputs in order.
