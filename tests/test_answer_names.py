@@ -27,11 +27,10 @@ def test_answers_to_real_choices_still_work(cli) -> None:  # type: ignore[no-unt
     assert run.code == 0, run.stderr
 
 
-def test_a_choice_brought_in_by_do_is_answered_by_its_bare_name(cli) -> None:  # type: ignore[no-untyped-def]
-    # METTLE's Attack uses Strike as `blow`: its choice is `blow.twist`, answered as `twist`.
+def test_a_choice_brought_in_by_do_is_answered_by_its_bare_name() -> None:
+    # METTLE's Attack uses Strike as `blow`: its choices are `blow.NAME`, answered as `NAME` too.
     rules = runebook.load("mettle")
     attack = rules.procedure("Attack")
-
     names = choice_names(attack.decl.statements)
     dotted = [n for n in names if "." in n]
     assert dotted, names
