@@ -441,11 +441,15 @@ class _Checker:
 
     def _choice_type(self, line: ast.Statement) -> Type:
         found: Type | None = None
+        joined: set[Type] = set()  # `1 to 1000` is a thousand options of one type: joined once
         for option in line.choices:
             if option.isdigit():
                 t = ty.NUMBER
             else:
                 t = self.globals.get(fold(option), ty.level(line.name))
+            if t in joined:
+                continue
+            joined.add(t)
             found = t if found is None else ty.join(found, t)
         return found or ANY
 

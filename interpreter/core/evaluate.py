@@ -1933,14 +1933,22 @@ def compile_body(expr: ex.Expr, source: Source | None, limits: Limits = DEFAULT_
 class CompiledExpression:
     """A checked, compiled expression: its tree, its source and its closure."""
 
-    __slots__ = ("closure", "expr", "source", "text", "warnings")
+    __slots__ = ("_text", "closure", "expr", "source", "warnings")
 
-    def __init__(self, expr: ex.Expr, source: Source | None, closure: Closure, text: str) -> None:
+    def __init__(self, expr: ex.Expr, source: Source | None, closure: Closure, text: str | None = None) -> None:
         self.expr = expr
         self.source = source
         self.closure = closure
-        self.text = text
+        self._text = text
         self.warnings: tuple[Diagnostic, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The expression's canonical text (worked out when first asked: a ruleset compiles
+        hundreds of expressions whose text nothing shows)."""
+        if self._text is None:
+            self._text = expression_text(self.expr)
+        return self._text
 
     def __repr__(self) -> str:
         return f"CompiledExpression({self.text!r})"
@@ -2010,7 +2018,7 @@ def _compile_node(node: ex.Expr, source: Source | None, limits: Limits,
     if errors:
         raise RunebookError(errors)
     closure = Compiler(source, limits, dialect).compile(node)
-    text = source.text if source is not None and source.name == "<expression>" else expression_text(node)
+    text = source.text if source is not None and source.name == "<expression>" else None
     compiled = CompiledExpression(node, source, closure, text)
     compiled.warnings = tuple(diagnostics)
     return compiled
