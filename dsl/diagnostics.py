@@ -45,6 +45,7 @@ MESSAGES: dict[str, str] = {
     "E0011": "'{path}' is {kind}, not a regular file; only regular files are read",
     "E0012": "'{path}' is a symlink to a file outside '{root}'; it is not followed",
     "E0013": "YAML {what} (the limit is {limit})",
+    "E0014": "'{path}' is too large to search: more than {limit} {what}",
     "E0020": "this folder's files extend two games: '{first}' ({first_file}) and '{second}'",
     # E01xx: syntax
     "E0101": "unexpected character {found}; expected {expected}",

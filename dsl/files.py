@@ -17,9 +17,15 @@ from pathlib import Path
 
 import attrs
 
-__all__ = ["FileRefused", "inside", "read_limited"]
+__all__ = ["MAX_RULES_FILES", "MAX_SEARCHED", "FileRefused", "inside", "read_limited", "rules_files"]
 
 _CHUNK = 1 << 16
+
+#: How many .rules files one folder may hold, and how many entries (files and folders) a
+#: search of it may visit: a folder given by mistake (``/``, a home folder) or a pull request
+#: that adds a hundred thousand files is refused in a moment instead of searched for minutes.
+MAX_RULES_FILES = 2_000
+MAX_SEARCHED = 100_000
 
 
 @attrs.frozen
@@ -88,3 +94,40 @@ def _kind(mode: int) -> str:
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
     return "not a regular file"
+
+
+def rules_files(folder: Path, *, max_files: int | None = None, max_searched: int | None = None) -> list[Path]:
+    """The files under ``folder`` whose names end in ``.rules`` (anything but a folder: a FIFO
+    among them is reported when it is read), sorted. Folders reached by a symlink are not
+    entered, nor hidden folders (``.git``, ``.venv``) below ``folder``; a folder that cannot be
+    listed is passed over. :class:`FileRefused` (E0014) past ``max_files`` files or
+    ``max_searched`` entries visited."""
+    max_files = MAX_RULES_FILES if max_files is None else max_files
+    max_searched = MAX_SEARCHED if max_searched is None else max_searched
+    found: list[Path] = []
+    searched = 0
+    pending = [str(folder)]
+    while pending:
+        try:
+            with os.scandir(pending.pop()) as entries:
+                for entry in entries:
+                    searched += 1
+                    if searched > max_searched:
+                        raise FileRefused("E0014", {"path": str(folder), "limit": f"{max_searched:,}",
+                                                    "what": "files and folders"})
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            if not entry.name.startswith("."):
+                                pending.append(entry.path)
+                            continue
+                        if not entry.name.endswith(".rules") or entry.is_dir():
+                            continue
+                    except OSError:
+                        continue
+                    found.append(Path(entry.path))
+                    if len(found) > max_files:
+                        raise FileRefused("E0014", {"path": str(folder), "limit": f"{max_files:,}",
+                                                    "what": ".rules files"})
+        except (OSError, ValueError):
+            continue
+    return sorted(found)

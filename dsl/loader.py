@@ -22,7 +22,7 @@ from runebook.dsl import ast
 from runebook.dsl.amendments import check_patches, patches
 from runebook.dsl.checker import CheckedEntry, check_entries
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
-from runebook.dsl.files import FileRefused, read_limited
+from runebook.dsl.files import FileRefused, read_limited, rules_files
 from runebook.dsl.parser import parse_rules, split_blocks
 from runebook.dsl.references import check_references
 from runebook.dsl.source import Source, Span, decode_source, gc_paused
@@ -54,7 +54,7 @@ class FileLimits:
 
 
 LIMITS = FileLimits()
-IO_CODES = {"E0001", "E0005", "E0006"}
+IO_CODES = {"E0001", "E0005", "E0006", "E0014"}
 
 
 @attrs.frozen
@@ -109,6 +109,9 @@ def _refusal(refused: FileRefused, shown: str) -> Diagnostic:
     fields = dict(refused.fields)
     if refused.code == "E0001":
         return Diagnostic.make("E0001", None, None, **fields)
+    if refused.code == "E0014":
+        return Diagnostic.make("E0014", None, None, help="give the game's own folder (hidden folders such as "
+                                                         ".git are not searched)", **fields)
     helps = {"E0004": "split the content into several files",
              "E0011": "replace it with a text file",
              "E0012": "copy the file into the folder, or pass --follow-symlinks if you trust it"}
@@ -123,7 +126,16 @@ def read_text(path: Path, root: Path | None = None) -> str | None:
 
 def _rules_files(folder: Path) -> list[Path]:
     # Anything named *.rules but a folder: a FIFO or device among them is reported, not skipped.
-    return sorted(p for p in folder.rglob("*.rules") if not p.is_dir())
+    # FileRefused (E0014) for a folder too large to search.
+    return rules_files(folder)
+
+
+def _holds_rules(folder: Path) -> bool:
+    """Whether a folder holds .rules files (one too large to search does: loading it says so)."""
+    try:
+        return bool(_rules_files(folder))
+    except FileRefused:
+        return True
 
 
 def probe(path: Path, test: str) -> bool:
@@ -170,7 +182,7 @@ def resolve_game(name: str) -> Path | None:
     if hit:
         return hit
     path = Path(name)
-    if (probe(path, "is_dir") and _rules_files(path)) or _is_rules_file(path):
+    if (probe(path, "is_dir") and _holds_rules(path)) or _is_rules_file(path):
         return path
     return None
 
@@ -325,7 +337,12 @@ def _load_folder_now(folder: Path) -> Ruleset:
         # One file: a game named after it, read with its folder as the root (as a folder's files are).
         parsed = [p for p in (_parse(folder, sink, folder.parent),) if p is not None]
         return _ruleset_of(folder.stem, folder, parsed, sink)
-    parsed = [p for p in (_parse(path, sink, folder) for path in _rules_files(folder)) if p is not None]
+    try:
+        files = _rules_files(folder)
+    except FileRefused as refused:  # grown since its fingerprint was taken
+        sink.items.append(_refusal(refused, str(folder)))
+        files = []
+    parsed = [p for p in (_parse(path, sink, folder) for path in files) if p is not None]
     # A homebrew file kept in a subfolder of a game (`GAME/homebrew/x.rules` extending it)
     # is not part of the game.
     parsed = [p for p in parsed if not (_extends(p[1]) and Path(p[0].name).parent.resolve() != folder.resolve())]
@@ -379,7 +396,11 @@ def load_game(name: str) -> Ruleset | Diagnostic:
     if folder is None:
         return unknown_game(name)
     folder = folder.resolve()
-    return _load_folder(folder, _fingerprint(folder))
+    try:
+        fingerprint = _fingerprint(folder)
+    except FileRefused as refused:
+        return _refusal(refused, name)
+    return _load_folder(folder, fingerprint)
 
 
 @attrs.define
@@ -405,7 +426,11 @@ def _collect(paths: Iterable[str], report: CheckReport, roots: dict[Path, Path])
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files = _rules_files(path)
+            try:
+                files = _rules_files(path)
+            except FileRefused as refused:
+                report.diagnostics.append(_refusal(refused, raw))
+                continue
             roots.update((file, path) for file in files)
             if not files:
                 report.diagnostics.append(Diagnostic.make("E0005", None, None, path=raw))

@@ -90,6 +90,8 @@ class Example:
                 text = text.decode("utf-8", "backslashreplace") if isinstance(text, bytes) else text
                 if int(spec.get("repeat", 1)) > 1:
                     text += f"… (the line above, {int(spec['repeat']):,} times in all)\n"
+                if int(spec.get("copies", 1)) > 1:
+                    text += f"… (one of {int(spec['copies']):,} such files, {{n}} from 1)\n"
                 shown.append((name, spec.get("head", "") + text + spec.get("tail", "")))
             elif isinstance(spec, bytes):
                 shown.append((name, spec.decode("utf-8", "backslashreplace")))
@@ -151,9 +153,13 @@ def run_example(example: Example, folder: Path) -> Outcome:
     """Write the example's files into ``folder`` and run its command there."""
     assert example.run is not None
     for name in example.files:
-        target = folder / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(example.file_bytes(name))
+        spec = example.files[name]
+        copies = int(spec.get("copies", 1)) if isinstance(spec, dict) else 1
+        for n in range(1, copies + 1):
+            # `copies: N`: N files, `{n}` in the name numbering them.
+            target = folder / (name.replace("{n}", str(n)) if copies > 1 else name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(example.file_bytes(name))
     for name, pointed in example.links.items():
         link = folder / name
         link.parent.mkdir(parents=True, exist_ok=True)

@@ -21,7 +21,7 @@ from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits, parse_limit
 __all__ = ["EXIT_ERRORS", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "main"]
 
 #: Diagnostics that mean the command line named something that is not there.
-USAGE_CODES = frozenset({"E0001", "E0005", "E0006"})
+USAGE_CODES = frozenset({"E0001", "E0005", "E0006", "E0014"})
 
 #: Subcommand modules, in the order `runebook --help` lists them.
 COMMANDS = (

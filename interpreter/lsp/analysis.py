@@ -20,6 +20,7 @@ import attrs
 from runebook.dsl import ast
 from runebook.dsl.checker import check_entries
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink
+from runebook.dsl.files import FileRefused, rules_files
 from runebook.dsl.loader import Ruleset, _assemble, _extends, _references, combined_entries, load_game, unknown_game
 from runebook.dsl.model import build_model
 from runebook.dsl.parser import _parse_slice, _prechecks, split_blocks
@@ -162,11 +163,21 @@ def _game_named(rules_file: ast.RulesFile) -> str | None:
     return extends.game.text.casefold() if extends is not None else None
 
 
+def _saved_rules(folder: Path) -> set[Path]:
+    """The .rules files saved in a document's folder and below; none when the folder is too
+    large to search (a loose file in a home folder: searching it on every keystroke would
+    stall the editor)."""
+    try:
+        return {p.resolve() for p in rules_files(folder) if p.is_file()}
+    except FileRefused:
+        return set()
+
+
 def _neighbours(found: Analysis) -> tuple[tuple[Source, ast.RulesFile], ...]:
     """The homebrew files beside ``found`` (its folder and below, saved or open) that extend
     the game it extends."""
     folder = found.path.parent.resolve()
-    paths = {p.resolve() for p in folder.rglob("*.rules") if p.is_file()}
+    paths = _saved_rules(folder)
     paths |= {Path(p) for p in found.overlay if p.endswith(".rules") and Path(p).is_relative_to(folder)}
     paths.discard(found.path.resolve())
     game = _game_named(found.rules_file)
@@ -208,7 +219,7 @@ def _analyze(path: Path, text: str, overlay: dict[str, str], game: str | None) -
     else:
         folder = path.parent
         # Files on disk, and documents open in the editor that are not saved there yet.
-        paths = {p.resolve() for p in folder.rglob("*.rules") if p.is_file()}
+        paths = _saved_rules(folder)
         paths |= {Path(p) for p in overlay if p.endswith(".rules") and Path(p).is_relative_to(folder.resolve())}
         paths.discard(path.resolve())
         siblings = [s for s in (_sibling(p, overlay) for p in sorted(paths)) if s is not None]

@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from runebook.dsl.files import FileRefused, rules_files
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
 from runebook.dsl.loader import _EXTENDS, CheckReport, _extends, _parse, check_paths, combined_entries, load_game, read_text
 from runebook.dsl.model import build_model
@@ -50,7 +51,10 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
     found = []
     for raw in paths:
         path = Path(raw)
-        files = sorted(path.rglob("*.rules")) if path.is_dir() else [path] if path.is_file() else []
+        try:
+            files = rules_files(path) if path.is_dir() else [path] if path.is_file() else []
+        except FileRefused:
+            continue  # reported by check_paths
         for file in files:
             text = read_text(file, path if path.is_dir() else None)
             if text is None:

@@ -10,8 +10,9 @@ import tempfile
 from pathlib import Path
 
 from runebook.dsl.diagnostics import DiagnosticSink, render_text
+from runebook.dsl.files import FileRefused, rules_files
 from runebook.dsl.formatter import format_source
-from runebook.dsl.loader import read_source
+from runebook.dsl.loader import _refusal, read_source
 from runebook.interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 
 __all__ = ["register", "run"]
@@ -29,16 +30,21 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _files(paths: list[str]) -> tuple[list[Path], list[str]]:
+    """The files to format, and what cannot be: each path named that does not exist, and
+    each folder too large to search (its diagnostic, printed)."""
     found: list[Path] = []
     missing: list[str] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*.rules") if p.is_file()))
+            try:
+                found.extend(rules_files(path))
+            except FileRefused as refused:
+                missing.append(render_text(_refusal(refused, raw)))
         elif path.is_file():
             found.append(path)
         else:
-            missing.append(raw)
+            missing.append(f"runebook fmt: no such file or folder: {raw}")
     return found, missing
 
 
@@ -57,8 +63,8 @@ def _write(path: Path, text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     files, missing = _files(args.paths)
-    for raw in missing:
-        print(f"runebook fmt: no such file or folder: {raw}", file=sys.stderr)
+    for problem in missing:
+        print(problem, file=sys.stderr)
     if missing:
         return EXIT_USAGE
     changed: list[Path] = []
