@@ -94,3 +94,21 @@ def test_a_target_of_zero_or_less_cannot_win(rules, faces: tuple[int, int]) -> N
     r = by_name(rules.resolve("contest", dice=list(faces), ability=5, modifier=-6, resistance=14).results)
     assert r["result"] == "failure"
     assert r["outcome"] != "victory"
+
+
+@pytest.mark.xfail(strict=True, reason="reported: under tied_results=same_result a round of equal results "
+                   "still lodges the risky gambit's +1 / +2 (Scored Contest's `lodged`)")
+@pytest.mark.parametrize(("faces", "points", "opposition_points"), [
+    ((10, 5), 5, 0),   # success against success, the player's higher roll: no score, then 5
+    ((5, 10), 0, 5),   # the resistance's higher roll: no score, then 5 against the player
+])
+def test_equal_results_leave_the_score_unchanged_under_same_result(rules, faces: tuple[int, int], points: int,  # type: ignore[no-untyped-def]
+                                                                   opposition_points: int) -> None:
+    """AMB-7 option `tied_results=same_result`: "tied results leave the score unchanged" — any
+    two equal results score nothing, a risky gambit's adjustment included (it changes what a
+    round's winner lodges; such a round has none). Round 2 is a complete result (5 points)."""
+    second = [1, 20] if points else [20, 1]
+    answers = ["risky_gambit", "normal"] + (["decline"] if points else [])
+    run = rules.run("scored contest", ability=15, resistance=14, dice=[*faces, *second],
+                    driver=ScriptedDriver(answers), options={"tied_results": "same_result"})
+    assert (run.results["points"], run.results["opposition_points"]) == (points, opposition_points)
