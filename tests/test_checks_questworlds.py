@@ -242,6 +242,8 @@ def by_hand(a_face: int, r_face: int, ability: Any, resistance: Any, *, modifier
         outcome = "tie"
     else:
         outcome = "victory" if (a_face > r_face) == higher else "defeat"
+    if tn_a <= 0:
+        outcome = "defeat"  # §1.8, AMB-50: a target of 0 or less fails whatever the dice
     if outcome == "tie" and tie_victory:
         outcome = "victory"
     degree = None if outcome == "tie" else DEGREES[abs(ra - rr)]

@@ -1,7 +1,7 @@
 """QuestWorlds as a GM meets it at the table (spec questworlds.md): the simple contest under
 the book's name (SRD 4.1), the chained contest option no other test plays (AMB-25
-`chained_npc_penalties`), and a reported defect of the benchmarked `Contest` check (§1.8,
-AMB-50), kept here as a strict expected failure until it is fixed."""
+`chained_npc_penalties`), a target number of 0 or less (§1.8, AMB-50) and equal results
+under `tied_results=same_result` (AMB-7)."""
 
 from __future__ import annotations
 
@@ -83,8 +83,6 @@ def test_chained_penalties_on_the_resistance_can_be_ignored(rules) -> None:  # t
 # ---------------------------------------------------------------- reported, not fixed: TN 0 or less
 
 
-@pytest.mark.xfail(strict=True, reason="reported: Contest lets a target number of 0 or less win on the "
-                   "better roll; the SRD says such an attempt fails and the hero must find another way")
 @pytest.mark.parametrize("faces", [(18, 16), (18, 20)])
 def test_a_target_of_zero_or_less_cannot_win(rules, faces: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     """§1.8 (SRD 2.12, L899), AMB-50: penalties that take the target number to 0 or less make
@@ -93,11 +91,9 @@ def test_a_target_of_zero_or_less_cannot_win(rules, faces: tuple[int, int]) -> N
     (16) or fumbles (20), and the player must still not take the prize."""
     r = by_name(rules.resolve("contest", dice=list(faces), ability=5, modifier=-6, resistance=14).results)
     assert r["result"] == "failure"
-    assert r["outcome"] != "victory"
+    assert r["outcome"] == "defeat"
 
 
-@pytest.mark.xfail(strict=True, reason="reported: under tied_results=same_result a round of equal results "
-                   "still lodges the risky gambit's +1 / +2 (Scored Contest's `lodged`)")
 @pytest.mark.parametrize(("faces", "points", "opposition_points"), [
     ((10, 5), 5, 0),   # success against success, the player's higher roll: no score, then 5
     ((5, 10), 0, 5),   # the resistance's higher roll: no score, then 5 against the player
@@ -112,3 +108,55 @@ def test_equal_results_leave_the_score_unchanged_under_same_result(rules, faces:
     run = rules.run("scored contest", ability=15, resistance=14, dice=[*faces, *second],
                     driver=ScriptedDriver(answers), options={"tied_results": "same_result"})
     assert (run.results["points"], run.results["opposition_points"]) == (points, opposition_points)
+
+
+def test_a_target_of_zero_or_less_never_wins_in_exact_odds(rules) -> None:  # type: ignore[no-untyped-def]
+    """The same over every pair of faces: Contest's exact odds put no chance on a victory."""
+    odds = rules.odds("contest", ability=5, modifier=-6, resistance=14)
+    assert dict(odds.results["outcome"]) == {by_name_level(rules, "defeat"): 1}
+
+
+def by_name_level(rules, name: str) -> Any:  # type: ignore[no-untyped-def]
+    """The level named ``name`` as odds key it."""
+    return next(level for level in rules.odds("contest", ability=15, resistance=14).results["outcome"]
+                if str(level).lower() == name)
+
+
+@pytest.mark.parametrize(("faces", "outcome"), [((18, 16), "victory"), ((18, 20), "victory"), ((18, 1), "defeat")])
+def test_a_hero_point_allowed_at_a_target_of_zero_meets_the_resistance(rules, faces: tuple[int, int],  # type: ignore[no-untyped-def]
+                                                                       outcome: str) -> None:
+    """Option zero_target=hero_point_allowed: the spent hero point bumps the forced failure to
+    a success, which then meets the resistance's result as any other (16: a failure; 20: a
+    fumble; 1: a critical, which wins)."""
+    r = by_name(rules.resolve("contest", dice=list(faces), ability=5, modifier=-6, resistance=14, hero_point=1,
+                              options={"zero_target": "hero_point_allowed"}).results)
+    assert r["result"] == "success"
+    assert r["outcome"] == outcome
+    unspent = by_name(rules.resolve("contest", dice=list(faces), ability=5, modifier=-6, resistance=14,
+                                    options={"zero_target": "hero_point_allowed"}).results)
+    assert unspent["outcome"] == "defeat" and unspent["hero_outcome"] == outcome
+
+
+def test_against_roll_at_a_target_of_zero_is_a_defeat(rules) -> None:  # type: ignore[no-untyped-def]
+    """`Against Roll` (the GM's one roll met by each member) fails a target of 0 or less too."""
+    r = by_name(rules.resolve("against roll", dice=[18], ability=5, modifier=-6, resistance=14,
+                              resistance_face=16).results)
+    assert (r["result"], r["outcome"], r["hero_outcome"]) == ("failure", "defeat", "defeat")
+    fine = by_name(rules.resolve("against roll", dice=[12], ability=15, resistance=14, resistance_face=16).results)
+    assert fine["outcome"] == "victory"
+
+
+def test_group_scored_contest_lodges_nothing_for_equal_results_under_same_result(rules) -> None:  # type: ignore[no-untyped-def]
+    """The group scored contest's pairings score as the scored contest does: one member (15)
+    against one opponent (14), risky gambits both rounds. Round 1, equal results (10 and 5,
+    both successes) lodge nothing under same_result; round 2, a complete result (1 against 20)
+    lodges 5 + 1. The opponent, out at 6 to 0, takes Rising Loser[6]: injured (the gamble's +1
+    lodged in round 1 made it 7: dying). Under the default the higher roll wins round 1 (a
+    marginal victory, 1 + 1): 8 to 0, dead."""
+    def loser(options: dict[str, str]) -> str:
+        run = rules.run("group scored contest", abilities=[15], resistances=[14], dice=[10, 5, 1, 20],
+                        driver=ScriptedDriver(["risky_gambit", "risky_gambit"]), options=options)
+        return str(run.results["opposition_consequences"][0]).lower()
+
+    assert loser({"tied_results": "same_result"}) == "injured"
+    assert loser({}) == "dead"
