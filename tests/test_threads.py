@@ -1,7 +1,7 @@
 """One loaded ruleset shared by several threads gives every call the answer it gives alone.
 
 For each game a mix of cheap calls (odds of checks and procedures, resolutions with given
-dice or a seed, runs of procedures, and calls that fail part-way) runs from 8 threads, 20
+dice or a seed, runs of procedures, and calls that fail part-way) runs from 8 threads, 12
 calls each, on one object from ``interpreter.load``; every result (or the codes of the
 error) must equal that of the same call made alone on another freshly loaded copy. The
 thread switch interval is made tiny so that threads interleave inside runs.
@@ -26,7 +26,7 @@ from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint, S
 from runebook.rulesets import RULESETS_DIR
 
 THREADS = 8
-CALLS = 20
+CALLS = 12
 
 MESTEZIA = RULESETS_DIR / "mestezia" / "examples"
 #: Entities a game's calls use, by name: a file name in the game's examples, or YAML text.
@@ -134,7 +134,7 @@ def switch_often():  # type: ignore[no-untyped-def]
 
 
 def _hammer(rules: Any, entities: dict[str, Any], calls: list[tuple[str, Call]]) -> list[tuple[str, Any]]:
-    """8 threads, 20 calls each, on one rules object: (label, outcome) of every call."""
+    """8 threads, 12 calls each, on one rules object: (label, outcome) of every call."""
     start = threading.Barrier(THREADS)
     done: list[list[tuple[str, Any]]] = [[] for _ in range(THREADS)]
     crashed: list[BaseException] = []
