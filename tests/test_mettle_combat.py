@@ -237,7 +237,8 @@ def test_heal_uses_the_negative_mettle_as_difficulty(cli, tmp_path: Path) -> Non
     # Kirin's MOTIVE 3 vs 2: [1,1,5] Score 2, Edge 1: stable, 1 Mettle back after a day.
     out = run_json(cli, "Heal", "--as", ex("kirin"), "--against", patient, "--dice", "1,1,5")
     assert out["results"] == {"outcome": "success", "restored": 1, "after": "day", "patient_mettle": -1}
-    dies = run_json(cli, "Heal", "--as", ex("kirin"), "--against", patient, "--dice", "1,4,5")
+    dies = run_json(cli, "Heal", "--as", ex("kirin"), "--against", patient, "--dice", "1,4,5",
+                    "--answer", "action_twist=decline")
     assert dies["results"]["outcome"] == "failure" and "Dead" in dies["state"]["target"]["conditions"]
     well = cli("run", GAME, "Heal", "--as", ex("kirin"), "--against", ex("bandit"), "--dice", "1,1,5")
     assert well.code == 1 and "'Patient Below Zero' requires" in well.stderr
