@@ -38,3 +38,20 @@ def test_a_split_attack_cannot_aim_at_total_cover(cli, tmp_path: Path) -> None: 
     out = run(cli, "Split Attack", "--as", ex("bandit-chief"), "--against", ex("bandit"), "--against", partial,
               "--with", "first_dice=2", "--dice", "1,2,4,3,3,4")
     assert out["results"]["damage"] == [3, 2]
+
+
+def test_a_rattled_attacker_cannot_surge_after_that_action(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Rattled (1): "no Rally or Surge on their next Action". The Bandit's Attack is that Action:
+    # no Surge is offered after it, though the Rattle then wears off. [1,2,6] Score 3 vs
+    # Kirin's POISE 5 misses with 1 Edge (no Twist taken); Kirin, with her Action left, passes.
+    rattled = fighter(tmp_path, "Rattled", conditions=["Rattled(1)"])
+    out = run(cli, "Combat Round", "--as", rattled, "--against", ex("kirin"), "--choices",
+              answers(tmp_path, "Rattled", "attack_foe", "Kirin", "accept_failure", "pass"), "--dice", "1,2,6")
+    assert [c["choice"] for c in out["choices"]] == ["opener", "chosen_act", "victim", "blow.combat_twist",
+                                                     "chosen_act"]
+    assert out["state"]["actor"]["conditions"] == []
+    # Unrattled, the same Bandit is offered its Surge after the Attack.
+    calm = fighter(tmp_path, "Calm")
+    again = run(cli, "Combat Round", "--as", calm, "--against", ex("kirin"), "--choices",
+                answers(tmp_path, "Calm", "attack_foe", "Kirin", "accept_failure", "no_surge", "pass"), "--dice", "1,2,6")
+    assert "surge" in [c["choice"] for c in again["choices"]]
