@@ -237,7 +237,8 @@ def test_heal_uses_the_negative_mettle_as_difficulty(cli, tmp_path: Path) -> Non
     # Kirin's MOTIVE 3 vs 2: [1,1,5] Score 2, Edge 1: stable, 1 Mettle back after a day.
     out = run_json(cli, "Heal", "--as", ex("kirin"), "--against", patient, "--dice", "1,1,5")
     assert out["results"] == {"outcome": "success", "restored": 1, "after": "day", "patient_mettle": -1}
-    dies = run_json(cli, "Heal", "--as", ex("kirin"), "--against", patient, "--dice", "1,4,5")
+    dies = run_json(cli, "Heal", "--as", ex("kirin"), "--against", patient, "--dice", "1,4,5",
+                    "--answer", "action_twist=decline")
     assert dies["results"]["outcome"] == "failure" and "Dead" in dies["state"]["target"]["conditions"]
     well = cli("run", GAME, "Heal", "--as", ex("kirin"), "--against", ex("bandit"), "--dice", "1,1,5")
     assert well.code == 1 and "'Patient Below Zero' requires" in well.stderr
@@ -347,15 +348,10 @@ def fight_by_enumeration(rounds: int = 2) -> Fraction:
     return sum((p for (_, b), p in states.items() if 3 - b < -3), Fraction(0))
 
 
-def test_exact_odds_the_foe_is_fallen_by_the_end_of_round_two(rules) -> None:  # type: ignore[no-untyped-def]
-    chief, bandit = rules.entity(ex("bandit-chief")), rules.entity(ex("bandit"))
-    odds = rules.odds("Fight", as_=chief, against=bandit, rounds=2)
-    fallen = dict(odds.results["foe_fallen"])
-    assert fallen.get(True, Fraction(0)) == fight_by_enumeration(2)
-    assert Fraction(0) < fight_by_enumeration(2) < Fraction(1)
-
-
 def test_the_tour_shows_a_round_among_four_and_the_fight_odds(capsys) -> None:  # type: ignore[no-untyped-def]
+    """The tour's odds are `odds mettle Fight --with rounds=2` for the Chief on the Bandit:
+    the exact chance it prints must be the enumeration's (the one place these odds are
+    computed, as they take a second)."""
     from runebook.interpreter.cli.commands.tour import _shown_odds, _shown_runs
 
     folder = EXAMPLES.parent
@@ -366,6 +362,7 @@ def test_the_tour_shows_a_round_among_four_and_the_fight_odds(capsys) -> None:  
             '--against rulesets/mettle/examples/bandits.yaml') in out
     assert "=> mettle: [6, 0, 3, 2]" in out
     chance = fight_by_enumeration(2)
+    assert Fraction(0) < chance < Fraction(1)
     assert f"{chance.numerator}/{chance.denominator}" in out
 
 

@@ -113,15 +113,20 @@ def test_fire_odds_match_an_enumeration(rules) -> None:  # type: ignore[no-untyp
 
 def test_area_attack_rolls_per_target(cli) -> None:  # type: ignore[no-untyped-def]
     import json
-    chief = str(EXAMPLES / "bandit-chief.yaml")
-    heroes = str(EXAMPLES / "heroes.yaml")
-    # One die per target: Viktor 6 + DM 5 - 2 = 9; Kirin 1 + 5 - 3 = 3.
-    out = cli("run", GAME, "Area Attack", "--as", chief, "--against", heroes, "--dice", "6,1", "--json")
+    viktor = str(EXAMPLES / "viktor.yaml")
+    bandits = str(EXAMPLES / "bandits.yaml")
+    # Viktor's pistol (Range 2, DM 3) into the bandits' Zone, one die per target: the Chief
+    # 6 + 3 - Soak 4 = 5; the Bandit 1 + 3 - 3 = 1.
+    out = cli("run", GAME, "Area Attack", "--as", viktor, "--against", bandits, "--dice", "6,1", "--json")
     assert out.code == 0, out.stderr
-    assert json.loads(out.stdout)["results"]["damage"] == [9, 3]
-    shared = cli("run", GAME, "Area Attack", "--as", chief, "--against", heroes, "--dice", "4",
+    assert json.loads(out.stdout)["results"]["damage"] == [5, 1]
+    shared = cli("run", GAME, "Area Attack", "--as", viktor, "--against", bandits, "--dice", "4",
                  "--option", "area_roll=shared", "--json")
-    assert json.loads(shared.stdout)["results"]["damage"] == [7, 6]
+    assert json.loads(shared.stdout)["results"]["damage"] == [3, 4]
+    # The Chief's sword reaches only its own Zone: Viktor, a Zone away, is out of its reach.
+    far = cli("run", GAME, "Area Attack", "--as", str(EXAMPLES / "bandit-chief.yaml"), "--against",
+              str(EXAMPLES / "heroes.yaml"), "--dice", "6,1")
+    assert far.code == 1 and "'Target In Reach' requires" in far.stderr
 
 
 def test_split_attack_divides_the_pool(cli) -> None:  # type: ignore[no-untyped-def]

@@ -42,7 +42,8 @@ def test_a_fast_mover_crosses_up_to_its_speed(cli, tmp_path: Path) -> None:  # t
         "outcome": "success", "zones_reached": 3, "moves_to_go": 0, "speed": 3}
     # Obstacles 2, 0, 3 add up to 5; POISE 3 [1,1,4]: Score 2 fails, but clears the first
     # Zone (2 <= 2) and the clear one after it, not the third (5 > 2).
-    out = run(cli, "Move", "--as", horse, "--with", "zones=3", "--with", "obstacles=2,0,3", "--dice", "1,1,4")
+    out = run(cli, "Move", "--as", horse, "--with", "zones=3", "--with", "obstacles=2,0,3", "--dice", "1,1,4",
+              "--answer", "action_twist=decline")
     assert out["results"]["outcome"] == "failure" and out["results"]["zones_reached"] == 2
     refused(cli, "Move Within Speed", "Move", "--as", horse, "--with", "zones=4")
     refused(cli, "Move Within Speed", "Move", "--as", ex("kirin"), "--with", "zones=2")

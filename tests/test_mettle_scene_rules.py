@@ -41,7 +41,7 @@ def test_a_sticky_belief_stays_and_resists(cli, tmp_path: Path) -> None:  # type
     args = ("Parley", "--as", ex("viktor"), "--against", convinced, "--with", 'topic="the room"',
             "--with", "against_belief=true")
     assert run(cli, *args, "--dice", "3,3,1,4,4")["results"]["outcome"] == "success"
-    assert run(cli, *args, "--dice", "3,3,4,4,4")["results"]["outcome"] == "failure"
+    assert run(cli, *args, "--dice", "3,3,4,4,4", "--answer", "action_twist=decline")["results"]["outcome"] == "failure"
     # Another topic meets no belief: Score 4 is enough.
     other = run(cli, "Parley", "--as", ex("viktor"), "--against", convinced, "--with", 'topic="the safe"',
                 "--with", "against_belief=true", "--dice", "3,1,4,4,4")
@@ -60,7 +60,7 @@ def test_the_sneak_group_option(cli) -> None:  # type: ignore[no-untyped-def]
                "--dice", "1,2,4,4,4,1,1,1,4")
     assert both["results"] == {"outcome": "success", "surprise_dm_bonus": 1, "items": 2}
     seen = run(cli, "Sneak", "--as", ex("kirin"), "--as", ex("viktor"), "--against", ex("bandit"), *each,
-               "--dice", "1,2,4,4,4,1,1,4,4")
+               "--dice", "1,2,4,4,4,1,1,4,4", "--answer", "action_twist=decline")
     assert seen["results"]["outcome"] == "failure" and seen["state"]["target"]["conditions"] == []
 
 

@@ -30,7 +30,8 @@ def test_sneak_surprises_the_watchers(cli) -> None:  # type: ignore[no-untyped-d
     out = run(cli, "Sneak", "--as", ex("kirin"), "--against", ex("bandits"), "--dice", "1,2,3,4,5")
     assert out["results"] == {"outcome": "success", "surprise_dm_bonus": 2, "items": 3}
     assert [t["conditions"] for t in out["state"]["targets"]] == [["Surprised"], ["Surprised"]]
-    caught = run(cli, "Sneak", "--as", ex("kirin"), "--against", ex("bandits"), "--dice", "1,1,1,4,5")
+    caught = run(cli, "Sneak", "--as", ex("kirin"), "--against", ex("bandits"), "--dice", "1,1,1,4,5",
+                 "--answer", "action_twist=decline")
     assert caught["results"]["outcome"] == "failure"
 
 
@@ -70,10 +71,12 @@ def test_a_travel_leg(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-d
     out = run(cli, "Travel Leg", "--as", ex("kirin"), "--with", "difficulty=6", "--dice", "3,3,4,4,5")
     assert out["results"] == {"outcome": "success", "encounter": False, "lost": False, "edge": 3}
     answers = tmp_path / "a.yaml"
-    answers.write_text("- get_lost\n")
-    lost = run(cli, "Travel Leg", "--as", ex("kirin"), "--with", "difficulty=6", "--dice", "1,1,4,4,5",
+    answers.write_text("- lost_the_way\n")
+    # [1,1,4,4,5] Score 2 < 6 with 3 Edge: the Twist (lost) rolls the 3 Edge dice again,
+    # [1,4,4]: Score 3, still short, Edge 2.
+    lost = run(cli, "Travel Leg", "--as", ex("kirin"), "--with", "difficulty=6", "--dice", "1,1,4,4,5,1,4,4",
                "--choices", str(answers))
-    assert lost["results"] == {"outcome": "failure", "encounter": True, "lost": True, "edge": 3}
+    assert lost["results"] == {"outcome": "failure", "encounter": True, "lost": True, "edge": 2}
 
 
 def test_downtime_vouchers(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

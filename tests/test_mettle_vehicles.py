@@ -5,6 +5,7 @@ with given dice, exact odds against an enumeration written here, and refusals.""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
@@ -125,11 +126,12 @@ def check_odds(pool: int, difficulty: int) -> dict[tuple[bool, int], Fraction]:
     return dict(out)
 
 
-def race_winner(stretches: list[int]) -> dict[str, Fraction]:
+def race_winner(racers: list[tuple[str, int, int]], stretches: list[int]) -> dict[str, Fraction]:
     """Who wins, every choice at its first option (no Twist, every Edge kept as lead): a
-    racer goes on at Top Speed while it succeeds and stops at 0 when it fails."""
-    racers = [("Kirin", 7, 3), ("Rook", 4, 6)]  # name, POISE + Handling, Top Speed
-    outcomes: list[tuple[Fraction, tuple[int, int], tuple[int, int]]] = [(Fraction(1), (3, 6), (0, 0))]
+    racer goes on at Top Speed while it succeeds and stops at 0 when it fails; the highest
+    Speed wins, then the highest lead. `racers`: (name, POISE + Handling, Top Speed)."""
+    tops = tuple(top for _, _, top in racers)
+    outcomes: list[tuple[Fraction, tuple[int, ...], tuple[int, ...]]] = [(Fraction(1), tops, (0,) * len(racers))]
     for obstacle in stretches:
         nxt = []
         for p, speeds, leads in outcomes:
@@ -140,21 +142,37 @@ def race_winner(stretches: list[int]) -> dict[str, Fraction]:
                     continue
                 dist = check_odds(pool, top + obstacle)
                 per.append([(q, top if ok else 0, e if ok else 0) for (ok, e), q in dist.items()])
-            for (qa, sa, la), (qb, sb, lb) in product(*per):
-                nxt.append((p * qa * qb, (sa, sb), (la, lb)))
+            for combo in product(*per):
+                q = p
+                for part in combo:
+                    q *= part[0]
+                nxt.append((q, tuple(c[1] for c in combo), tuple(c[2] for c in combo)))
         outcomes = nxt
     result: Counter = Counter()
-    for p, (sa, sb), (la, lb) in outcomes:
-        result["Kirin" if (sa, la) > (sb, lb) else "Rook" if (sb, lb) > (sa, la) else "tie"] += p
+    for p, speeds, leads in outcomes:
+        (a, b) = [(s, l) for s, l in zip(speeds, leads)]
+        result[racers[0][0] if a > b else racers[1][0] if b > a else "tie"] += p
     return dict(result)
 
 
-@pytest.mark.parametrize("stretches", [[0], [0, 1]])
-def test_the_odds_of_winning_a_race_match_an_enumeration(stretches: list[int]) -> None:
+def racer(tmp_path: Path, name: str, poise: int, handling: int, top: int) -> str:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(json.dumps({"name": name, "vehicle": "Buggy", "stats": {
+        "CONCEPT": 3, "FRAME": 2, "MOTIVE": 3, "NATURE": 3, "POISE": poise, "Armor": 0, "Hit": 0, "DM": 3,
+        "Range": 0, "Parry": 0, "Zone": 1, "Handling": handling, "Top Speed": top, "Vehicle FRAME": 4}}))
+    return str(path)
+
+
+def test_the_odds_of_winning_a_race_match_an_enumeration(tmp_path: Path) -> None:
+    # Two Stretches (the second with an obstacle) between small racers, so that the odds stay
+    # quick: Ada's POISE 1 + Handling 1 at Speed 2 against Bo's POISE 1 at Speed 1. A win on
+    # Speed, on lead, a tie and a crash out all have a chance.
     rules = load(GAME)
-    odds = rules.odds("Race", as_=rules.entity(BIKE), against=rules.entity(CAR), stretches=stretches)
+    ada, bo = racer(tmp_path, "Ada", 1, 1, 2), racer(tmp_path, "Bo", 1, 0, 1)
+    odds = rules.odds("Race", as_=rules.entity(ada), against=rules.entity(bo), stretches=[0, 1])
     got = {str(k): v for k, v in dict(odds.results["winner"]).items() if v}
-    assert got == race_winner(stretches)
+    expected = race_winner([("Ada", 2, 2), ("Bo", 1, 1)], [0, 1])
+    assert got == expected and set(got) == {"Ada", "Bo", "tie"}
     assert sum(got.values()) == 1
 
 

@@ -143,7 +143,8 @@ def test_s11_tripwire_alerts_the_bandits(cli, tmp_path: Path) -> None:  # type: 
     watcher = tmp_path / "w.yaml"
     watcher.write_text(EXAMPLES.joinpath("scout.yaml").read_text().replace("POISE: 2", "POISE: 3"))
     # POISE 3, [1,2,6]: Score 3 < 4, Edge 1 (a Twist could be called): the bandits are alerted.
-    out = run(cli, "Trap", "--as", str(watcher), "--with", "trap=tripwire", "--dice", "1,2,6")
+    out = run(cli, "Trap", "--as", str(watcher), "--with", "trap=tripwire", "--dice", "1,2,6",
+              "--answer", "action_twist=decline")
     assert (out["score"], out["edge"], out["twist_allowed"], out["alerted"]) == (3, 1, True, True)
     spotted = run(cli, "Trap", "--as", str(watcher), "--with", "trap=tripwire", "--dice", "1,3,6")
     assert spotted["spotted"] is True and spotted["alerted"] is False
