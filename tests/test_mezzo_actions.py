@@ -133,3 +133,32 @@ def test_gaining_adversity_first_repays_debt(rules, gained: int, repaid: int, ad
     brannock = rules.entity(str(EXAMPLES / "brannock.yaml"))
     run = rules.run("Gain Adversity", as_=brannock, points=gained)
     assert run.results == {"repaid": repaid, "adversity": adversity, "debt": debt}
+
+
+def test_a7_scope_perks_are_paid_from_every_vote_the_action_holds(rules) -> None:  # type: ignore[no-untyped-def]
+    """A7: scope perks are bought after all votes are cast, from the action's total. Occasional
+    (1) + a Vulnerability's vote (1) = 2 votes buy Local Coverage (2): no dice left, the action
+    scores 1 against the failure's d4 showing 2. Occasional (1) + one law (+1) pays for it the
+    same way."""
+    vulnerable = rules.run("Action", dice=[2], vulnerable=1, coverage="local_coverage")
+    assert vulnerable.results["votes_on_scope"] == 2
+    assert [d.label for d in vulnerable.trace.dice()] == ["d4"]
+    assert plain(vulnerable.results)["outcome"] == "failure"
+    lawful = rules.run("Action", dice=[2], action_laws=1, coverage="local_coverage")
+    assert [d.label for d in lawful.trace.dice()] == ["d4"]
+
+
+def test_a7_scope_perks_cannot_take_the_action_below_no_votes(rules) -> None:  # type: ignore[no-untyped-def]
+    """A7: the votes spent cannot take the action below 0. Common (2) with an Impaired Ability
+    (a step off: 1 vote) cannot buy Local Coverage (2); laws beyond Law Limits (+5 held at +2)
+    pay for no more than the two votes they give: Occasional (1) + 2 buys Extended and Local
+    (2) plus one Lingering (1), not Regional and Lingering (4)."""
+    with pytest.raises(RunebookError) as error:
+        rules.run("Action", dice=[1, 1], chance="common", impaired=1, coverage="local_coverage")
+    assert "scope_votes" in error.value.diagnostics[0].message
+    paid = rules.run("Action", dice=[1], action_laws=5, coverage="local_coverage",
+                     repercussions="lingering_consequences", driver=ScriptedDriver(["compromise"]))
+    assert paid.results["votes_on_scope"] == 3
+    with pytest.raises(RunebookError):
+        rules.run("Action", dice=[1], action_laws=5, coverage="regional_coverage",
+                  repercussions="lingering_consequences")
