@@ -162,3 +162,13 @@ def test_a7_scope_perks_cannot_take_the_action_below_no_votes(rules) -> None:  #
     with pytest.raises(RunebookError):
         rules.run("Action", dice=[1], action_laws=5, coverage="regional_coverage",
                   repercussions="lingering_consequences")
+
+
+@pytest.mark.parametrize("options", [{"tiebreaker_die": "six_sided"}, {"dice_game": "sixes"}])
+def test_a_contested_tie_rolls_the_table_s_tiebreaker_die(rules, options: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+    """§3.5, §3.20: with the D6 variant's tiebreaker (or the whole D6 game) a tie is rolled off
+    with d6s, in a contested action as in any conflict: d6s 3 and 3 tie, tiebreaker d6s 5 and 2."""
+    run = rules.run("Contested Action", dice=[3, 3, 5, 2], options=options, parties=["ana", "bo"], votes=[2, 2],
+                    driver=ScriptedDriver(["roll"]))
+    assert [d.label for d in run.trace.dice()][2:] == ["d6", "d6"]
+    assert str(run.results["winner"]) == "ana"
