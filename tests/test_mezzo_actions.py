@@ -15,7 +15,7 @@ import pytest
 from runebook.interpreter.rules import load
 from runebook.interpreter.rules.model import RunebookError
 from runebook.interpreter.rules.procedures import ScriptedDriver
-from mezzo_helpers import action_odds, book_pool
+from mezzo_helpers import action_odds, book_pool, six_sided_score_odds
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mezzo" / "examples"
 BASE = {"negligible": 0, "occasional": 1, "common": 2}
@@ -171,4 +171,50 @@ def test_a_contested_tie_rolls_the_table_s_tiebreaker_die(rules, options: dict[s
     run = rules.run("Contested Action", dice=[3, 3, 5, 2], options=options, parties=["ana", "bo"], votes=[2, 2],
                     driver=ScriptedDriver(["roll"]))
     assert [d.label for d in run.trace.dice()][2:] == ["d6", "d6"]
+    assert str(run.results["winner"]) == "ana"
+
+
+# ---------------------------------------------------------------- the D6 game (§3.20)
+
+
+def test_d6_game_action_check_with_given_dice(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.20: an action check is left to chance, so the D6 game rolls it. Common (2) + 5 votes
+    = 7: multiplier 2, threshold 1; a first 1 bursts (taken): multiplier 3, the re-roll 4
+    scores 12. The Occasional failure (1 vote) rolls a 5: 5. Every die is a d6."""
+    run = rules.run("Action", dice=[1, 4, 5], options={"dice_game": "sixes"}, chance="common", votes=5,
+                    driver=ScriptedDriver(["take"]))
+    assert [d.label for d in run.trace.dice()] == ["d6", "d6", "d6"]
+    assert plain(run.results)["outcome"] == "success"
+
+
+def six_game_action_odds(action_votes: int, failure_votes: int) -> dict[str, Fraction]:
+    """Both options scored by the D6 game (bursts taken); a tie is broken by d6s rolled until
+    they differ: half to each."""
+    odds: Counter = Counter()
+    for (sa, pa), (sf, pf) in product(six_sided_score_odds(action_votes).items(),
+                                      six_sided_score_odds(failure_votes).items()):
+        if sa == sf:
+            odds["success"] += pa * pf / 2
+            odds["failure"] += pa * pf / 2
+        else:
+            odds["success" if sa > sf else "failure"] += pa * pf
+    return dict(odds)
+
+
+@pytest.mark.parametrize(("chance", "votes", "laws"), [("common", 5, 0), ("occasional", 0, 3)])
+def test_d6_game_action_exact_odds(rules, chance: str, votes: int, laws: int) -> None:  # type: ignore[no-untyped-def]
+    """The D6 game's odds of an action check, laws held at +2 by Law Limits."""
+    odds = rules.odds("Action", answers={"burst": "take"}, options={"dice_game": "sixes"}, chance=chance,
+                      votes=votes, action_laws=laws, failure_chance="common")
+    assert odds.residual == 0
+    got = {str(k): p for k, p in odds.results["outcome"].items()}
+    assert got == six_game_action_odds(BASE[chance] + votes + min(laws, 2), 2)
+
+
+def test_d6_game_contested_action(rules) -> None:  # type: ignore[no-untyped-def]
+    """Each party rolls the D6 game: ana 2 votes (threshold 2) rolls 6: 6; bo 7 votes
+    (multiplier 2, threshold 1) rolls 2: 4. Ana wins."""
+    run = rules.run("Contested Action", dice=[6, 2], options={"dice_game": "sixes"}, parties=["ana", "bo"],
+                    votes=[2, 7])
+    assert [d.label for d in run.trace.dice()] == ["d6", "d6"]
     assert str(run.results["winner"]) == "ana"

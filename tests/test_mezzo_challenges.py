@@ -182,3 +182,16 @@ def test_a_side_that_withdrew_cannot_exile_too(rules) -> None:  # type: ignore[n
     assert [str(x) for x in run.results["left"]] == ["victory", "victory"]
     assert list(run.results["adversity"]) == [0, 1]
     assert list(run.results["momentum"]) == [2, 0]
+
+
+def test_d6_game_major_actions(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.20: major actions are action checks, left to chance: the D6 game rolls them. The
+    hero (3 votes, threshold 3) rolls a 5: 5; the foe (2 votes, threshold 2) rolls a 2 and
+    keeps it: 2. 5 doubles 2: two Pushes; the two trumps exile the foe (a point of adversity
+    for the failed action) and each gives the hero a momentum point. Every die is a d6."""
+    run = rules.run("Challenge", dice=[5, 2], options={"dice_game": "sixes"}, challengers=["hero", "foe"],
+                    sides=[1, 2], votes=[3, 2],
+                    driver=ScriptedDriver(["keep", "push", "allow", "push", "allow", "remain", "exile_in_defeat"]))
+    assert [d.label for d in run.trace.dice()] == ["d6", "d6"]
+    assert [str(x) for x in run.results["left"]] == ["victory", "defeat"]
+    assert list(run.results["momentum"]) == [2, 0] and list(run.results["adversity"]) == [0, 1]

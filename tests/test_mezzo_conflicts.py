@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from runebook.interpreter.rules import load
 from runebook.interpreter.rules.model import RunebookError
 from runebook.interpreter.rules.procedures import ScriptedDriver
-from mezzo_helpers import book_pool
+from mezzo_helpers import book_pool, six_sided_score_odds
 
 
 
@@ -121,23 +121,6 @@ def test_exact_odds_of_the_winner(rules, votes: list[int]) -> None:  # type: ign
     odds = rules.odds("Conflict", answers={"approach": "leave_to_chance"}, outcomes=names, votes=votes)
     assert odds.residual == 0
     assert {str(k): p for k, p in odds.results["winner"].items()} == winner_odds(votes)
-
-
-def six_sided_score_odds(votes: int) -> Counter:
-    """§3.20 by hand: a multiplier of 1 + full sixes, the rest the threshold; a first d6 at or
-    under the threshold bursts (multiplier + 1, roll again); no votes scores 1."""
-    if votes <= 0:
-        return Counter({1: Fraction(1)})
-    multiplier = 1 + votes // 6
-    threshold = votes - 6 * (votes // 6)
-    dist: Counter = Counter()
-    for first in range(1, 7):
-        if first <= threshold:
-            for second in range(1, 7):
-                dist[second * (multiplier + 1)] += Fraction(1, 36)
-        else:
-            dist[first * multiplier] += Fraction(1, 6)
-    return dist
 
 
 @pytest.mark.parametrize("votes", [[2, 7], [0, 3], [6, 5]])
