@@ -218,3 +218,28 @@ def test_d6_game_contested_action(rules) -> None:  # type: ignore[no-untyped-def
                     votes=[2, 7])
     assert [d.label for d in run.trace.dice()] == ["d6", "d6"]
     assert str(run.results["winner"]) == "ana"
+
+
+def test_tempting_target(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.10, Tempting Target: Wren (1 adversity, no debt) sets a harmful perk on Brannock (2
+    debt) and takes the adversity point: she has 2, he owes 1."""
+    wren = rules.entity(str(EXAMPLES / "wren.yaml"))
+    brannock = rules.entity(str(EXAMPLES / "brannock.yaml"))
+    run = rules.run("Tempting Target", as_=wren, against=brannock)
+    state = run.to_dict()["state"]
+    assert state["actor"]["resources"]["Adversity"] == 2
+    assert state["target"]["resources"]["Debt"] == 1
+
+
+def test_tempting_target_needs_a_target_in_debt(rules) -> None:  # type: ignore[no-untyped-def]
+    """Only the Adversity Debt flaw tempts: Brannock setting a perk on Wren (no debt) gains
+    nothing. Setting one on another in debt, his own point first pays off his own debt."""
+    wren = rules.entity(str(EXAMPLES / "wren.yaml"))
+    brannock = rules.entity(str(EXAMPLES / "brannock.yaml"))
+    with pytest.raises(RunebookError) as error:
+        rules.run("Tempting Target", as_=brannock, against=wren)
+    assert "Debt" in error.value.diagnostics[0].message
+    other = rules.entity(str(EXAMPLES / "brannock.yaml"))
+    state = rules.run("Tempting Target", as_=brannock, against=other).to_dict()["state"]
+    assert (state["actor"]["resources"]["Adversity"], state["actor"]["resources"]["Debt"]) == (0, 1)
+    assert state["target"]["resources"]["Debt"] == 1
