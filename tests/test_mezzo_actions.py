@@ -243,3 +243,50 @@ def test_tempting_target_needs_a_target_in_debt(rules) -> None:  # type: ignore[
     state = rules.run("Tempting Target", as_=brannock, against=other).to_dict()["state"]
     assert (state["actor"]["resources"]["Adversity"], state["actor"]["resources"]["Debt"]) == (0, 1)
     assert state["target"]["resources"]["Debt"] == 1
+
+
+# ---------------------------------------------------------------- momentum on leaving (§3.13)
+
+
+@pytest.mark.parametrize(("inputs", "spent", "gives"), [
+    ({"use": "victory_narration", "points": 2}, 2, {"votes": 2}),
+    ({"use": "claiming_stakes", "points": 1}, 1, {"major_perks": 1}),
+    ({"use": "lasting_effects", "points": 1}, 1, {"transient_changes": 1}),
+    ({"use": "boons", "points": 2}, 2, {"boon_uses": 3}),
+    ({"use": "boons", "boon": "one_challenge", "points": 3}, 3, {"boon_uses": None}),
+])
+def test_momentum_spent_on_leaving_in_victory(rules, inputs: dict[str, Any], spent: int, gives: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+    """§3.13: the thief leaves in victory with 3 momentum: 1 vote, 1 major perk or 1 Transient
+    Flaw added or removed per point; boons at the Edge Guide's prices (2 points: 3 uses; One
+    Challenge 3, unlimited in it)."""
+    thief = rules.entity(str(EXAMPLES / "thief.yaml"))
+    run = rules.run("Spend Momentum", as_=thief, **inputs)
+    assert run.to_dict()["state"]["actor"]["resources"]["Momentum"] == 3 - spent
+    for name, value in gives.items():
+        assert run.results[name] == value
+
+
+def test_momentum_beyond_what_is_held_or_priced_is_refused(rules) -> None:  # type: ignore[no-untyped-def]
+    thief = rules.entity(str(EXAMPLES / "thief.yaml"))
+    with pytest.raises(RunebookError):
+        rules.run("Spend Momentum", as_=thief, use="boons", boon="one_arc", points=5)
+    with pytest.raises(RunebookError):
+        rules.run("Spend Momentum", as_=thief, use="boons", boon="one_challenge", points=2)
+    with pytest.raises(RunebookError) as error:
+        rules.run("Spend Momentum", as_=thief, use="victory_narration", player="bo", claimed_by="ana")
+    assert "resources_open_to" in error.value.diagnostics[0].message
+
+
+@pytest.mark.parametrize(("momentum", "debt", "adversity_after", "debt_after", "momentum_after"), [
+    (3, 0, 1, 0, 1), (4, 1, 1, 0, 0), (1, 0, 0, 0, 1),
+])
+def test_leaving_in_defeat_converts_momentum(rules, tmp_path: Path, momentum: int, debt: int, adversity_after: int,
+                                             debt_after: int, momentum_after: int) -> None:
+    """§3.13, A32, T18: a defeated challenger turns every 2 momentum into 1 adversity (an odd
+    point stays); adversity gained first pays off debt (§3.10)."""
+    path = tmp_path / "loser.yaml"
+    path.write_text(f"name: Loser\nresources:\n  Momentum: {momentum}\n  Adversity: 0\n  Debt: {debt}\n")
+    run = rules.run("Convert Momentum", as_=rules.entity(str(path)))
+    resources = run.to_dict()["state"]["actor"]["resources"]
+    assert (resources["Adversity"], resources["Debt"], resources["Momentum"]) == (adversity_after, debt_after,
+                                                                                    momentum_after)
