@@ -39,6 +39,23 @@ def action_odds(action_votes: int, failure_votes: int) -> dict[str, Fraction]:
     return dict(odds)
 
 
+def six_sided_score_odds(votes: int) -> Counter:
+    """§3.20 by hand: a multiplier of 1 + full sixes, the rest the threshold; a first d6 at or
+    under the threshold bursts (multiplier + 1, roll again); no votes scores 1."""
+    if votes <= 0:
+        return Counter({1: Fraction(1)})
+    multiplier = 1 + votes // 6
+    threshold = votes - 6 * (votes // 6)
+    dist: Counter = Counter()
+    for first in range(1, 7):
+        if first <= threshold:
+            for second in range(1, 7):
+                dist[second * (multiplier + 1)] += Fraction(1, 36)
+        else:
+            dist[first * multiplier] += Fraction(1, 6)
+    return dist
+
+
 def saved(tmp_path: Path, state: dict[str, Any], name: str) -> str:
     """An entity's state after a run, written as the entity file a GM would keep."""
     path = tmp_path / f"{name}.yaml"

@@ -143,6 +143,19 @@ def test_t15_major_action(rules, faces: list[int], outcome: str, major: int, min
                                      "major_perks": major, "minor_perks": minor, "adversity": adversity}
 
 
+def test_a_major_action_is_an_action_check_under_restraints_and_surge(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.12: major actions are treated as action checks, so a restraint caps them too (T13):
+    5 votes and one restraint roll a d10 (10) against a d12 (5): double. Sudden Surge (A12)
+    adds 1 to the score: a d10 showing 4 against 5 becomes a tie, one minor perk."""
+    capped = rules.resolve("major action", dice=[10, 5], action_votes=5, opposing_votes=5, restraints=1)
+    assert labels(capped) == ["d10", "d12"]
+    assert named(capped.results)["outcome"] == "double_success"
+    surged = rules.resolve("major action", dice=[4, 5], action_votes=4, opposing_votes=5, surge=1)
+    assert named(surged.results)["action_score"] == 5 and named(surged.results)["minor_perks"] == 1
+    locked = rules.resolve("major action", dice=[1], action_votes=9, opposing_votes=1, restraints=5)
+    assert labels(locked) == ["d4"] and named(locked.results)["outcome"] == "major_tie"
+
+
 def test_tiebreaker_roll(rules) -> None:  # type: ignore[no-untyped-def]
     """Breaking Ties: a d12 for each tied option; the D6 variant rolls d6s."""
     result = rules.resolve("tiebreaker", dice=[11, 4])

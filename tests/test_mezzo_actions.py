@@ -15,7 +15,7 @@ import pytest
 from runebook.interpreter.rules import load
 from runebook.interpreter.rules.model import RunebookError
 from runebook.interpreter.rules.procedures import ScriptedDriver
-from mezzo_helpers import action_odds, book_pool
+from mezzo_helpers import action_odds, book_pool, six_sided_score_odds
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mezzo" / "examples"
 BASE = {"negligible": 0, "occasional": 1, "common": 2}
@@ -133,3 +133,160 @@ def test_gaining_adversity_first_repays_debt(rules, gained: int, repaid: int, ad
     brannock = rules.entity(str(EXAMPLES / "brannock.yaml"))
     run = rules.run("Gain Adversity", as_=brannock, points=gained)
     assert run.results == {"repaid": repaid, "adversity": adversity, "debt": debt}
+
+
+def test_a7_scope_perks_are_paid_from_every_vote_the_action_holds(rules) -> None:  # type: ignore[no-untyped-def]
+    """A7: scope perks are bought after all votes are cast, from the action's total. Occasional
+    (1) + a Vulnerability's vote (1) = 2 votes buy Local Coverage (2): no dice left, the action
+    scores 1 against the failure's d4 showing 2. Occasional (1) + one law (+1) pays for it the
+    same way."""
+    vulnerable = rules.run("Action", dice=[2], vulnerable=1, coverage="local_coverage")
+    assert vulnerable.results["votes_on_scope"] == 2
+    assert [d.label for d in vulnerable.trace.dice()] == ["d4"]
+    assert plain(vulnerable.results)["outcome"] == "failure"
+    lawful = rules.run("Action", dice=[2], action_laws=1, coverage="local_coverage")
+    assert [d.label for d in lawful.trace.dice()] == ["d4"]
+
+
+def test_a7_scope_perks_cannot_take_the_action_below_no_votes(rules) -> None:  # type: ignore[no-untyped-def]
+    """A7: the votes spent cannot take the action below 0. Common (2) with an Impaired Ability
+    (a step off: 1 vote) cannot buy Local Coverage (2); laws beyond Law Limits (+5 held at +2)
+    pay for no more than the two votes they give: Occasional (1) + 2 buys Extended and Local
+    (2) plus one Lingering (1), not Regional and Lingering (4)."""
+    with pytest.raises(RunebookError) as error:
+        rules.run("Action", dice=[1, 1], chance="common", impaired=1, coverage="local_coverage")
+    assert "scope_votes" in error.value.diagnostics[0].message
+    paid = rules.run("Action", dice=[1], action_laws=5, coverage="local_coverage",
+                     repercussions="lingering_consequences", driver=ScriptedDriver(["compromise"]))
+    assert paid.results["votes_on_scope"] == 3
+    with pytest.raises(RunebookError):
+        rules.run("Action", dice=[1], action_laws=5, coverage="regional_coverage",
+                  repercussions="lingering_consequences")
+
+
+@pytest.mark.parametrize("options", [{"tiebreaker_die": "six_sided"}, {"dice_game": "sixes"}])
+def test_a_contested_tie_rolls_the_table_s_tiebreaker_die(rules, options: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+    """§3.5, §3.20: with the D6 variant's tiebreaker (or the whole D6 game) a tie is rolled off
+    with d6s, in a contested action as in any conflict: d6s 3 and 3 tie, tiebreaker d6s 5 and 2."""
+    run = rules.run("Contested Action", dice=[3, 3, 5, 2], options=options, parties=["ana", "bo"], votes=[2, 2],
+                    driver=ScriptedDriver(["roll"]))
+    assert [d.label for d in run.trace.dice()][2:] == ["d6", "d6"]
+    assert str(run.results["winner"]) == "ana"
+
+
+# ---------------------------------------------------------------- the D6 game (§3.20)
+
+
+def test_d6_game_action_check_with_given_dice(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.20: an action check is left to chance, so the D6 game rolls it. Common (2) + 5 votes
+    = 7: multiplier 2, threshold 1; a first 1 bursts (taken): multiplier 3, the re-roll 4
+    scores 12. The Occasional failure (1 vote) rolls a 5: 5. Every die is a d6."""
+    run = rules.run("Action", dice=[1, 4, 5], options={"dice_game": "sixes"}, chance="common", votes=5,
+                    driver=ScriptedDriver(["take"]))
+    assert [d.label for d in run.trace.dice()] == ["d6", "d6", "d6"]
+    assert plain(run.results)["outcome"] == "success"
+
+
+def six_game_action_odds(action_votes: int, failure_votes: int) -> dict[str, Fraction]:
+    """Both options scored by the D6 game (bursts taken); a tie is broken by d6s rolled until
+    they differ: half to each."""
+    odds: Counter = Counter()
+    for (sa, pa), (sf, pf) in product(six_sided_score_odds(action_votes).items(),
+                                      six_sided_score_odds(failure_votes).items()):
+        if sa == sf:
+            odds["success"] += pa * pf / 2
+            odds["failure"] += pa * pf / 2
+        else:
+            odds["success" if sa > sf else "failure"] += pa * pf
+    return dict(odds)
+
+
+@pytest.mark.parametrize(("chance", "votes", "laws"), [("common", 5, 0), ("occasional", 0, 3)])
+def test_d6_game_action_exact_odds(rules, chance: str, votes: int, laws: int) -> None:  # type: ignore[no-untyped-def]
+    """The D6 game's odds of an action check, laws held at +2 by Law Limits."""
+    odds = rules.odds("Action", answers={"burst": "take"}, options={"dice_game": "sixes"}, chance=chance,
+                      votes=votes, action_laws=laws, failure_chance="common")
+    assert odds.residual == 0
+    got = {str(k): p for k, p in odds.results["outcome"].items()}
+    assert got == six_game_action_odds(BASE[chance] + votes + min(laws, 2), 2)
+
+
+def test_d6_game_contested_action(rules) -> None:  # type: ignore[no-untyped-def]
+    """Each party rolls the D6 game: ana 2 votes (threshold 2) rolls 6: 6; bo 7 votes
+    (multiplier 2, threshold 1) rolls 2: 4. Ana wins."""
+    run = rules.run("Contested Action", dice=[6, 2], options={"dice_game": "sixes"}, parties=["ana", "bo"],
+                    votes=[2, 7])
+    assert [d.label for d in run.trace.dice()] == ["d6", "d6"]
+    assert str(run.results["winner"]) == "ana"
+
+
+def test_tempting_target(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.10, Tempting Target: Wren (1 adversity, no debt) sets a harmful perk on Brannock (2
+    debt) and takes the adversity point: she has 2, he owes 1."""
+    wren = rules.entity(str(EXAMPLES / "wren.yaml"))
+    brannock = rules.entity(str(EXAMPLES / "brannock.yaml"))
+    run = rules.run("Tempting Target", as_=wren, against=brannock)
+    state = run.to_dict()["state"]
+    assert state["actor"]["resources"]["Adversity"] == 2
+    assert state["target"]["resources"]["Debt"] == 1
+
+
+def test_tempting_target_needs_a_target_in_debt(rules) -> None:  # type: ignore[no-untyped-def]
+    """Only the Adversity Debt flaw tempts: Brannock setting a perk on Wren (no debt) gains
+    nothing. Setting one on another in debt, his own point first pays off his own debt."""
+    wren = rules.entity(str(EXAMPLES / "wren.yaml"))
+    brannock = rules.entity(str(EXAMPLES / "brannock.yaml"))
+    with pytest.raises(RunebookError) as error:
+        rules.run("Tempting Target", as_=brannock, against=wren)
+    assert "Debt" in error.value.diagnostics[0].message
+    other = rules.entity(str(EXAMPLES / "brannock.yaml"))
+    state = rules.run("Tempting Target", as_=brannock, against=other).to_dict()["state"]
+    assert (state["actor"]["resources"]["Adversity"], state["actor"]["resources"]["Debt"]) == (0, 1)
+    assert state["target"]["resources"]["Debt"] == 1
+
+
+# ---------------------------------------------------------------- momentum on leaving (§3.13)
+
+
+@pytest.mark.parametrize(("inputs", "spent", "gives"), [
+    ({"use": "victory_narration", "points": 2}, 2, {"votes": 2}),
+    ({"use": "claiming_stakes", "points": 1}, 1, {"major_perks": 1}),
+    ({"use": "lasting_effects", "points": 1}, 1, {"transient_changes": 1}),
+    ({"use": "boons", "points": 2}, 2, {"boon_uses": 3}),
+    ({"use": "boons", "boon": "one_challenge", "points": 3}, 3, {"boon_uses": None}),
+])
+def test_momentum_spent_on_leaving_in_victory(rules, inputs: dict[str, Any], spent: int, gives: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+    """§3.13: the thief leaves in victory with 3 momentum: 1 vote, 1 major perk or 1 Transient
+    Flaw added or removed per point; boons at the Edge Guide's prices (2 points: 3 uses; One
+    Challenge 3, unlimited in it)."""
+    thief = rules.entity(str(EXAMPLES / "thief.yaml"))
+    run = rules.run("Spend Momentum", as_=thief, **inputs)
+    assert run.to_dict()["state"]["actor"]["resources"]["Momentum"] == 3 - spent
+    for name, value in gives.items():
+        assert run.results[name] == value
+
+
+def test_momentum_beyond_what_is_held_or_priced_is_refused(rules) -> None:  # type: ignore[no-untyped-def]
+    thief = rules.entity(str(EXAMPLES / "thief.yaml"))
+    with pytest.raises(RunebookError):
+        rules.run("Spend Momentum", as_=thief, use="boons", boon="one_arc", points=5)
+    with pytest.raises(RunebookError):
+        rules.run("Spend Momentum", as_=thief, use="boons", boon="one_challenge", points=2)
+    with pytest.raises(RunebookError) as error:
+        rules.run("Spend Momentum", as_=thief, use="victory_narration", player="bo", claimed_by="ana")
+    assert "resources_open_to" in error.value.diagnostics[0].message
+
+
+@pytest.mark.parametrize(("momentum", "debt", "adversity_after", "debt_after", "momentum_after"), [
+    (3, 0, 1, 0, 1), (4, 1, 1, 0, 0), (1, 0, 0, 0, 1),
+])
+def test_leaving_in_defeat_converts_momentum(rules, tmp_path: Path, momentum: int, debt: int, adversity_after: int,
+                                             debt_after: int, momentum_after: int) -> None:
+    """§3.13, A32, T18: a defeated challenger turns every 2 momentum into 1 adversity (an odd
+    point stays); adversity gained first pays off debt (§3.10)."""
+    path = tmp_path / "loser.yaml"
+    path.write_text(f"name: Loser\nresources:\n  Momentum: {momentum}\n  Adversity: 0\n  Debt: {debt}\n")
+    run = rules.run("Convert Momentum", as_=rules.entity(str(path)))
+    resources = run.to_dict()["state"]["actor"]["resources"]
+    assert (resources["Adversity"], resources["Debt"], resources["Momentum"]) == (adversity_after, debt_after,
+                                                                                    momentum_after)

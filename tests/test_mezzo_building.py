@@ -103,3 +103,15 @@ def test_a45_raise_stakes_conversion(rules) -> None:  # type: ignore[no-untyped-
     assert (found["stake_momentum"], found["adversity_left"]) == (4, 1)
     with pytest.raises(RunebookError):
         rules.resolve("Stake Raise", hooks=1, influence=1)
+
+
+@pytest.mark.parametrize(("reward", "after", "points"), [
+    ("pay_influence", False, 1), ("pay_momentum", False, 1), ("pay_adversity", False, 2),
+    ("pay_momentum", True, 2), ("pay_adversity", True, 4),
+])
+def test_a44_resolving_a_hook_rewards_its_user(rules, reward: str, after: bool, points: int) -> None:  # type: ignore[no-untyped-def]
+    """§3.16: resolving a hook gives its user 1 influence, 1 momentum or 2 adversity; after the
+    Turning Point (Resolution) twice that. The stored points are handed out apart (T12)."""
+    found = results(rules, "Resolve Hook", stored=2, targets=["a", "b"], reward=reward, after_turning_point=after)
+    assert found["reward_points"] == points and found["reward"] == reward
+    assert list(found["given"]) == [1, 1]

@@ -50,7 +50,7 @@ def test_t08_a_trump_transfers_four_momentum(rules) -> None:  # type: ignore[no-
     """T08: a goal with 4 momentum and 1 trump, all supporters gone: the boost is used 5 times
     (1 free, 4 drawn from the goal) and the 5th hits the recipient's limit of 5 awards. The Push
     needs no counter answer: 4 momentum protects one trump."""
-    result = challenge(rules, [8, 4], ["push", "two_minor", "withdraw_in_victory", "spare"],
+    result = challenge(rules, [8, 4], ["push", "two_minor", "withdraw_in_victory"],
                        challengers=["hero", "foe"], sides=[1, 2], votes=[3, 1], goal_momentum=[4])
     assert result["left"] == ["victory", "victory"]
     assert result["momentum"] == [5, 0]
@@ -169,3 +169,29 @@ def test_a16_opening_scores_for_every_challenger(rules) -> None:  # type: ignore
     with pytest.raises(RunebookError) as error:
         challenge(rules, [], [], challengers=["a", "b"], sides=[1, 2], votes=[1, 1], opening_scores=[3])
     assert "opening_scores" in error.value.diagnostics[0].message
+
+
+def test_a_side_that_withdrew_cannot_exile_too(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.13: trumps are spent on one of Victorious Withdrawal or Defeated Exile, and a
+    challenger who has left can no longer affect those still in. Ana's 8 doubles the ogre's 4:
+    two Pushes, two trumps. Her side withdraws in victory; the ogre then has no opponents left
+    and also leaves in victory (Ending Challenges): no exile is asked (the answers would run
+    out), and he gains no adversity beyond his failed action's point."""
+    run = rules.run("Challenge", dice=[8, 4], challengers=["ana", "ogre"], sides=[1, 2], votes=[3, 2],
+                    driver=ScriptedDriver(["push", "allow", "push", "allow", "withdraw_in_victory"]))
+    assert [str(x) for x in run.results["left"]] == ["victory", "victory"]
+    assert list(run.results["adversity"]) == [0, 1]
+    assert list(run.results["momentum"]) == [2, 0]
+
+
+def test_d6_game_major_actions(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.20: major actions are action checks, left to chance: the D6 game rolls them. The
+    hero (3 votes, threshold 3) rolls a 5: 5; the foe (2 votes, threshold 2) rolls a 2 and
+    keeps it: 2. 5 doubles 2: two Pushes; the two trumps exile the foe (a point of adversity
+    for the failed action) and each gives the hero a momentum point. Every die is a d6."""
+    run = rules.run("Challenge", dice=[5, 2], options={"dice_game": "sixes"}, challengers=["hero", "foe"],
+                    sides=[1, 2], votes=[3, 2],
+                    driver=ScriptedDriver(["keep", "push", "allow", "push", "allow", "remain", "exile_in_defeat"]))
+    assert [d.label for d in run.trace.dice()] == ["d6", "d6"]
+    assert [str(x) for x in run.results["left"]] == ["victory", "defeat"]
+    assert list(run.results["momentum"]) == [2, 0] and list(run.results["adversity"]) == [0, 1]

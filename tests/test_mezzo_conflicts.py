@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from runebook.interpreter.rules import load
 from runebook.interpreter.rules.model import RunebookError
 from runebook.interpreter.rules.procedures import ScriptedDriver
-from mezzo_helpers import book_pool
+from mezzo_helpers import book_pool, six_sided_score_odds
 
 
 
@@ -121,23 +121,6 @@ def test_exact_odds_of_the_winner(rules, votes: list[int]) -> None:  # type: ign
     odds = rules.odds("Conflict", answers={"approach": "leave_to_chance"}, outcomes=names, votes=votes)
     assert odds.residual == 0
     assert {str(k): p for k, p in odds.results["winner"].items()} == winner_odds(votes)
-
-
-def six_sided_score_odds(votes: int) -> Counter:
-    """§3.20 by hand: a multiplier of 1 + full sixes, the rest the threshold; a first d6 at or
-    under the threshold bursts (multiplier + 1, roll again); no votes scores 1."""
-    if votes <= 0:
-        return Counter({1: Fraction(1)})
-    multiplier = 1 + votes // 6
-    threshold = votes - 6 * (votes // 6)
-    dist: Counter = Counter()
-    for first in range(1, 7):
-        if first <= threshold:
-            for second in range(1, 7):
-                dist[second * (multiplier + 1)] += Fraction(1, 36)
-        else:
-            dist[first * multiplier] += Fraction(1, 6)
-    return dist
 
 
 @pytest.mark.parametrize("votes", [[2, 7], [0, 3], [6, 5]])
@@ -267,3 +250,41 @@ def test_a14_a_fact_serves_consistency_once(rules) -> None:  # type: ignore[no-u
     result = run(rules, answers, dice=[], outcomes=["a", "b"], votes=[1, 1], players=2,
                  facts=["the bridge fell", "the king died"])
     assert result["votes"] == [2, 0] and result["winner"] == "a"
+
+
+def test_d6_game_with_no_votes_on_the_multiplier(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.20, `multiplier_votes=no_multiplier`: buying multiplier is optional ("can"); with
+    none bought, 7 votes keep multiplier 1 and a threshold of 7: a first 5 bursts (taken),
+    multiplier 2, the re-roll 4 scores 8 (with every full six spent it would be 5 x 2 = 10,
+    no burst). 3 votes: a 5 is over the threshold: 5."""
+    result = rules.run("Conflict", dice=[5, 4, 5], driver=ScriptedDriver(["leave_to_chance", "take"]),
+                       options={"dice_game": "sixes", "multiplier_votes": "no_multiplier"},
+                       outcomes=["a", "b"], votes=[7, 3])
+    assert plain(result.results["winner"]) == "a" and result.results["best_score"] == 8
+    spent = rules.run("Conflict", dice=[5, 5], driver=ScriptedDriver(["leave_to_chance"]),
+                      options={"dice_game": "sixes"}, outcomes=["a", "b"], votes=[7, 3])
+    assert spent.results["best_score"] == 10
+
+
+def test_d6_game_no_multiplier_exact_odds(rules) -> None:  # type: ignore[no-untyped-def]
+    """Every vote is threshold: 7 votes always burst (2 x d6); 3 votes burst on 1-3."""
+    def score(votes: int) -> Counter:
+        dist: Counter = Counter()
+        for first in range(1, 7):
+            if first <= votes:
+                for second in range(1, 7):
+                    dist[2 * second] += Fraction(1, 36)
+            else:
+                dist[first] += Fraction(1, 6)
+        return dist
+    expected: Counter = Counter()
+    for (sa, pa), (sb, pb) in product(score(7).items(), score(3).items()):
+        if sa == sb:
+            expected["a"] += pa * pb / 2
+            expected["b"] += pa * pb / 2
+        else:
+            expected["a" if sa > sb else "b"] += pa * pb
+    odds = rules.odds("Conflict", answers={"approach": "leave_to_chance", "burst": "take"},
+                      options={"dice_game": "sixes", "multiplier_votes": "no_multiplier"},
+                      outcomes=["a", "b"], votes=[7, 3])
+    assert {str(k): p for k, p in odds.results["winner"].items()} == dict(expected)
