@@ -56,3 +56,24 @@ def test_flag_mistakes_point_at_the_flag(cli) -> None:  # type: ignore[no-untype
     run = cli("odds", *CONTEST, "--option", "tied_result=same_result")
     assert "--option:1:1: E0605 unknown option 'tied_result'" in run.stderr
     assert "did you mean 'tied_results'?" in run.stderr
+
+
+def test_a_run_given_no_answers_says_which_flag_answers_the_choice(cli) -> None:  # type: ignore[no-untyped-def]
+    """Without a terminal to ask at and no answers given, the first choice stops the run: the
+    help names `--answer` with the choice's own name, and following it runs the procedure."""
+    run = cli("run", *CONTEST, "--seed", "1", "--quiet")
+    assert run.code == 1
+    assert "E0610" in run.stderr
+    assert "help: answer it with --answer tactic=OPTION (normal | risky_gambit" in run.stderr
+    assert "--choices FILE.yaml" in run.stderr
+    answered = cli("run", *CONTEST, "--seed", "1", "--quiet", "--answer", "tactic=normal",
+                   "--answer", "parting_shot=decline")
+    assert answered.code == 0, answered.stderr
+
+
+def test_a_choices_file_that_runs_out_still_names_the_file(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("- normal\n")
+    run = cli("run", *CONTEST, "--dice", "10,10,10,10", "--choices", str(answers))
+    assert run.code == 1
+    assert "to the choices in " in run.stderr and "answers.yaml" in run.stderr

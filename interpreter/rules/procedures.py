@@ -93,17 +93,23 @@ class Driver:
 class ScriptedDriver(Driver):
     """Answers given up front, consumed in the order the choices come."""
 
-    def __init__(self, answers: Sequence[str], source: Source | None = None) -> None:
+    def __init__(self, answers: Sequence[str], source: Source | None = None, *, flags: bool = False) -> None:
         self.answers = [str(a) for a in answers]
         self.position = 0
         self.source = source
+        #: The answers come from a command line that gave none: the help names its flags.
+        self.flags = flags
 
     def choose(self, point: ChoicePoint) -> str:
         if self.position >= len(self.answers):
-            raise RunebookError([Diagnostic.make(
-                "E0610", point.source, point.span, name=point.name, count=self.position + 1,
-                help=f"add an answer ({' | '.join(ast.choice_runs(point.options))}) to the choices"
-                + (f" in {self.source.name}" if self.source else ""))])
+            options = " | ".join(ast.choice_runs(point.options))
+            if self.flags and self.source is None:
+                help = (f"answer it with --answer {point.name}=OPTION ({options}), or give --choices FILE.yaml; "
+                        "at a terminal the run asks")
+            else:
+                help = f"add an answer ({options}) to the choices" + (f" in {self.source.name}" if self.source else "")
+            raise RunebookError([Diagnostic.make("E0610", point.source, point.span, name=point.name,
+                                                 count=self.position + 1, help=help)])
         answer = self.answers[self.position]
         self.position += 1
         return answer
