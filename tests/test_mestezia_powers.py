@@ -233,9 +233,12 @@ def test_option_grade_cap_with_a_fourth_die(rules) -> None:  # type: ignore[no-u
 def test_berserker_charge_trace_shows_each_line_in_the_books_order(cli) -> None:  # type: ignore[no-untyped-def]
     run = cli("run", "mestezia", "Berserker Charge", "--as", ITZEL, "--against", INQUISITOR, "--dice", "6,7,9", "--json")
     lines = [(e["expr"], e["value"]) for e in json.loads(run.stdout)["trace"] if e["kind"] == "line"]
+    # The Keywords (is it an Attack?) and the Threshold (which of the target's stats?) are read
+    # before the roll: they say which conditions count on it (§2.1, A3).
     assert lines == [("Berserker Charge: Cost", "4 CP"), ("Berserker Charge: Before", "Walk up to 3 hexes"),
-                     ("Berserker Charge: Target", "Enemy in 1"), ("Berserker Charge: Result", "15 damage"),
-                     ("Berserker Charge: Keywords", "Berserker Melee Charge")]  # no weapon keywords in her file
+                     ("Berserker Charge: Target", "Enemy in 1"),
+                     ("Berserker Charge: Keywords", "Berserker Melee Charge"),  # no weapon keywords in her file
+                     ("Berserker Charge: Threshold", "Target's Defense"), ("Berserker Charge: Result", "15 damage")]
 
 
 def test_sustain_without_a_threshold_reads_the_power_again(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
