@@ -190,3 +190,13 @@ def test_an_evasion_counts_lucky_once(defending, tmp_path: Path) -> None:
     higher = defending.run("Defend", as_=lucky, against=defending.entity(str(MUSHROOM)), attack="Spore Burst",
                            evade="Bastion of Defense", driver=ScriptedDriver(["happened"]), dice=[3, 3, 3])
     assert str(higher.results["grade"]) == "High" and higher.results["taken"] == 0  # 10s: resist 2 of 1
+
+
+def test_a_combo_check_of_a_lucky_character(rules, tmp_path: Path) -> None:
+    """MZ-W03's raider (Influence + Trickery = +4) Lucky: +5. 6, 5, 10 against 11 are 11, 10,
+    15: Medium (without Lucky, +4: 10, 9, 14, Low). Skills given as numbers read no character."""
+    lucky = rules.entity(_under(tmp_path, EXAMPLES / "skirmish" / "raider.yaml", ["Lucky"], "raider.yaml"))
+    named = rules.resolve("Combo Check", as_=lucky, first="Influence", second="Trickery", threshold=11, dice=[6, 5, 10])
+    assert (named.results["modifier"], str(named.results["grade"])) == (5, "Medium")
+    numbers = rules.resolve("Combo Check", first=2, second=2, threshold=11, dice=[6, 5, 10])
+    assert (numbers.results["modifier"], str(numbers.results["grade"])) == (4, "Low")
