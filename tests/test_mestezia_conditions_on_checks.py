@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
 from runebook.rulesets import RULESETS_DIR
 
 MESTEZIA = RULESETS_DIR / "mestezia"
@@ -149,15 +150,29 @@ def test_several_targets_first_threshold_takes_its_conditions(rules, tmp_path: P
 
 def test_sustain_and_halt_take_lucky(rules, tmp_path: Path) -> None:
     """Sleep's sustain: 8, 1, 1 + 3 against the original 12 fails; a Lucky caster's +1 keeps it.
-    The sleeper's Halt the same way: Lucky, it wakes."""
+    A Halt the same way: 8, 1, 1 + 3 against 12 with Lucky halts (without it, not)."""
     asleep = rules.entity(_under(tmp_path, CULTIST, ["Unconscious"], "asleep.yaml"))
     for caster, kept in ((XOCHITL, False), (Path(_under(tmp_path, XOCHITL, ["Lucky"], "lucky.yaml")), True)):
         run = rules.run("Sustain Effect", power="Sleep", threshold=12, skills=3, as_=rules.entity(str(caster)),
                         against=asleep, dice=[8, 1, 1])
         assert run.results["sustained"] is kept
-    lucky_sleeper = rules.entity(_under(tmp_path, CULTIST, ["Unconscious", "Lucky"], "sleeper.yaml"))
-    halted = rules.run("Halt Effect", power="Sleep", threshold=12, skills=3, as_=lucky_sleeper, dice=[8, 1, 1])
-    assert halted.results["halted"] is True and "Unconscious" not in halted.state["actor"]["conditions"]
+    for conditions, halted in (([], False), (["Lucky"], True)):
+        halter = rules.entity(_under(tmp_path, CULTIST, conditions, "halter.yaml"))
+        run = rules.run("Halt Effect", power="Sleep", threshold=12, skills=3, as_=halter, dice=[8, 1, 1])
+        assert run.results["halted"] is halted
+
+
+def test_an_unconscious_creature_makes_no_sustain_or_halt_check(rules, tmp_path: Path) -> None:
+    """§2.11: Unconscious "can't ... make checks". A sleeping caster's Sleep goes unsustained
+    (no roll: given dice would be left over, E0502); the sleeper cannot try to halt (E0613)."""
+    caster = rules.entity(_under(tmp_path, XOCHITL, ["Unconscious"], "caster.yaml"))
+    run = rules.run("Sustain Effect", power="Sleep", threshold=12, skills=3, as_=caster,
+                    against=rules.entity(_under(tmp_path, CULTIST, ["Unconscious"], "asleep.yaml")), dice=[])
+    assert run.results["sustained"] is False and "Unconscious" not in run.state["target"]["conditions"]
+    sleeper = rules.entity(_under(tmp_path, CULTIST, ["Unconscious", "Lucky"], "sleeper.yaml"))
+    with pytest.raises(RunebookError) as refused:
+        rules.run("Halt Effect", power="Sleep", threshold=12, skills=3, as_=sleeper, dice=[10, 10, 10])
+    assert [d.code for d in refused.value.diagnostics] == ["E0613"]
 
 
 def test_sustain_is_not_helped_by_the_sleepers_own_unconsciousness(rules, tmp_path: Path) -> None:
