@@ -215,3 +215,15 @@ def test_a_combo_check_of_a_lucky_character(rules, tmp_path: Path) -> None:
     assert (named.results["modifier"], str(named.results["grade"])) == (5, "Medium")
     numbers = rules.resolve("Combo Check", first=2, second=2, threshold=11, dice=[6, 5, 10])
     assert (numbers.results["modifier"], str(numbers.results["grade"])) == (4, "Low")
+
+
+@pytest.mark.parametrize(("where", "grade"), [((), "High"), (("target",), "Medium"), (("thrower",), "Medium"),
+                                             (("thrower", "target"), "Medium")])
+def test_windy_on_a_ranged_attack_from_or_at_the_hex(rules, tmp_path: Path, where: tuple[str, ...], grade: str) -> None:
+    """§2.12 Windy: a ranged weapon attack starting in or aimed at a Windy hex takes -1 (once).
+    Citlali's javelin (Thrown: ranged) is +5 against the lookout's Defense 11: 6, 7, 9 are
+    11, 12, 14, High; with -1: 10, 11, 13, Medium."""
+    thrower = _under(tmp_path, EXAMPLES / "thrower.yaml", ["Windy"] if "thrower" in where else [], "thrower.yaml")
+    lookout = _under(tmp_path, EXAMPLES / "skirmish" / "lookout.yaml", ["Windy"] if "target" in where else [], "lookout.yaml")
+    run = rules.run("Berserker Charge", as_=rules.entity(thrower), against=rules.entity(lookout), dice=[6, 7, 9])
+    assert str(run.results["grade"]) == grade
