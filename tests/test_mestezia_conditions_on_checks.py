@@ -173,6 +173,10 @@ def test_an_unconscious_creature_makes_no_sustain_or_halt_check(rules, tmp_path:
     with pytest.raises(RunebookError) as refused:
         rules.run("Halt Effect", power="Sleep", threshold=12, skills=3, as_=sleeper, dice=[10, 10, 10])
     assert [d.code for d in refused.value.diagnostics] == ["E0613"]
+    # unconscious_checks = sustain_and_halt: it rolls (8, 1, 1 + 3 + Lucky 1 against 12: halted).
+    tried = rules.run("Halt Effect", power="Sleep", threshold=12, skills=3, as_=sleeper, dice=[8, 1, 1],
+                      options={"unconscious_checks": "sustain_and_halt"})
+    assert tried.results["halted"] is True
 
 
 def test_sustain_is_not_helped_by_the_sleepers_own_unconsciousness(rules, tmp_path: Path) -> None:

@@ -150,12 +150,17 @@ def test_sustain_repeats_the_check_against_the_original_threshold(cli, tmp_path:
 
 
 def test_halt_ends_a_bad_effect_on_the_one_who_rolls(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # An Unconscious creature makes no checks (§2.11; test_mestezia_conditions_on_checks.py):
+    # here the option that lets it try to halt.
     asleep = tmp_path / "asleep.yaml"
     asleep.write_text(Path(CULTIST).read_text() + "conditions: [Unconscious]\n")
-    run = rules.run("Halt Effect", power="Sleep", threshold=12, skills=3, as_=rules.entity(str(asleep)), dice=[9, 9, 1])
+    allowed = {"unconscious_checks": "sustain_and_halt"}
+    run = rules.run("Halt Effect", power="Sleep", threshold=12, skills=3, as_=rules.entity(str(asleep)), dice=[9, 9, 1],
+                    options=allowed)
     assert run.results["halted"] is True
     assert "Unconscious" not in run.state["actor"]["conditions"]
-    held = rules.run("Halt Effect", power="Sleep", threshold=12, skills=3, as_=rules.entity(str(asleep)), dice=[1, 1, 1])
+    held = rules.run("Halt Effect", power="Sleep", threshold=12, skills=3, as_=rules.entity(str(asleep)), dice=[1, 1, 1],
+                     options=allowed)
     assert held.results["halted"] is False and "Unconscious" in held.state["actor"]["conditions"]
 
 
