@@ -163,7 +163,7 @@ def test_sustain_and_halt_take_lucky(rules, tmp_path: Path) -> None:
 
 
 def test_an_unconscious_creature_makes_no_sustain_or_halt_check(rules, tmp_path: Path) -> None:
-    """§2.11: Unconscious "can't ... make checks". A sleeping caster's Sleep goes unsustained
+    """§2.11: an Unconscious creature makes no checks. A sleeping caster's Sleep goes unsustained
     (no roll: given dice would be left over, E0502); the sleeper cannot try to halt (E0613)."""
     caster = rules.entity(_under(tmp_path, XOCHITL, ["Unconscious"], "caster.yaml"))
     run = rules.run("Sustain Effect", power="Sleep", threshold=12, skills=3, as_=caster,
