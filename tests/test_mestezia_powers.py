@@ -150,12 +150,17 @@ def test_sustain_repeats_the_check_against_the_original_threshold(cli, tmp_path:
 
 
 def test_halt_ends_a_bad_effect_on_the_one_who_rolls(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # An Unconscious creature makes no checks (§2.11; test_mestezia_conditions_on_checks.py):
+    # here the option that lets it try to halt.
     asleep = tmp_path / "asleep.yaml"
     asleep.write_text(Path(CULTIST).read_text() + "conditions: [Unconscious]\n")
-    run = rules.run("Halt Effect", power="Sleep", threshold=12, skills=3, as_=rules.entity(str(asleep)), dice=[9, 9, 1])
+    allowed = {"unconscious_checks": "sustain_and_halt"}
+    run = rules.run("Halt Effect", power="Sleep", threshold=12, skills=3, as_=rules.entity(str(asleep)), dice=[9, 9, 1],
+                    options=allowed)
     assert run.results["halted"] is True
     assert "Unconscious" not in run.state["actor"]["conditions"]
-    held = rules.run("Halt Effect", power="Sleep", threshold=12, skills=3, as_=rules.entity(str(asleep)), dice=[1, 1, 1])
+    held = rules.run("Halt Effect", power="Sleep", threshold=12, skills=3, as_=rules.entity(str(asleep)), dice=[1, 1, 1],
+                     options=allowed)
     assert held.results["halted"] is False and "Unconscious" in held.state["actor"]["conditions"]
 
 
@@ -233,9 +238,12 @@ def test_option_grade_cap_with_a_fourth_die(rules) -> None:  # type: ignore[no-u
 def test_berserker_charge_trace_shows_each_line_in_the_books_order(cli) -> None:  # type: ignore[no-untyped-def]
     run = cli("run", "mestezia", "Berserker Charge", "--as", ITZEL, "--against", INQUISITOR, "--dice", "6,7,9", "--json")
     lines = [(e["expr"], e["value"]) for e in json.loads(run.stdout)["trace"] if e["kind"] == "line"]
+    # The Keywords (is it an Attack?) and the Threshold (which of the target's stats?) are read
+    # before the roll: they say which conditions count on it (§2.1, A3).
     assert lines == [("Berserker Charge: Cost", "4 CP"), ("Berserker Charge: Before", "Walk up to 3 hexes"),
-                     ("Berserker Charge: Target", "Enemy in 1"), ("Berserker Charge: Result", "15 damage"),
-                     ("Berserker Charge: Keywords", "Berserker Melee Charge")]  # no weapon keywords in her file
+                     ("Berserker Charge: Target", "Enemy in 1"),
+                     ("Berserker Charge: Keywords", "Berserker Melee Charge"),  # no weapon keywords in her file
+                     ("Berserker Charge: Threshold", "Target's Defense"), ("Berserker Charge: Result", "15 damage")]
 
 
 def test_sustain_without_a_threshold_reads_the_power_again(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
