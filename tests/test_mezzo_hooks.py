@@ -12,6 +12,7 @@ import pytest
 
 from runebook.interpreter.rules import load
 from runebook.interpreter.rules.model import RunebookError
+from runebook.interpreter.rules.procedures import ScriptedDriver
 from mezzo_helpers import saved
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "mezzo" / "examples"
@@ -89,3 +90,58 @@ def test_hook_refusals(rules) -> None:  # type: ignore[no-untyped-def]
             against=entity(rules, "hook-heir"), kind="stored_momentum", points=4)
     refused(rules, "Invest In Hook", "resources_open_to", as_=entity(rules, "wren"),
             against=entity(rules, "hook-heir"), kind="stored_adversity", player="bo", claimed_by="ana")
+
+
+def hooks(rules, tmp_path: Path, held: list[tuple[int, int, int]]) -> list:  # type: ignore[no-untyped-def]
+    """Triggered hooks holding (influence, momentum, adversity) each, as entity files."""
+    made = []
+    for n, (i, m, a) in enumerate(held, start=1):
+        state = {"name": f"Hook{n}", "resources": {"HookInfluence": i, "HookMomentum": m, "HookAdversity": a}}
+        made.append(rules.entity(saved(tmp_path, state, f"hook{n}")))
+    return made
+
+
+FIVE = [(1, 0, 0), (0, 1, 0), (0, 0, 1), (0, 0, 0), (0, 0, 0)]
+
+
+def test_turning_point_adversity_boost(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Five hooks holding 3 points for 3 challengers (Minimum Resources met). Wren draws Hook3's
+    only adversity (1 -> 2). No hook holds adversity for Brannock: Hook2's momentum is
+    sacrificed for 2 adversity there; his drawn point pays off debt (2 -> 1). The thief draws
+    the other (0 -> 1). Left in the hooks: Hook1's influence."""
+    answers = ["draw_adversity", "Hook3", "draw_adversity", "Hook2", "stored_momentum", "Hook2",
+               "draw_adversity", "Hook2"]
+    run = rules.run("Turning Point", as_=[entity(rules, n) for n in ("wren", "brannock", "thief")],
+                    against=hooks(rules, tmp_path, FIVE), driver=ScriptedDriver(answers))
+    assert dict(run.results) == {"adversity_drawn": 3, "refills": 1, "left_in_hooks": 1}
+    state = run.to_dict()["state"]
+    assert [points({"a": a}, "a", "Adversity", "Debt") for a in state["actors"]] == [(2, 0), (0, 1), (1, 0)]
+    assert [points({"h": h}, "h", "HookInfluence", "HookMomentum", "HookAdversity") for h in state["targets"]][:3] \
+        == [(1, 0, 0), (0, 0, 0), (0, 0, 0)]
+
+
+def test_turning_point_refilled_from_the_challengers_own_points(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """boost_refill=own_points: the hooks hold 1 influence only (1 challenger: enough). The
+    thief finds no adversity and gives 1 of his own 3 momentum for 2 adversity in Hook4, then
+    draws one: 2 momentum, 1 adversity; Hook4 keeps 1. A challenger may also pass."""
+    held = [(1, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)]
+    run = rules.run("Turning Point", as_=[entity(rules, "thief")], against=hooks(rules, tmp_path, held),
+                    options={"boost_refill": "own_points"},
+                    driver=ScriptedDriver(["draw_adversity", "stored_momentum", "Hook4", "Hook4"]))
+    state = run.to_dict()["state"]
+    thief = state.get("actors", [state.get("actor")])[0]
+    assert points({"a": thief}, "a", "Momentum", "Adversity") == (2, 1)
+    assert points({"h": state["targets"][3]}, "h", "HookAdversity") == (1,)
+    passed = rules.run("Turning Point", as_=[entity(rules, "thief")], against=hooks(rules, tmp_path, held),
+                       driver=ScriptedDriver(["pass"]))
+    assert dict(passed.results) == {"adversity_drawn": 0, "refills": 0, "left_in_hooks": 1}
+
+
+def test_turning_point_restrictions_refuse(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Minimum Resources: 3 points in the hooks for 4 challengers is refused; so are four
+    hooks, and a second Turning Point in the arc."""
+    four = [entity(rules, n) for n in ("wren", "brannock", "thief", "player-ana")]
+    refused(rules, "Turning Point", "hooks_cover_challengers", as_=four, against=hooks(rules, tmp_path, FIVE))
+    refused(rules, "Turning Point", "count(targets) >= 5", as_=four[:1], against=hooks(rules, tmp_path, FIVE[:4]))
+    refused(rules, "Turning Point", "used_this_arc", as_=four[:1], against=hooks(rules, tmp_path, FIVE),
+            used_this_arc=True)
