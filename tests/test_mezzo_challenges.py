@@ -195,3 +195,69 @@ def test_d6_game_major_actions(rules) -> None:  # type: ignore[no-untyped-def]
     assert [d.label for d in run.trace.dice()] == ["d6", "d6"]
     assert [str(x) for x in run.results["left"]] == ["victory", "defeat"]
     assert list(run.results["momentum"]) == [2, 0] and list(run.results["adversity"]) == [0, 1]
+
+
+def test_damage_adds_two_extras_to_a_wound_and_heal_takes_them_off(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.12, Damage's second choice. Round 1: the hero's d12 shows 12 against the foe's d4 at
+    1: a double success, two Damages on the foe: a new wound, then 2 extras on that wound (his
+    only one, so no wound is asked for). The foe fails: 1 adversity. Round 2: the foe's 4
+    against the hero's 1 (with one wound the foe keeps his d4: wounds lock out no die) is a
+    double success: the first Heal takes the 2 extras off the wound, the second, on a wound
+    with no extras, ends it (its Wound modifier becomes One-Shot). The hero fails: 1 adversity."""
+    answers = ["damage", "foe", "stays", "damage", "foe", "worsen_wound", "stays", "heal", "foe", "heal", "foe"]
+    result = challenge(rules, [12, 1, 1, 4], answers, challengers=["hero", "foe"], sides=[1, 2], votes=[5, 1],
+                       max_rounds=2)
+    assert result["wounds"] == [0, 0]
+    assert result["wound_extras"] == [[], []]
+    assert result["adversity"] == [1, 1]
+    one_round = challenge(rules, [12, 1], answers[:7], challengers=["hero", "foe"], sides=[1, 2], votes=[5, 1],
+                          max_rounds=1)
+    assert one_round["wounds"] == [0, 1]
+    assert one_round["wound_extras"] == [[], [2]]
+
+
+def test_damage_picks_which_wound_gains_the_extras(rules) -> None:  # type: ignore[no-untyped-def]
+    """Two rounds of 12 against 1. Round 1: two new wounds on the foe. Round 2: the first
+    Damage puts 2 extras on his first wound (asked: he has two), the second is a third wound.
+    Three wounds give the hero three momentum boosts only when the foe leaves: he is still in."""
+    answers = ["damage", "foe", "stays", "damage", "foe", "new_wound", "stays",
+               "damage", "foe", "worsen_wound", 1, "stays", "damage", "foe", "new_wound", "stays"]
+    result = challenge(rules, [12, 1, 12, 1], answers, challengers=["hero", "foe"], sides=[1, 2], votes=[5, 1],
+                       max_rounds=2)
+    assert result["wound_extras"] == [[], [2, 0, 0]]
+    assert result["wounds"] == [0, 3]
+    assert result["momentum"] == [0, 0]
+
+
+def test_sudden_surge_in_a_challenge(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.10, A12. The hero (1 vote: a d4, 4 adversity brought in) rolls 3 against the foe's
+    d6 at 4. After the dice he buys two Sudden Surges: the first for 3 adversity (1 left), the
+    second for that point and 2 of debt; with none left he is not asked again. 5 against 4: a
+    success, not a double (5 < 8), traded for two minor perks; the foe fails (1 adversity).
+    Round 2: the hero's 1 against the foe's 6. The hero has no adversity and is not asked; the
+    foe (1 point) declines. The foe's double success: four minor perks. The hero's failure
+    gives 1 adversity, which pays off a point of debt instead."""
+    answers = ["surge_once", "surge_once", "two_minor", "no_surge", "two_minor", "two_minor"]
+    result = challenge(rules, [3, 4, 1, 6], answers, challengers=["hero", "foe"], sides=[1, 2], votes=[1, 2],
+                       adversity=[4], surge_offered=True, max_rounds=2)
+    assert result["surges"] == [2, 0]
+    assert result["debt"] == [1, 0]
+    assert result["adversity"] == [0, 1]
+    assert result["minor_perks"] == [2, 4]
+    # Without the surges the hero's 3 fails against 4: the foe takes the round.
+    plain_run = challenge(rules, [3, 4], ["two_minor"], challengers=["hero", "foe"], sides=[1, 2], votes=[1, 2],
+                          adversity=[4], max_rounds=1)
+    assert plain_run["adversity"] == [5, 0]
+    assert plain_run["minor_perks"] == [0, 2]
+
+
+def test_damage_or_bind_after_the_last_opponent_left_is_refused(rules) -> None:  # type: ignore[no-untyped-def]
+    """12 against 1: the first Damage wounds the foe, who leaves in defeat; the second perk has
+    no opponent left to fall on. Damage or Bind is refused naming the rule (E0613
+    `opponents_still_in`), not the engine's empty choice (E0627)."""
+    for perk in ("damage", "bind"):
+        with pytest.raises(RunebookError) as error:
+            challenge(rules, [12, 1], ["damage", "foe", "leaves_in_defeat", perk], challengers=["hero", "foe"],
+                      sides=[1, 2], votes=[5, 1])
+        message = str(error.value)
+        assert "E0613" in message and "opponents_still_in" in message and "E0627" not in message
