@@ -63,8 +63,8 @@ def test_a_race_stretch_and_a_crash(cli) -> None:  # type: ignore[no-untyped-def
     # Crash 1d6 = 4 + Speed 3: vehicle 7 - FRAME 4 = 3; Kirin (no seatbelt) 4 + 6 - 3 = 7.
     out = run(cli, "Race Stretch", "--as", ex("kirin"), "--with", "speed=3", "--with", "handling=1",
               "--with", "obstacles=2", "--with", "vehicle_frame=4", "--with", "seatbelt=false",
-              "--dice", "1,1,1,1,4,5,4")
-    assert out["results"] == {"outcome": "failure", "lead": 2, "vehicle_damage": 3, "driver_damage": 7}
+              "--dice", "1,1,1,1,4,5,4", "--answer", "race_twist=keep_failure")
+    assert out["results"] == {"outcome": "failure", "lead": 2, "vehicle_damage": 3, "driver_damage": 7, "speed": 3}
 
 
 def test_a_travel_leg(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
