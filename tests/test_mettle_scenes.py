@@ -134,7 +134,8 @@ def test_a13_splatter_readings() -> None:
 
 def test_moving_past_obstacles_stops_where_the_score_runs_out(cli) -> None:  # type: ignore[no-untyped-def]
     # POISE 5 against 2 + 3 + 4 = 9: [1,2,3,6,6] Score 6 fails, but clears 2 and 3 (5 <= 6).
-    out = run(cli, "Move Past", "--as", ex("kirin"), "--with", "obstacles=2,3,4", "--dice", "1,2,3,6,6")
+    out = run(cli, "Move Past", "--as", ex("kirin"), "--with", "obstacles=2,3,4", "--dice", "1,2,3,6,6",
+              "--answer", "action_twist=decline")
     assert out["results"] == {"outcome": "failure", "passed": 2}
     clear = run(cli, "Move Past", "--as", ex("kirin"), "--with", "obstacles=2,3,4", "--dice", "3,3,3,1,6")
     assert clear["results"] == {"outcome": "success", "passed": 3}

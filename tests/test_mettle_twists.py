@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mettle_helpers import ex, fighter, run
+from mettle_helpers import EXAMPLES, ex, fighter, run
 
 
 def test_a_heal_that_fails_with_edge_may_take_a_twist(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -231,3 +231,31 @@ def test_a_journeys_legs_take_travel_twists(cli, tmp_path: Path) -> None:  # typ
     assert both["results"] == {"encounters": 1, "encounter_on_leg": [False, True], "edge": [2, 2],
                                "twists": ["lost_the_way"]}
     assert [c["choice"].split(".")[-1] for c in both["choices"]] == ["travel_twist", "travel_twist"]
+
+
+def test_moving_past_shooting_repairing_and_rival_travel_take_twists(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Move Past 2 + 3 + 4 = 9 with POISE 5: [1,2,3,6,6] Score 6, Edge 2; a new hazard, again
+    # [2,1]: Score 9, all three passed.
+    past = run(cli, "Move Past", "--as", ex("kirin"), "--with", "obstacles=2,3,4", "--dice", "1,2,3,6,6,2,1",
+               "--answer", "action_twist=cause_hazard")
+    assert past["results"] == {"outcome": "success", "passed": 3}
+    # Viktor (NATURE 5 + Hit 1) at the bike's Speed 3: [1,1,4,4,5,6] Score 2, Edge 4. Again
+    # [1,4,5,6]: Score 3, Edge 3, a hit: DM 3 + 3 - FRAME 4 = 2, a Glancing blow's half is 1.
+    shot = ("Shoot Vehicle", "--as", ex("viktor"), "--against", str(EXAMPLES / "kirin-on-a-bike.yaml"),
+            "--dice", "1,1,4,4,5,6,1,4,5,6")
+    glancing = run(cli, *shot, "--answer", "combat_twist=glancing_blow")
+    assert (glancing["results"]["outcome"], glancing["results"]["vehicle_damage"]) == ("success", 1)
+    delayed = run(cli, *shot, "--answer", "combat_twist=delay")
+    assert delayed["results"]["vehicle_damage"] == 2 and delayed["state"]["actor"]["conditions"] == ["Delayed"]
+    # Repairing a car (listed Speed 6) in a garage: MOTIVE 3 + 1D [3,1,4,5] Score 4, Edge 2;
+    # lowered Resources, again [2,1]: Score 7, salvaged (no Edge left to clear any damage).
+    dented = tmp_path / "dented.yaml"
+    dented.write_text((EXAMPLES / "rook.yaml").read_text() + "resources: {Wreckage: 5}\n")
+    fixed = run(cli, "Repair Vehicle", "--as", ex("viktor"), "--against", str(dented), "--with", "garage=true",
+                "--dice", "3,1,4,5,2,1", "--answer", "action_twist=lower_resources")
+    assert fixed["results"] == {"outcome": "success", "cleared": 0, "vehicle_mettle": -2, "scrap": False}
+    # Rivals: Kirin [3,3,1,1,1] Score 9, Edge 0; Viktor [1,4,5,6] Score 1, Edge 3, ambushed
+    # later, again [1,1,4]: Score 3, Edge 1: he arrives safely, and first.
+    rivals = run(cli, "Travel Rivals", "--as", ex("kirin"), "--against", ex("viktor"),
+                 "--dice", "3,3,1,1,1,1,4,5,6,1,1,4", "--answer", "travel_twist=ambushed_later")
+    assert rivals["results"] == {"arrival": ["Viktor", "Kirin"], "edge": [0, 1], "encounter": [False, False]}

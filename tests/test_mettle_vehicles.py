@@ -198,7 +198,8 @@ def test_repairing_a_vehicle(cli, tmp_path: Path) -> None:  # type: ignore[no-un
     fixed = run(cli, "Repair Vehicle", "--as", ex("viktor"), "--against", dented, "--with", "garage=true",
                 "--dice", "3,3,4,5")
     assert fixed["results"] == {"outcome": "success", "cleared": 2, "vehicle_mettle": 0, "scrap": False}
-    scrap = run(cli, "Repair Vehicle", "--as", ex("viktor"), "--against", dented, "--dice", "1,1,4")
+    scrap = run(cli, "Repair Vehicle", "--as", ex("viktor"), "--against", dented, "--dice", "1,1,4",
+                "--answer", "action_twist=decline")
     assert scrap["results"]["scrap"] is True and scrap["state"]["target"]["conditions"] == ["Scrapped"]
     scrapped = with_extra(tmp_path, CAR, "scrapped.yaml", "conditions: [Scrapped]\n")
     refused(cli, "Driver Has Vehicle", "Vehicle Track", "--as", scrapped)
