@@ -252,7 +252,7 @@ def test_an_entangle_hold_stays_until_escaped(cli, tmp_path: Path) -> None:  # t
         "results"]["hit"] is False
     # Escape: a Move Check, POISE 3 against the raised Difficulty 0 + 2. [1,4,5] Score 1 fails
     # (the hold stays); [1,1,4] Score 2 frees.
-    stuck = run(cli, "Escape", "--as", netted, "--dice", "1,4,5")
+    stuck = run(cli, "Escape", "--as", netted, "--dice", "1,4,5", "--answer", "action_twist=decline")
     assert stuck["results"] == {"outcome": "failure", "difficulty": 2, "held": 2}
     free = run(cli, "Escape", "--as", netted, "--dice", "1,1,4")
     assert free["results"] == {"outcome": "success", "difficulty": 2, "held": 0}
@@ -348,7 +348,7 @@ def test_a_broken_complex_weapon_is_useless_until_mended(cli, tmp_path: Path) ->
     refused(cli, "Attacker Has Weapon", "Attack", "--as", gun, "--against", ex("bandit"), "--dice", "1,2,4")
     # Mending: a Use Check, MOTIVE 3 against the GM's 3: [1,4,5] Score 1 fails (still broken);
     # [1,2,4] Score 3 mends it.
-    failed = run(cli, "Mend Weapon", "--as", gun, "--dice", "1,4,5")
+    failed = run(cli, "Mend Weapon", "--as", gun, "--dice", "1,4,5", "--answer", "action_twist=decline")
     assert failed["results"] == {"outcome": "failure", "armed": False}
     mended = run(cli, "Mend Weapon", "--as", gun, "--dice", "1,2,4")
     assert mended["results"] == {"outcome": "success", "armed": True}

@@ -79,7 +79,7 @@ def test_a_chase(cli) -> None:  # type: ignore[no-untyped-def]
     # Kirin flees the Bandit over three Zones of Difficulty 2. Kirin [1,1,4,4,4] Score 2 fails
     # after the first Zone; the Bandit [3,3,1] Score 7 clears all three: caught.
     caught = run(cli, "Chase", "--as", ex("kirin"), "--against", ex("bandit"), "--with", "obstacles=2,2,2",
-                 "--dice", "1,1,4,4,4,3,3,1")
+                 "--dice", "1,1,4,4,4,3,3,1", "--answer", "action_twist=decline")
     assert caught["results"] == {"order": ["Bandit", "Kirin"], "reached": [1, 3], "escaped": False}
     # Both get through; equal Edge is no escape, more Edge is.
     tie = run(cli, "Chase", "--as", ex("kirin"), "--against", ex("bandit"), "--with", "obstacles=2,2,2",
@@ -118,7 +118,7 @@ def test_climbing_and_boarding(cli) -> None:  # type: ignore[no-untyped-def]
     assert run(cli, "Climb", "--as", ex("kirin"), "--against", ex("elephant"), "--dice", "1,1,1,4,5")[
         "results"] == {"outcome": "success", "edge": 2}
     assert run(cli, "Climb", "--as", ex("kirin"), "--against", ex("rook"), "--with", "vehicle=true",
-               "--dice", "1,1,1,4,5")["results"]["outcome"] == "failure"
+               "--dice", "1,1,1,4,5", "--answer", "action_twist=decline")["results"]["outcome"] == "failure"
     # Boarding a vehicle with a bigger lead takes a grapnel; its current Speed 4 is the Difficulty.
     refused(cli, "Boarding Target Not Ahead", "Board", "--as", ex("kirin"), "--against", ex("rook"),
             "--with", "lead=1", "--with", "target_lead=2", "--dice", "1")

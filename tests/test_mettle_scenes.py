@@ -63,8 +63,8 @@ def test_a_race_stretch_and_a_crash(cli) -> None:  # type: ignore[no-untyped-def
     # Crash 1d6 = 4 + Speed 3: vehicle 7 - FRAME 4 = 3; Kirin (no seatbelt) 4 + 6 - 3 = 7.
     out = run(cli, "Race Stretch", "--as", ex("kirin"), "--with", "speed=3", "--with", "handling=1",
               "--with", "obstacles=2", "--with", "vehicle_frame=4", "--with", "seatbelt=false",
-              "--dice", "1,1,1,1,4,5,4")
-    assert out["results"] == {"outcome": "failure", "lead": 2, "vehicle_damage": 3, "driver_damage": 7}
+              "--dice", "1,1,1,1,4,5,4", "--answer", "race_twist=keep_failure")
+    assert out["results"] == {"outcome": "failure", "lead": 2, "vehicle_damage": 3, "driver_damage": 7, "speed": 3}
 
 
 def test_a_travel_leg(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -134,7 +134,8 @@ def test_a13_splatter_readings() -> None:
 
 def test_moving_past_obstacles_stops_where_the_score_runs_out(cli) -> None:  # type: ignore[no-untyped-def]
     # POISE 5 against 2 + 3 + 4 = 9: [1,2,3,6,6] Score 6 fails, but clears 2 and 3 (5 <= 6).
-    out = run(cli, "Move Past", "--as", ex("kirin"), "--with", "obstacles=2,3,4", "--dice", "1,2,3,6,6")
+    out = run(cli, "Move Past", "--as", ex("kirin"), "--with", "obstacles=2,3,4", "--dice", "1,2,3,6,6",
+              "--answer", "action_twist=decline")
     assert out["results"] == {"outcome": "failure", "passed": 2}
     clear = run(cli, "Move Past", "--as", ex("kirin"), "--with", "obstacles=2,3,4", "--dice", "3,3,3,1,6")
     assert clear["results"] == {"outcome": "success", "passed": 3}

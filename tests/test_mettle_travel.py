@@ -99,7 +99,7 @@ def test_rival_parties_arrive_by_edge(cli) -> None:  # type: ignore[no-untyped-d
     assert out["results"] == {"arrival": ["Kirin", "Viktor"], "edge": [3, 1], "encounter": [False, False]}
     # Viktor fails ([1,4,5,6]: Score 1) but has the higher Edge: he arrives first, after his encounter.
     late = run(cli, "Travel Rivals", "--as", ex("kirin"), "--against", ex("viktor"),
-               "--dice", "3,3,1,1,1,1,4,5,6")["results"]
+               "--dice", "3,3,1,1,1,1,4,5,6", "--answer", "travel_twist=no_twist")["results"]
     assert late == {"arrival": ["Viktor", "Kirin"], "edge": [0, 3], "encounter": [False, True]}
 
 

@@ -198,7 +198,8 @@ def test_repairing_a_vehicle(cli, tmp_path: Path) -> None:  # type: ignore[no-un
     fixed = run(cli, "Repair Vehicle", "--as", ex("viktor"), "--against", dented, "--with", "garage=true",
                 "--dice", "3,3,4,5")
     assert fixed["results"] == {"outcome": "success", "cleared": 2, "vehicle_mettle": 0, "scrap": False}
-    scrap = run(cli, "Repair Vehicle", "--as", ex("viktor"), "--against", dented, "--dice", "1,1,4")
+    scrap = run(cli, "Repair Vehicle", "--as", ex("viktor"), "--against", dented, "--dice", "1,1,4",
+                "--answer", "action_twist=decline")
     assert scrap["results"]["scrap"] is True and scrap["state"]["target"]["conditions"] == ["Scrapped"]
     scrapped = with_extra(tmp_path, CAR, "scrapped.yaml", "conditions: [Scrapped]\n")
     refused(cli, "Driver Has Vehicle", "Vehicle Track", "--as", scrapped)
@@ -235,3 +236,22 @@ def test_ramming_dents_both_vehicles(cli) -> None:  # type: ignore[no-untyped-de
     assert out["results"] == {"outcome": "success", "target_damage": 16, "vehicle_damage": 7}
     assert out["state"]["target"]["resources"]["Wreckage"] == 12
     assert out["state"]["actor"]["resources"]["Wreckage"] == 0
+
+
+def test_a_race_twist_other_than_delay_keeps_the_speed(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # The first test's race, with Rook taking Lost parts instead of Delay in Stretch 2: the Edge
+    # die is rolled again all the same ([1]: Score 8 against 8, a success), but no Speed is lost:
+    # Rook ends at 6, not 5, and still wins.
+    plan = answers(tmp_path, "mud_splatter", "Rook", "swerve", "muscle", "Rook", "keep_lead",
+                   "muscle", "Kirin", "lose_parts", "keep_lead")
+    out = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0,1", "--choices", plan,
+              "--dice", "1,2,4,4,5,6,6,3,3,4,5,1,1,1,1,6,6,6,3,3,1,4,1")
+    assert out["results"]["speed"] == [3, 6] and out["results"]["crashed"] == [False, False]
+    assert out["results"]["winner"] == "Rook"
+    # Declined, the Score 7 failure stands: Rook crashes out at Speed 0 and Kirin wins.
+    kept = answers(tmp_path, "mud_splatter", "Rook", "swerve", "muscle", "Rook", "keep_lead",
+                   "muscle", "Kirin", "keep_failure", "keep_lead")
+    crash = run(cli, "Race", "--as", BIKE, "--against", CAR, "--with", "stretches=0,1", "--choices", kept,
+                "--dice", "1,2,4,4,5,6,6,3,3,4,5,1,1,1,1,6,6,6,3,3,1,4,6")
+    assert crash["results"]["speed"] == [3, 0] and crash["results"]["crashed"] == [False, True]
+    assert crash["results"]["winner"] == "Kirin"
