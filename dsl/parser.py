@@ -322,6 +322,15 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, 
         if not opens:
             return Diagnostic.make("E0105", source, Span.point(line, column), close="]",
                                    help="remove it, or add the matching '[' before it")
+    if opens and opens[-1][0] == "(" and line_text[column - 1 : column + 1].startswith("=") \
+            and line_text[column : column + 1] != "=" and not at_end:
+        # `Duel(skill = 3)`: the '(' may well be closed; the '=' is what cannot be read.
+        called = re.search(r"[A-Za-z0-9_]\s*$", line_text[: opens[-1][1] - 1]) is not None
+        return Diagnostic.make("E0102", source, Span.point(line, column), found="'='",
+                               expected=_expected(expected),
+                               help=("a check or function takes its values in order, as in 'Duel(3)'; "
+                                     "values by name are for 'do' lines ('do Strike(cost = 2)'); "
+                                     if called else "") + "to compare, write '=='")
     if opens and ("]" not in line_text[column - 1 :] or at_end):
         return _unclosed(source, line, opens)
     if token is not None and token.type == "INDENT":

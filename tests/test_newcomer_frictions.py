@@ -1,0 +1,36 @@
+"""Frictions a first-time author met writing a small game from the docs alone
+(tests/cases/newcomer-game): each test fails on the code before its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+import runebook
+from runebook import RunebookError
+
+_DUEL = """\
+check Duel (skill: number = 1)
+  roll die = 1d6
+  result total = sum(die) + skill
+"""
+
+
+def _diagnostics(text: str) -> list[runebook.Diagnostic]:
+    with pytest.raises(RunebookError) as raised:
+        runebook.load_text(text)
+    return list(raised.value.diagnostics)
+
+
+def test_a_value_by_name_in_a_call_is_not_an_unclosed_bracket() -> None:
+    # `Duel(skill = 3)` closes its '(': the '=' is the problem, and the help says what to write.
+    [problem] = _diagnostics(_DUEL + "\nprocedure P ()\n  let r = Duel(skill = 3)\n  result t = r.total\n")
+    assert (problem.code, problem.span.line, problem.span.column) == ("E0102", 6, 22)
+    assert "'='" in problem.message
+    assert problem.help is not None and "in order" in problem.help and "'=='" in problem.help
+
+
+def test_a_single_equals_in_brackets_suggests_a_comparison() -> None:
+    with pytest.raises(RunebookError) as raised:
+        runebook.odds("(3 = 2)")
+    [problem] = raised.value.diagnostics
+    assert problem.code == "E0102" and problem.help == "to compare, write '=='"
