@@ -334,6 +334,14 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, 
     if opens and ("]" not in line_text[column - 1 :] or at_end):
         return _unclosed(source, line, opens)
     if token is not None and token.type == "INDENT":
+        above = line - 1
+        while above > first_line and not source.line_text(above).strip():
+            above -= 1
+        before = source.line_text(above) if above >= first_line else ""
+        left_open = _open_brackets(before, len(before) + 1)
+        if left_open and line > first_line:
+            # `let r = max(3` then the next line: the bracket, not the indentation, is wrong.
+            return _unclosed(source, above, left_open)
         return Diagnostic.make("E0106", source, Span.point(line, 1, len(str(token))),
                                help="only the body of a declaration and nested bullets are indented")
     if content and not opens and (char == "*" or (at_end and line_text.count("*") % 2)):

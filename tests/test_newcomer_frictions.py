@@ -34,3 +34,12 @@ def test_a_single_equals_in_brackets_suggests_a_comparison() -> None:
         runebook.odds("(3 = 2)")
     [problem] = raised.value.diagnostics
     assert problem.code == "E0102" and problem.help == "to compare, write '=='"
+
+
+@pytest.mark.parametrize(("line", "column", "bracket"), [("  let r = max(3", 14, "("), ("  let r = [3, 4", 11, "[")])
+def test_a_bracket_left_open_before_another_line_is_reported_on_its_line(line: str, column: int,
+                                                                          bracket: str) -> None:
+    # Not E0106 'unexpected indentation' on the next line, which is indented as it should be.
+    [problem] = _diagnostics(f"procedure Q ()\n{line}\n  result t = r\n")
+    assert (problem.code, problem.span.line, problem.span.column) == ("E0104", 2, column)
+    assert problem.message == f"unclosed '{bracket}'"
