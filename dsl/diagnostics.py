@@ -158,6 +158,7 @@ MESSAGES: dict[str, str] = {
     "E0633": "'{name}' in '{procedure}' means the game's '{name}', but where '{caller}' uses it a value of that name hides it",
     "E0634": "procedure '{name}' has {lines} lines (the limit is {limit})",
     "E0631": "'set {name}' changes a value no line makes: there is no 'let {name}' or input '{name}'",
+    "E0635": "'set {name}' comes before any line makes '{name}' (line {line} makes it, and starts it again)",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",
     "E0702": "'{name}' expects {expected}, got {found}",

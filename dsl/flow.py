@@ -313,18 +313,21 @@ class Flow:
             name=shown, where=where, help=f"{ahead}read what the rest of the run needs from it before (let total = "
             f"sum({shown})), or roll it where it is read; a seeded run or given dice are not affected")
 
-    def maybe_set(self) -> Callable[[int, str], bool]:
+    def maybe_set(self, sets: bool = True) -> Callable[[int, str], bool]:
         """A test of whether some way from the start may have bound a name (folded) before a
         line (a union over the ways in: a loop's later lines count at its head); each test
-        looks up one bit, however long the procedure."""
+        looks up one bit, however long the procedure. ``sets=False``: only lines that make a
+        value count (a `set` line does not)."""
         names = _BitNames(self.statements)
+        binds = names.binds if sets else [0 if isinstance(s, ast.SetLine) else bit
+                                          for s, bit in zip(self.statements, names.binds, strict=True)]
         count = len(self.statements)
         before = [0] * (count + 1)
         changed = True
         while changed:
             changed = False
             for index in range(count):
-                after = before[index] | names.binds[index]
+                after = before[index] | binds[index]
                 for target in self.successors[index]:
                     if after & ~before[target]:
                         before[target] |= after

@@ -766,6 +766,7 @@ class _Builder:
                        help=f"set it with 'let' before this line on every way here; it is set later{line}")
         self.check_unused(decl, source)
         self.check_sets(decl, source, outside)
+        self.check_set_first(decl, source, flow, outside)
         if not flow.ends():
             # The loop that never lets go: the first jump back to a line at or above it.
             back = next((s for i, s in enumerate(decl.statements) if isinstance(s, ast.GotoLine) and s.expr is None
@@ -818,6 +819,28 @@ class _Builder:
                     continue
                 warned.add((found.path, found.span.line))
                 self.sink.items.append(found)
+
+    def check_set_first(self, decl: ast.ProcedureDecl, source: Source, flow: Flow, outside: set[str]) -> None:
+        """A `set` that every way from the start reaches before any line makes its name, while
+        a later line does (`set score = 1` above `let score = 0`): the later line starts the
+        value again, so what the `set` gave is lost."""
+        makers = {fold(s.name): s for s in reversed(decl.statements)
+                  if isinstance(s, _WRITTEN_BINDINGS) and not isinstance(s, ast.SetLine)}
+        maybe_made = flow.maybe_set(sets=False)
+        reported: set[str] = set()
+        for index, statement in enumerate(decl.statements):
+            if not isinstance(statement, ast.SetLine) or statement.name.startswith("#"):
+                continue
+            name = fold(statement.name)
+            maker = makers.get(name)
+            if (maker is None or name in outside or name in reported or name.partition(".")[0] in outside
+                    or maybe_made(index, name)):
+                continue
+            reported.add(name)
+            line = maker.span.line if maker.span is not None else "?"
+            self.error("E0635", source, statement.span, name=statement.name, line=line,
+                       help=f"start the value with 'let {statement.name} = ...' here, or move line {line} above "
+                            f"this one")
 
     def check_sets(self, decl: ast.CheckDecl | ast.ProcedureDecl, source: Source, outside: set[str]) -> None:
         """A `set` of a name no other line binds (nor an input): `set` changes a value, so this

@@ -43,3 +43,24 @@ def test_a_bracket_left_open_before_another_line_is_reported_on_its_line(line: s
     [problem] = _diagnostics(f"procedure Q ()\n{line}\n  result t = r\n")
     assert (problem.code, problem.span.line, problem.span.column) == ("E0104", 2, column)
     assert problem.message == f"unclosed '{bracket}'"
+
+
+def test_a_set_before_the_let_that_makes_its_name_is_reported() -> None:
+    # At run time the later `let` starts the value again: what the `set` gave is lost.
+    [problem] = _diagnostics("procedure Tally ()\n  set score = 1\n  let score = 0\n  result total = score\n")
+    assert (problem.code, problem.span.line, problem.span.column) == ("E0635", 2, 7)
+    assert problem.help is not None and "let score" in problem.help and "line 3" in problem.help
+
+
+def test_a_set_in_a_loop_before_the_let_is_reported_too() -> None:
+    text = ("procedure Sum (n: number = 2)\n  for each i in range(n)\n    set total = i\n"
+            "  let total = 0\n  result total = total\n")
+    [problem] = _diagnostics(text)
+    assert (problem.code, problem.span.line) == ("E0635", 3)
+
+
+def test_a_set_that_some_way_reaches_after_a_let_is_not_reported() -> None:
+    # One way through makes `bonus` first; the `set` is then a change, on the other a start.
+    rules = runebook.load_text("procedure P (flag: boolean = false)\n  if flag\n    let bonus = 2\n"
+                               "  set bonus = 3\n  result bonus = bonus\n")
+    assert rules.run("P", flag=True).results == {"bonus": 3}
