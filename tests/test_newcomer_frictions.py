@@ -64,3 +64,10 @@ def test_a_set_that_some_way_reaches_after_a_let_is_not_reported() -> None:
     rules = runebook.load_text("procedure P (flag: boolean = false)\n  if flag\n    let bonus = 2\n"
                                "  set bonus = 3\n  result bonus = bonus\n")
     assert rules.run("P", flag=True).results == {"bonus": 3}
+
+
+def test_a_loop_over_a_number_suggests_range() -> None:
+    [problem] = _diagnostics("procedure L (n: number = 3)\n  let s = 0\n  for each i in n\n    set s = s + i\n"
+                             "  result s = s\n")
+    assert (problem.code, problem.span.line, problem.span.column) == ("E0420", 3, 17)
+    assert problem.help is not None and "range(n)" in problem.help
