@@ -105,7 +105,7 @@ MESSAGES: dict[str, str] = {
     "E0405": "'{op}' cannot apply to {kind}",
     "E0406": "wrong number of arguments to '{name}': expected {expected}, got {got}",
     "E0407": "exploding on every face of {die} never stops",
-    "E0408": "the distribution is too large ({size} outcomes; the limit is {limit})",
+    "E0408": "the distribution is too large ({size}; the limit is {limit})",
     "E0409": "expression nests too deeply (more than {limit} levels)",
     "E0410": "explosions went deeper than {limit}",
     "E0411": "rerolling every face of {die} never stops",

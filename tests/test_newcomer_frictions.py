@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 import runebook
@@ -71,3 +72,15 @@ def test_a_loop_over_a_number_suggests_range() -> None:
                              "  result s = s\n")
     assert (problem.code, problem.span.line, problem.span.column) == ("E0420", 3, 17)
     assert problem.help is not None and "range(n)" in problem.help
+
+
+def test_too_many_states_names_the_value_that_keeps_growing() -> None:
+    rules = runebook.load_text("procedure Rounds ()\n  let rounds = 0\n  repeat\n    roll d = 1d6\n"
+                               "    set rounds = rounds + 1\n    stop if sum(d) == 6\n  result rounds = rounds\n",
+                               limits=attrs.evolve(runebook.DEFAULT_LIMITS, max_states=50))
+    with pytest.raises(RunebookError) as raised:
+        rules.odds("Rounds")
+    [problem] = raised.value.diagnostics
+    assert problem.code == "E0408" and "states outcomes" not in problem.message
+    assert problem.message == "the distribution is too large (more than 50 states; the limit is 50 states)"
+    assert problem.help is not None and problem.help.startswith("'rounds' takes ")
