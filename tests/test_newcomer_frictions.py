@@ -84,3 +84,13 @@ def test_too_many_states_names_the_value_that_keeps_growing() -> None:
     assert problem.code == "E0408" and "states outcomes" not in problem.message
     assert problem.message == "the distribution is too large (more than 50 states; the limit is 50 states)"
     assert problem.help is not None and problem.help.startswith("'rounds' takes ")
+
+
+def test_a_stat_read_with_no_actor_asks_for_the_actor_where_it_is_read() -> None:
+    # `check` passes (an actor may be given); the run without one was E0207 'unknown name'.
+    rules = runebook.load_text("stats Spark\n\ncheck Glow (bonus: number = 0)\n  result x = Spark + bonus\n")
+    with pytest.raises(RunebookError) as raised:
+        rules.resolve("Glow")
+    [problem] = raised.value.diagnostics
+    assert problem.code == "E0707" and "--as" in problem.message
+    assert problem.span is not None and (problem.span.line, problem.span.column) == (4, 14)

@@ -10,6 +10,7 @@ can never disagree about what the rules say.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -727,7 +728,7 @@ class Rules:
                options: Mapping[str, Level], roles: Mapping[str, Any] | None, source: Source) -> MapEnv:
         # A bare stat name is the actor's stat, as in content brackets ([Attack + Strength]).
         actor = (roles or {}).get("actor")
-        stats = MapEnv({**dict(actor.stats), **dict(actor.derived)} if actor is not None else {},
+        stats = MapEnv({**dict(actor.stats), **dict(actor.derived)} if actor is not None else self._unheld_stats,
                        parent=self.globals)
         if actor is not None:
             stats.define(HOLDER, actor)  # a stat the actor's file lacks: "'Itzel' has no 'Speed'"
@@ -745,6 +746,19 @@ class Rules:
             elif param.default is not None:
                 scope.define(param.name, ctx.result(ctx.evaluate(self.compiled(param.default, source), scope)))
         return scope
+
+    @functools.cached_property
+    def _unheld_stats(self) -> dict[str, MissingRole]:
+        """The game's stats and derived values as a run without an actor sees them: reading
+        one asks for the actor (E0707), where an unknown name (E0207) would mislead."""
+        names = [*self.ruleset.vocabulary.stats.values(), *(name for name, _, _ in self.derived.values())]
+        unheld = {}
+        for name in names:
+            try:
+                self.globals.lookup(name)
+            except KeyError:
+                unheld[name] = MissingRole("actor")
+        return unheld
 
     def entry_views(self, scope: MapEnv, env: MapEnv, ctx: Context | None = None) -> None:
         """Entries given as inputs become views whose lines evaluate in ``env``, changed
