@@ -94,3 +94,25 @@ def test_a_stat_read_with_no_actor_asks_for_the_actor_where_it_is_read() -> None
     [problem] = raised.value.diagnostics
     assert problem.code == "E0707" and "--as" in problem.message
     assert problem.span is not None and (problem.span.line, problem.span.column) == (4, 14)
+
+
+_STRUCTURED = "tests/cases/structured"
+
+
+@pytest.mark.parametrize(("args", "shown", "hint"), [
+    # The last value silently won: a newcomer's list of answers for a loop's choice, or of heroes.
+    (("run", _STRUCTURED, "Vote", "--with", "proposals=a,b", "--answer", "pick=a", "--answer", "pick=b"),
+     "--answer:1:1: E0008 invalid --answer value 'pick=b'", "every time it comes"),
+    (("odds", _STRUCTURED, "Group Fight", "--with", "heroes=2", "--with", "heroes=1"),
+     "--with:1:1: E0008 invalid --with value 'heroes=1'", "--with heroes=2,1"),
+])
+def test_a_name_given_twice_on_the_command_line_is_refused(cli, args: tuple[str, ...], shown: str, hint: str) -> None:
+    run = cli(*args)
+    assert run.code == 1 and run.stdout == ""
+    assert run.stderr.startswith(shown) and hint in run.stderr
+
+
+def test_an_input_both_varied_and_fixed_is_refused(cli) -> None:
+    run = cli("odds", _STRUCTURED, "Best Of Five", "--vary", "skill=2..3", "--with", "skill=4")
+    assert run.code == 1 and run.stderr.startswith("--with:1:1: E0008 invalid input 'skill'")
+    assert "both varied and fixed" in run.stderr

@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from runebook.dsl.folding import fold
 from runebook.dsl.source import Source, Span
 from runebook.interpreter.cli.commands import EXIT_USAGE
 from runebook.interpreter.cli.charts import sweep_csv, sweep_svg, sweep_text, write_chart
@@ -37,7 +38,17 @@ def _pairs(values: list[str] | None, flag: str) -> dict[str, str]:
         if not sep or not name.strip() or not value.strip():
             raise RunebookError([Diagnostic.make("E0008", None, None, what=f"{flag} value", value=item,
                                                  help=f"write {flag} NAME=VALUE")])
-        pairs[name.strip()] = value.strip()
+        name, value = name.strip(), value.strip()
+        before = next((k for k in pairs if fold(k) == fold(name)), None)
+        if before is not None and pairs[before] != value:
+            # The last would silently win: a list is one value, an answer serves every time.
+            raise RunebookError([Diagnostic.make(
+                "E0008", Source(flag, item), Span(1, 1, 1, len(item.partition("=")[0].rstrip()) + 1),
+                what=f"{flag} value", value=item,
+                help=f"'{name}' is given twice ({before}={pairs[before]} and {item}): give it once"
+                     + (f"; a list is one value, {flag} {name}={pairs[before]},{value}" if flag == "--with" else
+                        "; an answer serves the choice every time it comes" if flag == "--answer" else ""))])
+        pairs[name] = value
     return pairs
 
 
