@@ -116,3 +116,13 @@ def test_an_input_both_varied_and_fixed_is_refused(cli) -> None:
     run = cli("odds", _STRUCTURED, "Best Of Five", "--vary", "skill=2..3", "--with", "skill=4")
     assert run.code == 1 and run.stderr.startswith("--with:1:1: E0008 invalid input 'skill'")
     assert "both varied and fixed" in run.stderr
+
+
+def test_run_takes_answers_by_name_as_odds_does() -> None:
+    # Was E0604 "unknown input 'answers'": the docs give `answers={"stance": ...}` for the API.
+    rules = runebook.load(_STRUCTURED)
+    run = rules.run("Vote", proposals=["a", "b"], voters=2, answers={"pick": "b"})
+    assert run.results["winner"] == "b" and run.choices == (("pick", "b"), ("pick", "b"))
+    with pytest.raises(RunebookError) as raised:
+        rules.run("Vote", proposals=["a", "b"], answers={"pik": "b"})
+    assert [d.code for d in raised.value.diagnostics] == ["E0708"]

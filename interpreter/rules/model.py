@@ -80,7 +80,8 @@ from runebook.interpreter.rules.entries import EntryView, line_value
 from runebook.interpreter.rules.inline import ReadingEnv
 from runebook.interpreter.rules.listed import entry_query
 from runebook.interpreter.rules.memo import LineMemo, names_read
-from runebook.interpreter.rules.procedures import CallbackDriver, Chooser, Driver, RunResult, ScriptedDriver, run_lines, unknown_answers
+from runebook.interpreter.rules.procedures import (CallbackDriver, Chooser, Driver, NamedDriver, RunResult, ScriptedDriver,
+                                                   run_lines, unknown_answers)
 from runebook.interpreter.rules.results import CheckOdds, CheckResult
 from runebook.interpreter.rules.runstate import RunState
 from runebook.interpreter.rules.shown import run_show
@@ -1032,12 +1033,14 @@ class Rules:
     def run(self, name: str, given: Mapping[str, Any] | None = None, /, *,
             options: Mapping[str, str] | None = None, seed: int | None = None,
             dice: Sequence[int] | None = None, rng: random.Random | None = None, driver: Driver | None = None,
-            choose: Chooser | None = None, as_: Any = None, against: Any = None, **inputs: Any) -> RunResult:
+            choose: Chooser | None = None, answers: Mapping[str, str] | None = None, as_: Any = None,
+            against: Any = None, **inputs: Any) -> RunResult:
         """Run a procedure (or a check) to its end, asking ``driver`` at each choice point
         (or ``choose``, a function ``(ChoicePoint) -> str``: a
-        :class:`~interpreter.rules.procedures.CallbackDriver`). Inputs come as keywords, or as
-        a mapping ``given`` (any names, ``options`` too). Without either, a choice point
-        with nobody to answer it is E0610.
+        :class:`~interpreter.rules.procedures.CallbackDriver`). ``answers`` answers choices by
+        name, every time they come, as for :meth:`odds` (``--answer``); the others are asked.
+        Inputs come as keywords, or as a mapping ``given`` (any names, ``options`` too).
+        Without either, a choice point with nobody to answer it is E0610.
 
         Returns a :class:`~interpreter.rules.procedures.RunResult`.
         """
@@ -1045,6 +1048,11 @@ class Rules:
             if driver is not None:
                 raise ValueError("give driver or choose, not both")
             driver = CallbackDriver(choose)
+        if answers:
+            named = self.procedure(name)
+            if named is not None:
+                self._known_answers(named.name, named.decl.statements, answers)
+            driver = NamedDriver(answers, driver if driver is not None else ScriptedDriver([]))
         inputs = {**(given or {}), **inputs}
         as_, against = self.taking_part(as_), self.taking_part(against, "against")
         procedure = self.procedure(name)
