@@ -126,3 +126,14 @@ def test_run_takes_answers_by_name_as_odds_does() -> None:
     with pytest.raises(RunebookError) as raised:
         rules.run("Vote", proposals=["a", "b"], answers={"pik": "b"})
     assert [d.code for d in raised.value.diagnostics] == ["E0708"]
+
+
+@pytest.mark.parametrize(("given", "hint"), [("brigth", "did you mean 'bright'?"),
+                                             ("grim", "'Omen' is one of: ill, plain, bright")])
+def test_a_wrong_level_for_a_typed_input_names_the_levels(given: str, hint: str) -> None:
+    rules = runebook.load_text("levels Omen: ill < plain < bright\n\n"
+                               "check Sign (omen: Omen = plain)\n  result good = omen >= plain\n")
+    with pytest.raises(RunebookError) as raised:
+        rules.resolve("Sign", omen=given)
+    [problem] = raised.value.diagnostics
+    assert problem.code == "E0603" and problem.help == hint

@@ -641,10 +641,19 @@ class Rules:
         if not ok:
             expected = {"number": "a number", "rating": "a rating" + self._rating_hint(),
                         "text": "text"}.get(kind or "", f"a level of '{kind}'")
+            names = self._level_names(kind) if kind is not None and kind not in ("number", "rating", "text") else ()
+            help = (did_you_mean(str(value), list(names)) or f"'{kind}' is one of: {', '.join(names)}") if names else None
             problems.append(Diagnostic.make("E0603", None, None, name=param.name, expected=expected,
-                                            value=_shown(value)))
+                                            value=_shown(value), help=help))
             return None
         return value
+
+    def _level_names(self, group: str) -> tuple[str, ...]:
+        """The levels of a group the game declares, lowest first (none for a name of no group)."""
+        for value in self.globals.mapping.values():
+            if isinstance(value, Level) and fold(value.group) == fold(group) and value.names:
+                return value.names
+        return ()
 
     def _character(self, param: ast.Param, value: Any, problems: list[Diagnostic]) -> Any:
         """A `character` input: an entity, or the path of a character file (one character)."""
