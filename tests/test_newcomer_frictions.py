@@ -92,7 +92,7 @@ def test_a_stat_read_with_no_actor_asks_for_the_actor_where_it_is_read() -> None
     with pytest.raises(RunebookError) as raised:
         rules.resolve("Glow")
     [problem] = raised.value.diagnostics
-    assert problem.code == "E0707" and "--as" in problem.message
+    assert problem.code == "E0707" and "--as" in problem.message and problem.help == "'Spark' is a stat of the actor"
     assert problem.span is not None and (problem.span.line, problem.span.column) == (4, 14)
 
 

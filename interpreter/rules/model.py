@@ -758,7 +758,7 @@ class Rules:
         return scope
 
     @functools.cached_property
-    def _unheld_stats(self) -> dict[str, MissingRole]:
+    def _unheld_stats(self) -> dict[str, UnheldStat]:
         """The game's stats and derived values as a run without an actor sees them: reading
         one asks for the actor (E0707), where an unknown name (E0207) would mislead."""
         names = [*self.ruleset.vocabulary.stats.values(), *(name for name, _, _ in self.derived.values())]
@@ -767,7 +767,7 @@ class Rules:
             try:
                 self.globals.lookup(name)
             except KeyError:
-                unheld[name] = MissingRole("actor")
+                unheld[name] = UnheldStat(name)
         return unheld
 
     def entry_views(self, scope: MapEnv, env: MapEnv, ctx: Context | None = None) -> None:
@@ -1260,6 +1260,17 @@ class MissingRole:
     def resolve_in(self, ctx: Context) -> Any:
         raise RunebookError([Diagnostic.make("E0707", None, None, role=self.role,
                                              flag="--as" if self.role == "actor" else "--against")])
+
+
+@attrs.frozen
+class UnheldStat:
+    """A stat (or derived value) read bare when no actor takes part: reading it asks for one."""
+
+    name: str
+
+    def resolve_in(self, ctx: Context) -> Any:
+        raise RunebookError([Diagnostic.make("E0707", None, None, role="actor", flag="--as",
+                                             help=f"'{self.name}' is a stat of the actor")])
 
 
 @attrs.frozen(eq=False)
