@@ -137,3 +137,13 @@ def test_a_wrong_level_for_a_typed_input_names_the_levels(given: str, hint: str)
         rules.resolve("Sign", omen=given)
     [problem] = raised.value.diagnostics
     assert problem.code == "E0603" and problem.help == hint
+
+
+def test_an_error_in_the_game_is_not_blamed_on_a_flag_that_happens_to_quote_the_same_word(cli, tmp_path) -> None:
+    # E0626 quotes the choice 'c'; the answer `who=c` is not what is wrong.
+    (tmp_path / "game.rules").write_text(
+        "procedure D ()\n  choose c: yes_ | no_\n  match c\n    case yes_\n      result r = 1\n\n"
+        "procedure E ()\n  choose who: a | b | c\n  result w = who\n")
+    run = cli("run", str(tmp_path), "E", "--answer", "who=c")
+    assert run.code == 1 and run.stderr.startswith(f"{tmp_path / 'game.rules'}:3:3: E0626")
+

@@ -60,6 +60,8 @@ def _blame_flags(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse
     def wrapped(args: argparse.Namespace) -> int:
         try:
             return run(args)
+        except _GameErrors:
+            raise  # the game's own errors, where its files have them
         except RunebookError as error:
             # (flag, "name=value", name, value) for every value given on the command line.
             given = []
@@ -185,8 +187,19 @@ def run_procedure(args: argparse.Namespace) -> int:
     return _show(args, result, f"{rules.name}: {result.name}")
 
 
+class _GameErrors(RunebookError):
+    """The game's own files have errors: nothing a flag gave is to blame for them."""
+
+
+def _load_game(game: str, limits: Any) -> Any:
+    try:
+        return load(game, limits)
+    except RunebookError as error:
+        raise _GameErrors(list(error.diagnostics)) from None
+
+
 def _load(args: argparse.Namespace) -> Any:
-    return load(args.game, getattr(args, "limits", DEFAULT_LIMITS))
+    return _load_game(args.game, getattr(args, "limits", DEFAULT_LIMITS))
 
 
 @_blame_flags
@@ -218,7 +231,7 @@ def run_check_odds(args: argparse.Namespace, game: str, check: str) -> int:
 
 
 def _check_odds(args: argparse.Namespace, game: str, check: str) -> int:
-    rules = load(game, getattr(args, "limits", DEFAULT_LIMITS))
+    rules = _load_game(game, getattr(args, "limits", DEFAULT_LIMITS))
     progress = Progress(sys.stderr, f"odds of {check}")
     try:
         odds = rules.odds(check, _pairs(args.inputs, "--with"), options=_pairs(args.options, "--option"),
@@ -259,7 +272,7 @@ def run_sweep(args: argparse.Namespace, game: str, name: str) -> int:
 
 def _sweep(args: argparse.Namespace, game: str, name: str) -> int:
     limits = getattr(args, "limits", DEFAULT_LIMITS)
-    rules = load(game, limits)
+    rules = _load_game(game, limits)
     axes = [parse_vary(v) for v in args.vary]
     progress = SweepProgress(sys.stderr, f"sweep of {name}")
     try:
