@@ -147,3 +147,11 @@ def test_an_error_in_the_game_is_not_blamed_on_a_flag_that_happens_to_quote_the_
     run = cli("run", str(tmp_path), "E", "--answer", "who=c")
     assert run.code == 1 and run.stderr.startswith(f"{tmp_path / 'game.rules'}:3:3: E0626")
 
+
+def test_a_wrong_item_of_a_list_given_on_the_command_line_has_the_caret_under_it(cli) -> None:
+    run = cli("run", _STRUCTURED, "Group Fight", "--with", "heroes=2, 1,x")
+    assert run.code == 1
+    assert run.stderr.splitlines()[:3] == [
+        "--with:1:13: E0603 input 'heroes' expects a number, got 'x' (item 3 of 'heroes')",
+        " 1 | heroes=2, 1,x",
+        "   |             ^"]

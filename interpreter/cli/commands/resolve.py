@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -100,8 +101,19 @@ def _at_flag_name(diagnostic: Diagnostic, given: list[tuple[str, str, str, str]]
     for flag, text, name, value in given:
         if f"'{name}'" in diagnostic.message:
             shown, start = (value, len(name) + 2) if f"'{value}'" in diagnostic.message else (name, 1)
+            item = _ITEM.search(diagnostic.message)
+            if item is not None and not value.startswith("[") and int(item.group(1)) <= value.count(",") + 1:
+                # `--with xs=1,x`: the caret under the item that is wrong.
+                before = value.split(",")[: int(item.group(1)) - 1]
+                part = value.split(",")[int(item.group(1)) - 1]
+                offset = sum(len(p) + 1 for p in before) + len(part) - len(part.lstrip())
+                shown, start = part.strip() or part, len(text) - len(value) + 1 + offset
             return attrs.evolve(diagnostic, source=Source(flag, text), span=Span(1, start, 1, start + len(shown)))
     return diagnostic
+
+
+#: "(item 2 of 'xs')" in a diagnostic about one item of a list given on the command line.
+_ITEM = re.compile(r"\(item (\d+) of '")
 
 
 def _answers(args: argparse.Namespace) -> dict[str, str]:
