@@ -241,6 +241,7 @@ class TableName:
 Named = LevelName | HostName | OptionName | FunctionName | CheckName | TableName
 
 
+
 @attrs.frozen
 class Model:
     """A game's mechanics, checked: what ``runebook check`` reports and the interpreter runs.
@@ -518,9 +519,27 @@ class _Builder:
             if not (isinstance(taken, LevelName) and fold(taken.group) == fold(statement.name)):
                 # Another choice (or a check, level...) has the name: comparing with it
                 # would silently never match this choice's answer.
+                where, first = self.defined[fold(option)]
+                line: object = first.line if first is not None else "?"
+                if where.name != source.name:
+                    line = f"{line} of {where.name}"
                 self.error("E0306", source, statement.span,
-                           message=f"choice option '{option}' is already the name of something else",
+                           message=f"choice option '{option}' is already the name of {self.described(option, taken)} "
+                                   f"(line {line}); names match whatever their case",
                            help=f"rename it (e.g. '{statement.name}_{option}') or use the same choice name")
+
+    def described(self, name: str, named: Named | None) -> str:
+        """What a declared name is, for a message: ``the procedure 'Duel'``, ``a level of 'Omen'``."""
+        procedure = self.procedures.get(fold(name))
+        if procedure is not None:
+            return f"the procedure '{procedure.decl.name}'"
+        if isinstance(named, LevelName):
+            if named.group in ("resource", "condition") and named.names == (named.name,):
+                return f"the {named.group} '{named.name}'"
+            return f"a level of '{named.group}'"
+        kinds = {OptionName: "option", FunctionName: "function", CheckName: "check", TableName: "table"}
+        kind = kinds.get(type(named))
+        return "a declaration" if kind is None else f"the {kind} '{self.values[fold(name)][0]}'"
 
     def declare_table(self, block: ast.TableDecl, source: Source, _: Any) -> None:
         self.claim(str(block.name), source, block.name.span)

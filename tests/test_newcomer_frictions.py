@@ -155,3 +155,11 @@ def test_a_wrong_item_of_a_list_given_on_the_command_line_has_the_caret_under_it
         "--with:1:13: E0603 input 'heroes' expects a number, got 'x' (item 3 of 'heroes')",
         " 1 | heroes=2, 1,x",
         "   |             ^"]
+
+
+def test_a_choice_option_clashing_with_a_declared_name_says_which() -> None:
+    # 'a' is the procedure 'A' (names match whatever their case): "something else" named nothing.
+    [problem] = _diagnostics("procedure A ()\n  result x = 1\n\nprocedure D ()\n  choose c: a | b\n  result s = c\n")
+    assert problem.code == "E0306"
+    assert problem.message == ("choice option 'a' is already the name of the procedure 'A' (line 1); "
+                               "names match whatever their case")
