@@ -386,7 +386,7 @@ class _Builder:
         for procedure in self.procedures.values():
             self.check_procedure(procedure)
         # `do NAME(args) as LABEL`: the used procedure's lines, brought in (dsl.inline).
-        self.procedures = expand_procedures(self.procedures, self.sink)
+        self.procedures = expand_procedures(self.procedures, self.sink, checks=self.checks)
         warned: set[tuple[str, int]] = set()
         for procedure in self.procedures.values():
             self.check_rolls_kept(procedure, warned)
@@ -953,8 +953,11 @@ class _Builder:
             while isinstance(target, ex.Possessive):
                 target = target.owner
             if isinstance(target, ex.Name) and fold(target.text) not in known:
+                used = self.procedures.get(fold(target.text))
                 self.error("E0207", source, target.span, name=target.text,
-                           help=did_you_mean(target.text, candidates()))
+                           help=f"'{used.decl.name}' is a procedure: a use with a label, "
+                                f"'do {used.decl.name}(...) as LABEL', gives its results as LABEL.NAME"
+                           if used is not None else did_you_mean(target.text, candidates()))
         for call in _calls(expr):
             name = call.func.text
             builtin = BUILTINS.get(name.casefold())
@@ -964,7 +967,11 @@ class _Builder:
                            help=f"'{name}' is one of the {group} builtins: add a line 'uses {group}' to use them")
             elif (builtin is None or builtin.host) and fold(name) not in known:
                 pure = [n for n, b in BUILTINS.items() if not b.host]
-                self.error("E0412", source, call.func.span, name=name, help=did_you_mean(name, pure + candidates()))
+                used = self.procedures.get(fold(name))
+                self.error("E0412", source, call.func.span, name=name,
+                           help=f"'{used.decl.name}' is a procedure, not a check or a function: use it on a line "
+                                f"of its own, 'do {used.decl.name}(...) as LABEL', and read its results as LABEL.NAME"
+                           if used is not None else did_you_mean(name, pure + candidates()))
 
 
 _DECLARE: dict[type, Any] = {

@@ -163,3 +163,23 @@ def test_a_choice_option_clashing_with_a_declared_name_says_which() -> None:
     assert problem.code == "E0306"
     assert problem.message == ("choice option 'a' is already the name of the procedure 'A' (line 1); "
                                "names match whatever their case")
+
+
+_INNER = "procedure Inner (x: number = 1)\n  result y = x + 1\n\n"
+
+
+@pytest.mark.parametrize(("text", "code", "hint"), [
+    # A procedure called like a check: only a `do` line uses one.
+    (_DUEL + "\n" + _INNER + "procedure Outer ()\n  let r = Inner(2)\n  result y = r.y\n", "E0412",
+     "'Inner' is a procedure, not a check or a function: use it on a line of its own"),
+    # A use without a label gives no results to read.
+    (_DUEL + "\n" + _INNER + "procedure Outer ()\n  do Inner(2)\n  result y = Inner.y\n", "E0207",
+     "'Inner' is a procedure: a use with a label, 'do Inner(...) as LABEL'"),
+    # A check used with `do`: a check is called in an expression.
+    (_DUEL + "\n" + _INNER + "procedure Outer ()\n  do Duel(3) as d\n  result y = d.total\n", "E0620",
+     "'Duel' is a check, not a procedure: call it in an expression, 'let d = Duel(...)'"),
+])
+def test_a_procedure_and_a_check_used_the_one_for_the_other_say_how_each_is_used(text: str, code: str,
+                                                                                  hint: str) -> None:
+    problems = [d for d in _diagnostics(text) if d.code == code]
+    assert len(problems) == 1 and problems[0].help is not None and problems[0].help.startswith(hint)
