@@ -200,8 +200,8 @@ def _matches(subject: ex.Expr, patterns: Sequence[ast.RowKey], span: Span | None
         elif key.kind == "open":
             tests.append(ex.Compare(">=", subject, _number(key.low), span=key.span))
         else:
-            tests.append(ex.And(ex.Compare(">=", subject, _number(key.low)),
-                                ex.Compare("<=", subject, _number(key.high)), span=key.span))
+            tests.append(ex.And(ex.Compare(">=", subject, _number(key.low), span=key.span),
+                                ex.Compare("<=", subject, _number(key.high), span=key.span), span=key.span))
     condition = tests[0]
     for test in tests[1:]:
         condition = ex.Or(condition, test, span=span)

@@ -508,6 +508,8 @@ class _Checker:
         if self._quiet:
             return
         span: Span | None = getattr(node, "span", None)
+        if span is not None and self.found and (self.found[-1].code, self.found[-1].span) == (code, span):
+            return  # one place, one problem: `case 1-2` of a level is both '>=' and '<='
         self.found.append(Diagnostic.make(code, self.source, span, help=help, **fields))
 
     def hint(self, expr: ex.Expr | None, t: Type) -> str | None:

@@ -183,3 +183,13 @@ def test_a_procedure_and_a_check_used_the_one_for_the_other_say_how_each_is_used
                                                                                   hint: str) -> None:
     problems = [d for d in _diagnostics(text) if d.code == code]
     assert len(problems) == 1 and problems[0].help is not None and problems[0].help.startswith(hint)
+
+
+def test_a_number_case_of_a_match_over_levels_is_placed_under_the_case() -> None:
+    # `case 4` was reported with no line at all, `case 3+` under the '+' alone, a range twice.
+    problems = _diagnostics("levels Omen: ill < plain < bright\n\nprocedure M (omen: Omen = plain)\n  match omen\n"
+                            "    case 3+\n      result r = 1\n    case 4\n      result r = 1\n    case 10-12\n"
+                            "      result r = 1\n    else\n      result r = 0\n")
+    assert [(d.code, d.span.line, d.span.column, d.span.end_column) for d in problems if d.span is not None] == [
+        ("E0421", 5, 10, 12), ("E0422", 7, 10, 11), ("E0421", 9, 10, 15)]
+    assert len(problems) == 3
