@@ -193,3 +193,17 @@ def test_a_number_case_of_a_match_over_levels_is_placed_under_the_case() -> None
     assert [(d.code, d.span.line, d.span.column, d.span.end_column) for d in problems if d.span is not None] == [
         ("E0421", 5, 10, 12), ("E0422", 7, 10, 11), ("E0421", 9, 10, 15)]
     assert len(problems) == 3
+
+
+@pytest.mark.parametrize(("body", "where", "expected"), [
+    # Each was "unexpected 'if'; expected 'if'" (or 'in' / 'in'), or a wrong indentation below.
+    ("  repeat\n    stop if\n  result s = 2\n", (3, 12), "a condition after 'if'"),
+    ("  if true\n    result s = 1\n  else if\n    result s = 2\n", (4, 10), "a condition after 'if'"),
+    ("  for each x in\n    next\n  result r = 1\n", (2, 16), "a list after 'in'"),
+    ("  let x =\n  result r = 1\n", (2, 10), "a value after '='"),
+])
+def test_a_line_that_stops_short_says_what_is_missing_at_its_end(body: str, where: tuple[int, int],
+                                                                  expected: str) -> None:
+    [problem] = _diagnostics("procedure R ()\n" + body)
+    assert (problem.code, problem.span.line, problem.span.column) == ("E0103", *where)
+    assert problem.message == f"unexpected end of line; expected {expected}"
