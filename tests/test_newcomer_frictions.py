@@ -207,3 +207,9 @@ def test_a_line_that_stops_short_says_what_is_missing_at_its_end(body: str, wher
     [problem] = _diagnostics("procedure R ()\n" + body)
     assert (problem.code, problem.span.line, problem.span.column) == ("E0103", *where)
     assert problem.message == f"unexpected end of line; expected {expected}"
+
+
+def test_resolving_a_procedure_says_to_run_it(cli) -> None:
+    run = cli("resolve", _STRUCTURED, "Group Fight", "--with", "heroes=2")
+    assert run.code == 1 and "E0601 unknown check 'Group Fight'" in run.stderr
+    assert "help: 'Group Fight' is a procedure, not a check: run it with 'runebook run GAME \"Group Fight\"'" in run.stderr

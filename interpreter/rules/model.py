@@ -224,10 +224,14 @@ class Rules:
         found = self.checks.get(fold(name))
         if found is None:
             names = [c.name for c in self.checks.values()]
+            procedure = self.procedures.get(fold(name))
             raise RunebookError([Diagnostic.make(
                 "E0601", None, None, name=name,
-                help=did_you_mean(name, names) or (f"checks in {self.name}: {', '.join(names)}" if names
-                                                   else f"{self.name} declares no checks"))])
+                help=f"'{procedure.name}' is a procedure, not a check: run it with "
+                     f"'runebook run GAME \"{procedure.name}\"' (rules.run from Python)"
+                if procedure is not None else
+                did_you_mean(name, names) or (f"checks in {self.name}: {', '.join(names)}" if names
+                                              else f"{self.name} declares no checks"))])
         return found
 
     def entity(self, path: str) -> Entity:
