@@ -33,6 +33,12 @@ def _word(line: object) -> str:
 MAX_CHOICE_RANGE = 1000
 
 
+class _KeyNumber(int):
+    """A table row's or a case's number while it is read, with where it is written."""
+
+    span: Span | None = None
+
+
 # Intermediate records for entry lines; assembled into nested nodes by `_assemble`.
 @attrs.define
 class _Line:
@@ -349,25 +355,26 @@ class RulesBuilder(Transformer):
         name, *levels = children
         return ast.LevelsDecl(self._phrase(name), tuple(self._phrase(c) for c in levels), span=span_of(meta))
 
-    @spanless
     def key_number(self, meta: Meta, children: list) -> int:
         sign, number = children
-        return -int(number) if sign is not None and str(sign) == "-" else int(number)
+        found = _KeyNumber(-int(number) if sign is not None and str(sign) == "-" else int(number))
+        found.span = span_of(meta)  # so that the key's span covers its numbers, not only '+' or '-'
+        return found
 
     def key_exact(self, meta: Meta, children: list) -> ast.RowKey:
-        return ast.RowKey("exact", children[0], span=span_of(meta))
+        return ast.RowKey("exact", int(children[0]), span=span_of(meta))
 
     def key_open(self, meta: Meta, children: list) -> ast.RowKey:
         number, op = children
         if str(op) != "+":
             self.sink.error("E0102", span_of(op), found=f"'{op}'", expected="'+' (as in '3+') or a range ('3-4')")
-        return ast.RowKey("open", number, span=span_of(meta))
+        return ast.RowKey("open", int(number), span=span_of(meta))
 
     def key_range(self, meta: Meta, children: list) -> ast.RowKey:
         low, op, high = children
         if str(op) != "-":
             self.sink.error("E0102", span_of(op), found=f"'{op}'", expected="'-' between the ends of a range")
-        return ast.RowKey("range", low, high, span=span_of(meta))
+        return ast.RowKey("range", int(low), int(high), span=span_of(meta))
 
     def key_name(self, meta: Meta, children: list) -> ast.RowKey:
         return ast.RowKey("name", name=children[0].text, span=span_of(meta))

@@ -106,7 +106,7 @@ MESSAGES: dict[str, str] = {
     "E0405": "'{op}' cannot apply to {kind}",
     "E0406": "wrong number of arguments to '{name}': expected {expected}, got {got}",
     "E0407": "exploding on every face of {die} never stops",
-    "E0408": "the distribution is too large ({size} outcomes; the limit is {limit})",
+    "E0408": "the distribution is too large ({size}; the limit is {limit})",
     "E0409": "expression nests too deeply (more than {limit} levels)",
     "E0410": "explosions went deeper than {limit}",
     "E0411": "rerolling every face of {die} never stops",
@@ -159,6 +159,7 @@ MESSAGES: dict[str, str] = {
     "E0633": "'{name}' in '{procedure}' means the game's '{name}', but where '{caller}' uses it a value of that name hides it",
     "E0634": "procedure '{name}' has {lines} lines (the limit is {limit})",
     "E0631": "'set {name}' changes a value no line makes: there is no 'let {name}' or input '{name}'",
+    "E0635": "'set {name}' comes before any line makes '{name}' (line {line} makes it, and starts it again)",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",
     "E0702": "'{name}' expects {expected}, got {found}",

@@ -64,14 +64,14 @@ def read_table(text: str, first: int, start: int, end: int) -> ast.TableDecl | N
             return None
         number = first + offset
         low = int(match.group(2))
+        # The key's span covers what is written, as the parser's (dsl.builder) does.
+        col = match.start(2) + 1
         if match.group(3) is not None:
-            col = match.start(3) + 1
-            key = ast.RowKey("open", low, span=Span(number, col, number, col + 1))
+            key = ast.RowKey("open", low, span=Span(number, col, number, match.end(3) + 1))
         elif match.group(4) is not None:
-            col = match.start(4) + 1
-            key = ast.RowKey("range", low, int(match.group(5)), span=Span(number, col, number, col + 1))
+            key = ast.RowKey("range", low, int(match.group(5)), span=Span(number, col, number, match.end(5) + 1))
         else:
-            key = ast.RowKey("exact", low)
+            key = ast.RowKey("exact", low, span=Span(number, col, number, match.end(2) + 1))
         if match.group(6) is not None:
             col = match.start(6) + 1
             value: ex.Expr | None = ex.Number(int(match.group(6)), span=Span(number, col, number, col + len(match.group(6))))

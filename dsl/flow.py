@@ -200,8 +200,8 @@ def _matches(subject: ex.Expr, patterns: Sequence[ast.RowKey], span: Span | None
         elif key.kind == "open":
             tests.append(ex.Compare(">=", subject, _number(key.low), span=key.span))
         else:
-            tests.append(ex.And(ex.Compare(">=", subject, _number(key.low)),
-                                ex.Compare("<=", subject, _number(key.high)), span=key.span))
+            tests.append(ex.And(ex.Compare(">=", subject, _number(key.low), span=key.span),
+                                ex.Compare("<=", subject, _number(key.high), span=key.span), span=key.span))
     condition = tests[0]
     for test in tests[1:]:
         condition = ex.Or(condition, test, span=span)
@@ -313,18 +313,21 @@ class Flow:
             name=shown, where=where, help=f"{ahead}read what the rest of the run needs from it before (let total = "
             f"sum({shown})), or roll it where it is read; a seeded run or given dice are not affected")
 
-    def maybe_set(self) -> Callable[[int, str], bool]:
+    def maybe_set(self, sets: bool = True) -> Callable[[int, str], bool]:
         """A test of whether some way from the start may have bound a name (folded) before a
         line (a union over the ways in: a loop's later lines count at its head); each test
-        looks up one bit, however long the procedure."""
+        looks up one bit, however long the procedure. ``sets=False``: only lines that make a
+        value count (a `set` line does not)."""
         names = _BitNames(self.statements)
+        binds = names.binds if sets else [0 if isinstance(s, ast.SetLine) else bit
+                                          for s, bit in zip(self.statements, names.binds, strict=True)]
         count = len(self.statements)
         before = [0] * (count + 1)
         changed = True
         while changed:
             changed = False
             for index in range(count):
-                after = before[index] | names.binds[index]
+                after = before[index] | binds[index]
                 for target in self.successors[index]:
                     if after & ~before[target]:
                         before[target] |= after

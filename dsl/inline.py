@@ -127,10 +127,11 @@ class _Relabel:
 
 
 def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink, *,
-                      max_lines: int = MAX_EXPANDED_LINES) -> dict[str, Any]:
+                      max_lines: int = MAX_EXPANDED_LINES, checks: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Every procedure with its ``do`` lines expanded (see the module's docstring). Unknown
-    procedures (E0620), uses of itself (E0621), unknown results (E0622) and wrong arguments
-    (E0406, E0604, E0602, E0304) are diagnostics at the line.
+    procedures (E0620; ``checks``, by folded name, to say that a check is called instead),
+    uses of itself (E0621), unknown results (E0622) and wrong arguments (E0406, E0604, E0602,
+    E0304) are diagnostics at the line.
 
     Uses are followed on an explicit stack (a chain of a thousand procedures is no deeper
     for Python than one), and the lines all expansions produce together are bounded by
@@ -162,9 +163,12 @@ def expand_procedures(procedures: Mapping[str, Any], sink: DiagnosticSink, *,
             callee_key = fold(statement.name)
             callee = procedures.get(callee_key)
             if callee is None:
+                check = (checks or {}).get(callee_key)
+                called = f"call it in an expression, 'let {statement.label or 'r'} = {statement.name}(...)'"
                 sink.items.append(Diagnostic.make(
                     "E0620", source, statement.span, name=statement.name,
-                    help=did_you_mean(statement.name, [p.name for p in procedures.values()])
+                    help=f"'{statement.name}' is a check, not a procedure: {called}" if check is not None else
+                    did_you_mean(statement.name, [p.name for p in procedures.values()])
                     or f"procedures: {', '.join(p.name for p in procedures.values())}"))
                 continue
             if len(stack) >= MAX_USE_DEPTH:

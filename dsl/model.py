@@ -241,6 +241,7 @@ class TableName:
 Named = LevelName | HostName | OptionName | FunctionName | CheckName | TableName
 
 
+
 @attrs.frozen
 class Model:
     """A game's mechanics, checked: what ``runebook check`` reports and the interpreter runs.
@@ -385,7 +386,7 @@ class _Builder:
         for procedure in self.procedures.values():
             self.check_procedure(procedure)
         # `do NAME(args) as LABEL`: the used procedure's lines, brought in (dsl.inline).
-        self.procedures = expand_procedures(self.procedures, self.sink)
+        self.procedures = expand_procedures(self.procedures, self.sink, checks=self.checks)
         warned: set[tuple[str, int]] = set()
         for procedure in self.procedures.values():
             self.check_rolls_kept(procedure, warned)
@@ -518,9 +519,27 @@ class _Builder:
             if not (isinstance(taken, LevelName) and fold(taken.group) == fold(statement.name)):
                 # Another choice (or a check, level...) has the name: comparing with it
                 # would silently never match this choice's answer.
+                where, first = self.defined[fold(option)]
+                line: object = first.line if first is not None else "?"
+                if where.name != source.name:
+                    line = f"{line} of {where.name}"
                 self.error("E0306", source, statement.span,
-                           message=f"choice option '{option}' is already the name of something else",
+                           message=f"choice option '{option}' is already the name of {self.described(option, taken)} "
+                                   f"(line {line}); names match whatever their case",
                            help=f"rename it (e.g. '{statement.name}_{option}') or use the same choice name")
+
+    def described(self, name: str, named: Named | None) -> str:
+        """What a declared name is, for a message: ``the procedure 'Duel'``, ``a level of 'Omen'``."""
+        procedure = self.procedures.get(fold(name))
+        if procedure is not None:
+            return f"the procedure '{procedure.decl.name}'"
+        if isinstance(named, LevelName):
+            if named.group in ("resource", "condition") and named.names == (named.name,):
+                return f"the {named.group} '{named.name}'"
+            return f"a level of '{named.group}'"
+        kinds = {OptionName: "option", FunctionName: "function", CheckName: "check", TableName: "table"}
+        kind = kinds.get(type(named))
+        return "a declaration" if kind is None else f"the {kind} '{self.values[fold(name)][0]}'"
 
     def declare_table(self, block: ast.TableDecl, source: Source, _: Any) -> None:
         self.claim(str(block.name), source, block.name.span)
@@ -766,6 +785,7 @@ class _Builder:
                        help=f"set it with 'let' before this line on every way here; it is set later{line}")
         self.check_unused(decl, source)
         self.check_sets(decl, source, outside)
+        self.check_set_first(decl, source, flow, outside)
         if not flow.ends():
             # The loop that never lets go: the first jump back to a line at or above it.
             back = next((s for i, s in enumerate(decl.statements) if isinstance(s, ast.GotoLine) and s.expr is None
@@ -818,6 +838,28 @@ class _Builder:
                     continue
                 warned.add((found.path, found.span.line))
                 self.sink.items.append(found)
+
+    def check_set_first(self, decl: ast.ProcedureDecl, source: Source, flow: Flow, outside: set[str]) -> None:
+        """A `set` that every way from the start reaches before any line makes its name, while
+        a later line does (`set score = 1` above `let score = 0`): the later line starts the
+        value again, so what the `set` gave is lost."""
+        makers = {fold(s.name): s for s in reversed(decl.statements)
+                  if isinstance(s, _WRITTEN_BINDINGS) and not isinstance(s, ast.SetLine)}
+        maybe_made = flow.maybe_set(sets=False)
+        reported: set[str] = set()
+        for index, statement in enumerate(decl.statements):
+            if not isinstance(statement, ast.SetLine) or statement.name.startswith("#"):
+                continue
+            name = fold(statement.name)
+            maker = makers.get(name)
+            if (maker is None or name in outside or name in reported or name.partition(".")[0] in outside
+                    or maybe_made(index, name)):
+                continue
+            reported.add(name)
+            line = maker.span.line if maker.span is not None else "?"
+            self.error("E0635", source, statement.span, name=statement.name, line=line,
+                       help=f"start the value with 'let {statement.name} = ...' here, or move line {line} above "
+                            f"this one")
 
     def check_sets(self, decl: ast.CheckDecl | ast.ProcedureDecl, source: Source, outside: set[str]) -> None:
         """A `set` of a name no other line binds (nor an input): `set` changes a value, so this
@@ -911,8 +953,11 @@ class _Builder:
             while isinstance(target, ex.Possessive):
                 target = target.owner
             if isinstance(target, ex.Name) and fold(target.text) not in known:
+                used = self.procedures.get(fold(target.text))
                 self.error("E0207", source, target.span, name=target.text,
-                           help=did_you_mean(target.text, candidates()))
+                           help=f"'{used.decl.name}' is a procedure: a use with a label, "
+                                f"'do {used.decl.name}(...) as LABEL', gives its results as LABEL.NAME"
+                           if used is not None else did_you_mean(target.text, candidates()))
         for call in _calls(expr):
             name = call.func.text
             builtin = BUILTINS.get(name.casefold())
@@ -922,7 +967,11 @@ class _Builder:
                            help=f"'{name}' is one of the {group} builtins: add a line 'uses {group}' to use them")
             elif (builtin is None or builtin.host) and fold(name) not in known:
                 pure = [n for n, b in BUILTINS.items() if not b.host]
-                self.error("E0412", source, call.func.span, name=name, help=did_you_mean(name, pure + candidates()))
+                used = self.procedures.get(fold(name))
+                self.error("E0412", source, call.func.span, name=name,
+                           help=f"'{used.decl.name}' is a procedure, not a check or a function: use it on a line "
+                                f"of its own, 'do {used.decl.name}(...) as LABEL', and read its results as LABEL.NAME"
+                           if used is not None else did_you_mean(name, pure + candidates()))
 
 
 _DECLARE: dict[type, Any] = {

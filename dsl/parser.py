@@ -313,6 +313,19 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, 
     elif at_end:
         column = len(line_text) + 1
     opens = _open_brackets(line_text, column)
+    word = str(token).strip() if token is not None else ""
+    if word in _NEEDS_MORE and not line_text[column - 1 + len(word):].strip() \
+            and line_text[column - 1: column - 1 + len(word)] == word:
+        # `stop if`, `for each x in`: the keyword is read as one only with something after it.
+        end = column + len(word)
+        return Diagnostic.make("E0103", source, Span.point(line, end), where="line",
+                               expected=f"{_NEEDS_MORE[word]} after '{word}'")
+    if token is not None and token.type == "INDENT" and line > first_line:
+        above = source.line_text(line - 1).rstrip()
+        if above.endswith("=") and not above.endswith(("==", "!=", "<=", ">=")):
+            # `let x =` and nothing after it: the value is missing, not the indentation wrong.
+            return Diagnostic.make("E0103", source, Span.point(line - 1, len(above) + 1), where="line",
+                                   expected="a value after '='")
     if char == "]" or (token is not None and str(token) == "]"):
         if line_text[: column - 1].rstrip().endswith("["):
             return Diagnostic.make("E0111", source, Span(line, column - 1, line, column + 1),
@@ -322,9 +335,26 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, 
         if not opens:
             return Diagnostic.make("E0105", source, Span.point(line, column), close="]",
                                    help="remove it, or add the matching '[' before it")
+    if opens and opens[-1][0] == "(" and line_text[column - 1 : column + 1].startswith("=") \
+            and line_text[column : column + 1] != "=" and not at_end:
+        # `Duel(skill = 3)`: the '(' may well be closed; the '=' is what cannot be read.
+        called = re.search(r"[A-Za-z0-9_]\s*$", line_text[: opens[-1][1] - 1]) is not None
+        return Diagnostic.make("E0102", source, Span.point(line, column), found="'='",
+                               expected=_expected(expected),
+                               help=("a check or function takes its values in order, as in 'Duel(3)'; "
+                                     "values by name are for 'do' lines ('do Strike(cost = 2)'); "
+                                     if called else "") + "to compare, write '=='")
     if opens and ("]" not in line_text[column - 1 :] or at_end):
         return _unclosed(source, line, opens)
     if token is not None and token.type == "INDENT":
+        above = line - 1
+        while above > first_line and not source.line_text(above).strip():
+            above -= 1
+        before = source.line_text(above) if above >= first_line else ""
+        left_open = _open_brackets(before, len(before) + 1)
+        if left_open and line > first_line:
+            # `let r = max(3` then the next line: the bracket, not the indentation, is wrong.
+            return _unclosed(source, above, left_open)
         return Diagnostic.make("E0106", source, Span.point(line, 1, len(str(token))),
                                help="only the body of a declaration and nested bullets are indented")
     if content and not opens and (char == "*" or (at_end and line_text.count("*") % 2)):
@@ -358,6 +388,11 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, 
     return Diagnostic.make("E0102", source, Span.point(line, column, width), found=found,
                            expected=_expected(expected), help=_procedure_line_hint(token.type, expected))
 
+
+#: Keywords that need something after them on their line, and what.
+_NEEDS_MORE = {"if": "a condition", "require": "a condition", "in": "a list", "match": "a value to match",
+               "case": "what the case matches", "roll": "a name and dice", "let": "a name and a value",
+               "set": "a name and a value", "result": "a name and a value"}
 
 #: The lines a check may hold; a procedure takes these and every other kind of line.
 _CHECK_LINES = frozenset({"_ROLL", "_LET", "_RESULT", "_SHOW", "_REQUIRE"})

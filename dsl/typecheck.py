@@ -512,6 +512,8 @@ class _Checker:
         if self._quiet:
             return
         span: Span | None = getattr(node, "span", None)
+        if span is not None and self.found and (self.found[-1].code, self.found[-1].span) == (code, span):
+            return  # one place, one problem: `case 1-2` of a level is both '>=' and '<='
         self.found.append(Diagnostic.make(code, self.source, span, help=help, **fields))
 
     def hint(self, expr: ex.Expr | None, t: Type) -> str | None:
@@ -656,8 +658,11 @@ class _Checker:
                 continue
             found = got if found is None else ty.join(found, got)
         if found is None:
-            self.error("E0420", expr, what=what, expected="a list", text=_text(expr), found=t,
-                       help=self.hint(expr, t))
+            help = self.hint(expr, t)
+            if help is None and what == "'for each'" and all(m.kind == "number" for m in ty.members(t)):
+                # `for each i in n`: the newcomer means n turns.
+                help = f"write range({_text(expr)}) to go round {_text(expr)} times (its items are 0, 1, ...)"
+            self.error("E0420", expr, what=what, expected="a list", text=_text(expr), found=t, help=help)
             return ANY
         return found
 

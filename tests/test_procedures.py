@@ -111,5 +111,5 @@ def test_a_choice_option_taken_by_another_choice_is_reported(tmp_path: Path, cli
     )
     run = cli("check", str(tmp_path))
     assert run.code == 1
-    assert "g.rules:6:10: E0306 choice option 'bold' is already the name of something else" in run.stderr
+    assert "g.rules:6:10: E0306 choice option 'bold' is already the name of a level of 'stance' (line 2)" in run.stderr
     assert run.stderr.count("E0306") == 1  # the same choice name in two procedures is fine

@@ -287,7 +287,8 @@ class GivenOracle(DiceOracle):
             missing = len(self.given) - start
             raise RunebookError([Diagnostic.make(
                 "E0501", source, span, die=die.label, what=why(max(missing, 0)),
-                help=f"the {len(self.given)} faces given were used up; add the missing ones at the end",
+                help=(f"the {len(self.given)} faces given were used up" if len(self.given) != 1
+                      else "the 1 face given was used up") + "; add the missing ones at the end",
             )])
         taken = self.given[start : start + count]
         for i, face in enumerate(taken):

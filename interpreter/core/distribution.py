@@ -443,7 +443,7 @@ def _explore(fn: Callable[[Any], Any], session: _Session, context: Any, limits: 
                 sums[outcome] = [num, den]
                 if len(sums) > limits.max_support:
                     source, span = session.site
-                    raise RunebookError([Diagnostic.make("E0408", source, span, size=len(sums),
+                    raise RunebookError([Diagnostic.make("E0408", source, span, size=f"{len(sums)} outcomes",
                                                          limit=limits.max_support)])
             elif found[1] == den:
                 found[0] += num

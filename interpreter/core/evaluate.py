@@ -1847,7 +1847,10 @@ def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:
     resolve = getattr(value, "resolve_in", None)
     if resolve is not None:
         # A value the host computes per evaluation (a rules layer's option setting).
-        return resolve(ctx)
+        try:
+            return resolve(ctx)
+        except RunebookError as error:
+            raise _placed(error, site) from None
     if isinstance(value, Derived):
         if value.name in ctx.active:
             raise _error("E0416", site, name=value.name)
@@ -1864,6 +1867,14 @@ def resolve_value(value: Any, name: str, ctx: Context, site: Any) -> Any:
             ctx.depth -= 1
             ctx.active.discard(value.name)
     return value
+
+
+def _placed(error: RunebookError, site: Any) -> RunebookError:
+    """An error of no place (a role nobody gave) placed where the value was read."""
+    source, span = site if isinstance(site, tuple) and len(site) == 2 else (None, None)
+    if source is None or span is None or not error.diagnostics or error.diagnostics[0].source is not None:
+        return error
+    return RunebookError([attrs.evolve(error.diagnostics[0], source=source, span=span), *error.diagnostics[1:]])
 
 
 def _read_from(error: RunebookError, name: str, site: Any) -> RunebookError:

@@ -25,7 +25,7 @@ rest of the run still reads cannot be (its dice are the world's), and is E0615 t
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -305,7 +305,8 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
         if len(transitions) >= rules.limits.max_states:
             most = rules.limits.max_states
             raise RunebookError([Diagnostic.make("E0408", source, decl.name.span, size=f"more than {most} states",
-                                                 limit=f"{most} states")])
+                                                 limit=f"{most} states",
+                                                 help=_many_states_help(transitions, numbered))])
         if progress is not None:
             progress(len(transitions))
         before = worlds[0]
@@ -609,3 +610,20 @@ def _components(transitions: dict[Any, dict[Any, Fraction]]) -> list[list[Any]]:
                         break
                 found.append(group)
     return found
+
+
+def _many_states_help(states: Iterable[tuple[Any, ...]], numbered: Sequence[Any]) -> str:
+    """Help for a chain with too many states: the value held in the most different ways (a
+    count of rounds that grows without end is the usual cause)."""
+    seen: dict[str, set[Any]] = {}
+    for state in states:
+        for name, value in numbered[state[1]]:
+            try:
+                seen.setdefault(name, set()).add(value)
+            except TypeError:  # a value that cannot be a key: told apart by how it prints
+                seen.setdefault(name, set()).add(repr(value))
+    widest = max(seen, key=lambda n: len(seen[n]), default=None)
+    named = (f"'{widest}' takes {len(seen[widest])} values in the states found: "
+             if widest is not None and len(seen[widest]) > 1 else "")
+    return (f"{named}each value the rest of the run reads is part of a state, so one that grows every round "
+            "makes new states without end; cap it, leave it out, or raise --limit max_states=N")

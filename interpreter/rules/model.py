@@ -10,6 +10,7 @@ can never disagree about what the rules say.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -79,7 +80,8 @@ from runebook.interpreter.rules.entries import EntryView, line_value
 from runebook.interpreter.rules.inline import ReadingEnv
 from runebook.interpreter.rules.listed import entry_query
 from runebook.interpreter.rules.memo import LineMemo, names_read
-from runebook.interpreter.rules.procedures import CallbackDriver, Chooser, Driver, RunResult, ScriptedDriver, run_lines, unknown_answers
+from runebook.interpreter.rules.procedures import (CallbackDriver, Chooser, Driver, NamedDriver, RunResult, ScriptedDriver,
+                                                   run_lines, unknown_answers)
 from runebook.interpreter.rules.results import CheckOdds, CheckResult
 from runebook.interpreter.rules.runstate import RunState
 from runebook.interpreter.rules.shown import run_show
@@ -222,10 +224,14 @@ class Rules:
         found = self.checks.get(fold(name))
         if found is None:
             names = [c.name for c in self.checks.values()]
+            procedure = self.procedures.get(fold(name))
             raise RunebookError([Diagnostic.make(
                 "E0601", None, None, name=name,
-                help=did_you_mean(name, names) or (f"checks in {self.name}: {', '.join(names)}" if names
-                                                   else f"{self.name} declares no checks"))])
+                help=f"'{procedure.name}' is a procedure, not a check: run it with "
+                     f"'runebook run GAME \"{procedure.name}\"' (rules.run from Python)"
+                if procedure is not None else
+                did_you_mean(name, names) or (f"checks in {self.name}: {', '.join(names)}" if names
+                                              else f"{self.name} declares no checks"))])
         return found
 
     def entity(self, path: str) -> Entity:
@@ -639,10 +645,19 @@ class Rules:
         if not ok:
             expected = {"number": "a number", "rating": "a rating" + self._rating_hint(),
                         "text": "text"}.get(kind or "", f"a level of '{kind}'")
+            names = self._level_names(kind) if kind is not None and kind not in ("number", "rating", "text") else ()
+            help = (did_you_mean(str(value), list(names)) or f"'{kind}' is one of: {', '.join(names)}") if names else None
             problems.append(Diagnostic.make("E0603", None, None, name=param.name, expected=expected,
-                                            value=_shown(value)))
+                                            value=_shown(value), help=help))
             return None
         return value
+
+    def _level_names(self, group: str) -> tuple[str, ...]:
+        """The levels of a group the game declares, lowest first (none for a name of no group)."""
+        for value in self.globals.mapping.values():
+            if isinstance(value, Level) and fold(value.group) == fold(group) and value.names:
+                return value.names
+        return ()
 
     def _character(self, param: ast.Param, value: Any, problems: list[Diagnostic]) -> Any:
         """A `character` input: an entity, or the path of a character file (one character)."""
@@ -727,7 +742,7 @@ class Rules:
                options: Mapping[str, Level], roles: Mapping[str, Any] | None, source: Source) -> MapEnv:
         # A bare stat name is the actor's stat, as in content brackets ([Attack + Strength]).
         actor = (roles or {}).get("actor")
-        stats = MapEnv({**dict(actor.stats), **dict(actor.derived)} if actor is not None else {},
+        stats = MapEnv({**dict(actor.stats), **dict(actor.derived)} if actor is not None else self._unheld_stats,
                        parent=self.globals)
         if actor is not None:
             stats.define(HOLDER, actor)  # a stat the actor's file lacks: "'Itzel' has no 'Speed'"
@@ -745,6 +760,19 @@ class Rules:
             elif param.default is not None:
                 scope.define(param.name, ctx.result(ctx.evaluate(self.compiled(param.default, source), scope)))
         return scope
+
+    @functools.cached_property
+    def _unheld_stats(self) -> dict[str, UnheldStat]:
+        """The game's stats and derived values as a run without an actor sees them: reading
+        one asks for the actor (E0707), where an unknown name (E0207) would mislead."""
+        names = [*self.ruleset.vocabulary.stats.values(), *(name for name, _, _ in self.derived.values())]
+        unheld = {}
+        for name in names:
+            try:
+                self.globals.lookup(name)
+            except KeyError:
+                unheld[name] = UnheldStat(name)
+        return unheld
 
     def entry_views(self, scope: MapEnv, env: MapEnv, ctx: Context | None = None) -> None:
         """Entries given as inputs become views whose lines evaluate in ``env``, changed
@@ -1018,12 +1046,14 @@ class Rules:
     def run(self, name: str, given: Mapping[str, Any] | None = None, /, *,
             options: Mapping[str, str] | None = None, seed: int | None = None,
             dice: Sequence[int] | None = None, rng: random.Random | None = None, driver: Driver | None = None,
-            choose: Chooser | None = None, as_: Any = None, against: Any = None, **inputs: Any) -> RunResult:
+            choose: Chooser | None = None, answers: Mapping[str, str] | None = None, as_: Any = None,
+            against: Any = None, **inputs: Any) -> RunResult:
         """Run a procedure (or a check) to its end, asking ``driver`` at each choice point
         (or ``choose``, a function ``(ChoicePoint) -> str``: a
-        :class:`~interpreter.rules.procedures.CallbackDriver`). Inputs come as keywords, or as
-        a mapping ``given`` (any names, ``options`` too). Without either, a choice point
-        with nobody to answer it is E0610.
+        :class:`~interpreter.rules.procedures.CallbackDriver`). ``answers`` answers choices by
+        name, every time they come, as for :meth:`odds` (``--answer``); the others are asked.
+        Inputs come as keywords, or as a mapping ``given`` (any names, ``options`` too).
+        Without either, a choice point with nobody to answer it is E0610.
 
         Returns a :class:`~interpreter.rules.procedures.RunResult`.
         """
@@ -1031,6 +1061,11 @@ class Rules:
             if driver is not None:
                 raise ValueError("give driver or choose, not both")
             driver = CallbackDriver(choose)
+        if answers:
+            named = self.procedure(name)
+            if named is not None:
+                self._known_answers(named.name, named.decl.statements, answers)
+            driver = NamedDriver(answers, driver if driver is not None else ScriptedDriver([]))
         inputs = {**(given or {}), **inputs}
         as_, against = self.taking_part(as_), self.taking_part(against, "against")
         procedure = self.procedure(name)
@@ -1229,6 +1264,17 @@ class MissingRole:
     def resolve_in(self, ctx: Context) -> Any:
         raise RunebookError([Diagnostic.make("E0707", None, None, role=self.role,
                                              flag="--as" if self.role == "actor" else "--against")])
+
+
+@attrs.frozen
+class UnheldStat:
+    """A stat (or derived value) read bare when no actor takes part: reading it asks for one."""
+
+    name: str
+
+    def resolve_in(self, ctx: Context) -> Any:
+        raise RunebookError([Diagnostic.make("E0707", None, None, role="actor", flag="--as",
+                                             help=f"'{self.name}' is a stat of the actor")])
 
 
 @attrs.frozen(eq=False)

@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from runebook.dsl.diagnostics import Diagnostic, RunebookError
+from runebook.dsl.folding import fold
 from runebook.interpreter.core.distribution import Distribution
 from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits
 from runebook.interpreter.core.values import format_value
@@ -175,6 +176,12 @@ def sweep(game: str, name: str, vary: Mapping[str, Iterable[Any]] | Sequence[tup
                                              limit=f"{MAX_POINTS:,}")])
     settings = {"options": dict(options or {}), "answers": dict(answers or {}), "as_": as_, "against": against}
     fixed = dict(inputs or {})
+    both = next((n for n, _ in axes if fold(n) in {fold(k) for k in fixed}), None)
+    if both is not None:
+        # The varied values would silently replace the fixed one.
+        raise RunebookError([Diagnostic.make("E0008", None, None, what="input", value=both,
+                                             help=f"'{both}' is both varied and fixed: vary it (--vary) or give "
+                                                  "it one value (--with), not both")])
     jobs: list[Job] = [(game, name, {**fixed, **dict(zip((n for n, _ in axes), key))}, settings, limits)
                        for key in keys]
     _LOADED.clear()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import attrs
 
 from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
+from runebook.dsl.folding import fold
 from runebook.dsl.source import Source, Span
 from runebook.interpreter.cli.commands import EXIT_USAGE
 from runebook.interpreter.cli.charts import sweep_csv, sweep_svg, sweep_text, write_chart
@@ -37,7 +39,17 @@ def _pairs(values: list[str] | None, flag: str) -> dict[str, str]:
         if not sep or not name.strip() or not value.strip():
             raise RunebookError([Diagnostic.make("E0008", None, None, what=f"{flag} value", value=item,
                                                  help=f"write {flag} NAME=VALUE")])
-        pairs[name.strip()] = value.strip()
+        name, value = name.strip(), value.strip()
+        before = next((k for k in pairs if fold(k) == fold(name)), None)
+        if before is not None and pairs[before] != value:
+            # The last would silently win: a list is one value, an answer serves every time.
+            raise RunebookError([Diagnostic.make(
+                "E0008", Source(flag, item), Span(1, 1, 1, len(item.partition("=")[0].rstrip()) + 1),
+                what=f"{flag} value", value=item,
+                help=f"'{name}' is given twice ({before}={pairs[before]} and {item}): give it once"
+                     + (f"; a list is one value, {flag} {name}={pairs[before]},{value}" if flag == "--with" else
+                        "; an answer serves the choice every time it comes" if flag == "--answer" else ""))])
+        pairs[name] = value
     return pairs
 
 
@@ -49,6 +61,8 @@ def _blame_flags(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse
     def wrapped(args: argparse.Namespace) -> int:
         try:
             return run(args)
+        except _GameErrors:
+            raise  # the game's own errors, where its files have them
         except RunebookError as error:
             # (flag, "name=value", name, value) for every value given on the command line.
             given = []
@@ -87,8 +101,19 @@ def _at_flag_name(diagnostic: Diagnostic, given: list[tuple[str, str, str, str]]
     for flag, text, name, value in given:
         if f"'{name}'" in diagnostic.message:
             shown, start = (value, len(name) + 2) if f"'{value}'" in diagnostic.message else (name, 1)
+            item = _ITEM.search(diagnostic.message)
+            if item is not None and not value.startswith("[") and int(item.group(1)) <= value.count(",") + 1:
+                # `--with xs=1,x`: the caret under the item that is wrong.
+                before = value.split(",")[: int(item.group(1)) - 1]
+                part = value.split(",")[int(item.group(1)) - 1]
+                offset = sum(len(p) + 1 for p in before) + len(part) - len(part.lstrip())
+                shown, start = part.strip() or part, len(text) - len(value) + 1 + offset
             return attrs.evolve(diagnostic, source=Source(flag, text), span=Span(1, start, 1, start + len(shown)))
     return diagnostic
+
+
+#: "(item 2 of 'xs')" in a diagnostic about one item of a list given on the command line.
+_ITEM = re.compile(r"\(item (\d+) of '")
 
 
 def _answers(args: argparse.Namespace) -> dict[str, str]:
@@ -174,8 +199,19 @@ def run_procedure(args: argparse.Namespace) -> int:
     return _show(args, result, f"{rules.name}: {result.name}")
 
 
+class _GameErrors(RunebookError):
+    """The game's own files have errors: nothing a flag gave is to blame for them."""
+
+
+def _load_game(game: str, limits: Any) -> Any:
+    try:
+        return load(game, limits)
+    except RunebookError as error:
+        raise _GameErrors(list(error.diagnostics)) from None
+
+
 def _load(args: argparse.Namespace) -> Any:
-    return load(args.game, getattr(args, "limits", DEFAULT_LIMITS))
+    return _load_game(args.game, getattr(args, "limits", DEFAULT_LIMITS))
 
 
 @_blame_flags
@@ -207,7 +243,7 @@ def run_check_odds(args: argparse.Namespace, game: str, check: str) -> int:
 
 
 def _check_odds(args: argparse.Namespace, game: str, check: str) -> int:
-    rules = load(game, getattr(args, "limits", DEFAULT_LIMITS))
+    rules = _load_game(game, getattr(args, "limits", DEFAULT_LIMITS))
     progress = Progress(sys.stderr, f"odds of {check}")
     try:
         odds = rules.odds(check, _pairs(args.inputs, "--with"), options=_pairs(args.options, "--option"),
@@ -248,7 +284,7 @@ def run_sweep(args: argparse.Namespace, game: str, name: str) -> int:
 
 def _sweep(args: argparse.Namespace, game: str, name: str) -> int:
     limits = getattr(args, "limits", DEFAULT_LIMITS)
-    rules = load(game, limits)
+    rules = _load_game(game, limits)
     axes = [parse_vary(v) for v in args.vary]
     progress = SweepProgress(sys.stderr, f"sweep of {name}")
     try:
