@@ -213,3 +213,18 @@ def test_resolving_a_procedure_says_to_run_it(cli) -> None:
     run = cli("resolve", _STRUCTURED, "Group Fight", "--with", "heroes=2")
     assert run.code == 1 and "E0601 unknown check 'Group Fight'" in run.stderr
     assert "help: 'Group Fight' is a procedure, not a check: run it with 'runebook run GAME \"Group Fight\"'" in run.stderr
+
+
+def test_a_check_or_procedure_without_inputs_may_leave_out_the_parentheses(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`procedure Watch` (no inputs, no `()`) was read as an entry's header, and its first
+    line was 'unexpected indentation'. It is a procedure, and `fmt` leaves the header as written."""
+    game = tmp_path / "plain.rules"
+    game.write_text("check Morale\n  roll d = 1d6\n  result steady = sum(d) >= 4\n\n"
+                    "procedure Watch\n  let m = Morale()\n  choose stance: calm | alert\n"
+                    "  result steady = m.steady\n  result stance = stance\n")
+    assert cli("check", str(game)).code == 0
+    ran = cli("run", str(game), "Watch", "--dice", "5", "--answer", "stance=alert", "--json")
+    assert ran.code == 0, ran.stderr
+    assert '"steady": true' in ran.stdout and '"stance": "alert"' in ran.stdout
+    assert cli("resolve", str(game), "Morale", "--dice", "2", "-q").stdout.strip().endswith("steady: false")
+    assert cli("fmt", "--check", str(game)).code == 0  # a header is kept as written
