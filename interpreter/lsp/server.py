@@ -331,7 +331,7 @@ def complete(params: lsp.CompletionParams) -> lsp.CompletionList:
 # -------------------------------------------------------------------- hover
 
 
-_CALLABLE = re.compile(r"^(check|procedure)\s+(.+?)\s*\(")
+_CALLABLE = re.compile(r"^(check|procedure)\s+(.+?)\s*(?:\(|$)")
 
 
 def _odds_job(found: Analysis, name: str, entity: bool) -> Callable[[], str]:
