@@ -241,7 +241,6 @@ class TableName:
 Named = LevelName | HostName | OptionName | FunctionName | CheckName | TableName
 
 
-
 @attrs.frozen
 class Model:
     """A game's mechanics, checked: what ``runebook check`` reports and the interpreter runs.
