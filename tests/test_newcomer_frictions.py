@@ -228,3 +228,23 @@ def test_a_check_or_procedure_without_inputs_may_leave_out_the_parentheses(cli, 
     assert '"steady": true' in ran.stdout and '"stance": "alert"' in ran.stdout
     assert cli("resolve", str(game), "Morale", "--dice", "2", "-q").stdout.strip().endswith("steady: false")
     assert cli("fmt", "--check", str(game)).code == 0  # a header is kept as written
+
+
+def test_a_character_file_names_its_game_by_a_path_from_its_own_folder(cli, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`game: ../game` in a character file is read from the file's folder, wherever `check`
+    runs from (it was read from the current folder: E0006 from anywhere else)."""
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "g.rules").write_text("stats Grit\n")
+    (tmp_path / "chars").mkdir()
+    hero = tmp_path / "chars" / "wren.yaml"
+    hero.write_text("game: ../game\nname: Wren\nstats:\n  Grit: 3\n  Guile: 2\n")
+    (tmp_path / "x" / "elsewhere").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "x" / "elsewhere")  # where ../game names nothing
+    hero = tmp_path / "chars" / "wren.yaml"
+    run = cli("check", str(hero))
+    assert run.code == 1 and "Guile" in run.stdout + run.stderr  # read against its game: Guile is no stat
+    assert "E0006" not in run.stdout + run.stderr
+    hero.write_text("game: ../game\nname: Wren\nstats:\n  Grit: 3\n")
+    assert cli("check", str(hero)).code == 0
+    hero.write_text("game: mestezia\nname: Wren\n")  # a built-in name stays a name
+    assert "E0006" not in cli("check", str(hero)).stderr

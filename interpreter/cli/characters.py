@@ -5,7 +5,11 @@ choices file against the procedure it answers (interpreter.cli.choice_files)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from runebook.dsl.diagnostics import Diagnostic, RunebookError
+from runebook.dsl.loader import builtin_games, probe
+from runebook.dsl.vocabulary import fold
 from runebook.dsl.source import Span
 from runebook.interpreter.cli.choice_files import choices_problems, is_choices_file
 from runebook.interpreter.rules import load
@@ -35,6 +39,7 @@ def character_problems(paths: list[str], game: str | None, procedure: str | None
                 found.append(Diagnostic.make("E0007", source, Span.point(1, 1),
                                              help="give it with --game GAME, or put a line 'game: GAME' in the file"))
                 continue
+            named = _beside(named, Path(raw).parent)
         try:
             rules = load(named)
             if is_choices_file(data):
@@ -44,3 +49,13 @@ def character_problems(paths: list[str], game: str | None, procedure: str | None
         except RunebookError as error:
             found.extend(error.diagnostics)
     return found
+
+
+def _beside(game: str, folder: Path) -> str:
+    """A ``game:`` line's game: a built-in name as it is; a relative path from the file's own
+    folder when it names something there (the file is the same wherever `check` runs from),
+    else as written (from the current folder)."""
+    if fold(game) in builtin_games() or Path(game).is_absolute():
+        return game
+    beside = folder / game
+    return str(beside) if probe(beside, "exists") else game
