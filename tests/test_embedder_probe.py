@@ -1,0 +1,38 @@
+"""What an embedder (a chat bot, a virtual tabletop) tripped on, feeding the API what
+strangers type: each refusal a RunebookError with a code, fast, the loaded game unchanged."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import runebook
+from runebook import RunebookError
+from runebook.interpreter.rules.sweep import MAX_POINTS
+
+
+def _codes(error: pytest.ExceptionInfo[RunebookError]) -> list[str]:
+    return [d.code for d in error.value.diagnostics]
+
+
+def test_a_sweep_over_an_endless_axis_is_refused_before_it_is_read_whole() -> None:
+    drawn = 0
+
+    def endless() -> Iterator[int]:
+        nonlocal drawn
+        while True:
+            drawn += 1
+            assert drawn <= MAX_POINTS + 1, "the whole axis was read"
+            yield drawn
+
+    with pytest.raises(RunebookError) as error:
+        runebook.sweep("mestezia", "skill check", vary={"threshold": endless()})
+    assert _codes(error) == ["E0901"]
+    assert "10,000" in error.value.diagnostics[0].message
+
+
+def test_a_sweep_whose_grid_is_too_large_is_refused_before_its_points_are_made() -> None:
+    with pytest.raises(RunebookError) as error:
+        runebook.sweep("mestezia", "skill check", vary={"threshold": range(1000), "modifier": range(1000)})
+    assert _codes(error) == ["E0901"] and "1,000,000 points" in error.value.diagnostics[0].message
