@@ -36,3 +36,20 @@ def test_a_sweep_whose_grid_is_too_large_is_refused_before_its_points_are_made()
     with pytest.raises(RunebookError) as error:
         runebook.sweep("mestezia", "skill check", vary={"threshold": range(1000), "modifier": range(1000)})
     assert _codes(error) == ["E0901"] and "1,000,000 points" in error.value.diagnostics[0].message
+
+
+@pytest.fixture(scope="module")
+def mestezia() -> runebook.Ruleset:
+    return runebook.load("mestezia")
+
+
+def test_an_input_of_thousands_of_digits_from_python_is_refused_naming_max_digits(mestezia: runebook.Ruleset) -> None:
+    before = mestezia.resolve("skill check", threshold=11, modifier=3, seed=5).to_dict()
+    with pytest.raises(RunebookError) as error:
+        mestezia.resolve("skill check", threshold=10**5000, seed=1)
+    problem = error.value.diagnostics[0]
+    assert problem.code == "E0903" and "max_digits" in problem.message and "'threshold'" in (problem.help or "")
+    with pytest.raises(RunebookError) as error:
+        mestezia.odds("skill check", threshold=11, modifier=-(10**1200))
+    assert _codes(error) == ["E0903"]
+    assert mestezia.resolve("skill check", threshold=11, modifier=3, seed=5).to_dict() == before

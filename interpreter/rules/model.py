@@ -59,7 +59,7 @@ from runebook.interpreter.core.evaluate import (
     pool_spec,
     resolve_value,
 )
-from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits
+from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits, check_digits
 from runebook.interpreter.core.trace import StepEvent, Trace
 from runebook.interpreter.core.values import (
     Derived,
@@ -598,6 +598,14 @@ class Rules:
     def _convert(self, param: ast.Param, value: Any, check: Check, problems: list[Diagnostic]) -> Any:
         if param.type is not None and fold(param.type) == "character":
             return self._character(param, value, problems)
+        if type(value) in (int, Fraction):
+            # A number from Python is not read from text (E0119), so its size is checked here:
+            # one of thousands of digits would otherwise reach results that cannot be printed.
+            try:
+                check_digits(value, self.limits, None)
+            except RunebookError as error:
+                problems.extend(attrs.evolve(d, help=f"the input '{param.name}' is too large; {d.help}") for d in error.diagnostics)
+                return None
         if type(value) in (list, dict, tuple):
             value = _from_python(value)
         item_type = list_item_type(param.type)
