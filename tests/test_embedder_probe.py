@@ -53,3 +53,23 @@ def test_an_input_of_thousands_of_digits_from_python_is_refused_naming_max_digit
         mestezia.odds("skill check", threshold=11, modifier=-(10**1200))
     assert _codes(error) == ["E0903"]
     assert mestezia.resolve("skill check", threshold=11, modifier=3, seed=5).to_dict() == before
+
+
+@pytest.mark.parametrize(("value", "expected", "hint"), [
+    (None, "a value", "no default"),
+    (11.5, "an exact fraction", "Fraction"),
+    (11.0, "an exact fraction", "Fraction"),
+])
+def test_a_none_or_a_float_given_as_an_input_is_e0603_naming_the_input(
+        mestezia: runebook.Ruleset, value: object, expected: str, hint: str) -> None:
+    with pytest.raises(RunebookError) as error:
+        mestezia.resolve("skill check", threshold=value, seed=1)
+    problem = error.value.diagnostics[0]
+    assert problem.code == "E0603" and "'threshold'" in problem.message and expected in problem.message
+    assert hint in (problem.help or "")
+
+
+def test_an_input_given_as_none_with_a_default_says_to_leave_it_out(mestezia: runebook.Ruleset) -> None:
+    with pytest.raises(RunebookError) as error:
+        mestezia.odds("skill check", threshold=11, modifier=None)
+    assert _codes(error) == ["E0603"] and "leave the input out" in (error.value.diagnostics[0].help or "")

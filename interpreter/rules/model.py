@@ -598,6 +598,20 @@ class Rules:
     def _convert(self, param: ast.Param, value: Any, check: Check, problems: list[Diagnostic]) -> Any:
         if param.type is not None and fold(param.type) == "character":
             return self._character(param, value, problems)
+        if value is None:
+            # Not "left out": an input given as None would otherwise vanish, and the check would
+            # fail later on a name it cannot find.
+            problems.append(Diagnostic.make(
+                "E0603", None, None, name=param.name, expected=_EXPECTED.get(fold(param.type or ""), "a value"),
+                value="None", help="leave the input out to use its default" if param.default is not None
+                else f"'{param.name}' has no default: give it a value"))
+            return None
+        if type(value) is float:
+            problems.append(Diagnostic.make(
+                "E0603", None, None, name=param.name, expected="a whole number or an exact fraction",
+                value=repr(value), help="a float is not exact: give an int, a Fraction (Fraction(3, 2)) or "
+                                        "the text of the number ('1.5')"))
+            return None
         if type(value) in (int, Fraction):
             # A number from Python is not read from text (E0119), so its size is checked here:
             # one of thousands of digits would otherwise reach results that cannot be printed.
@@ -1630,6 +1644,10 @@ def _entity_named(env: MapEnv, name: str, source: Source, span: Span | None) -> 
 
 def _is_entity(value: Any) -> bool:
     return isinstance(value, Entity) or (type(value) is tuple and any(isinstance(v, Entity) for v in value))
+
+
+#: What an input of each declared type takes, as E0603 says it.
+_EXPECTED = {"number": "a number", "rating": "a rating", "text": "text", "boolean": "true or false"}
 
 
 def _shown(value: Any) -> str:
