@@ -73,3 +73,15 @@ def test_an_input_given_as_none_with_a_default_says_to_leave_it_out(mestezia: ru
     with pytest.raises(RunebookError) as error:
         mestezia.odds("skill check", threshold=11, modifier=None)
     assert _codes(error) == ["E0603"] and "leave the input out" in (error.value.diagnostics[0].help or "")
+
+
+def test_the_odds_of_an_expression_serialise_to_json_as_the_command_prints_them() -> None:
+    import json
+
+    from runebook.interpreter.cli.render import distribution_json
+
+    chance = runebook.odds("1d6!")  # a tail '126+' and no mean
+    data = json.loads(chance.to_json())
+    assert data == chance.to_dict() and data["distribution"]["126+"] == "1/21936950640377856"
+    assert data["distribution"]["7"] == "1/36" and data["residual"] == "0" and data["mean"] is None
+    assert json.loads(distribution_json("1d6!", chance)) == {"expression": "1d6!", **data}

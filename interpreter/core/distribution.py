@@ -63,6 +63,7 @@ too large (``Limits.max_work``/``max_support``) a diagnostic is raised.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
@@ -148,6 +149,25 @@ class Distribution(Mapping):  # type: ignore[type-arg]
                 return None
             total += p * outcome
         return total
+
+    def to_dict(self) -> dict[str, Any]:
+        """The distribution as plain data (JSON-serialisable), as ``runebook odds EXPR --json``
+        prints it without the expression: ``distribution`` (outcome → probability, both as
+        text: ``"7": "1/6"``, a tail ``"21+"``), ``residual``, ``mean`` (or None) and ``note`` when
+        there is one."""
+        mean = self.mean()
+        data: dict[str, Any] = {
+            "distribution": {format_value(k): format_value(p) for k, p in self._items.items()},
+            "residual": format_value(self.residual),
+            "mean": None if mean is None else format_value(mean),
+        }
+        if self.note:
+            data["note"] = self.note
+        return data
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as indented JSON."""
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     def at_least(self, outcome: Any) -> Fraction:
         """P(result >= outcome) over the numeric outcomes (a tail ``b+`` counts when b >= outcome)."""
