@@ -85,3 +85,14 @@ def test_the_odds_of_an_expression_serialise_to_json_as_the_command_prints_them(
     assert data == chance.to_dict() and data["distribution"]["126+"] == "1/21936950640377856"
     assert data["distribution"]["7"] == "1/36" and data["residual"] == "0" and data["mean"] is None
     assert json.loads(distribution_json("1d6!", chance)) == {"expression": "1d6!", **data}
+
+
+@pytest.mark.parametrize("face", ["10", True, 2.0])
+def test_a_face_given_by_hand_that_is_not_an_int_is_e0503_saying_so(mestezia: runebook.Ruleset, face: object) -> None:
+    for call in (lambda: mestezia.resolve("skill check", threshold=5, dice=[face, 2, 3]),  # type: ignore[list-item]
+                 lambda: runebook.roll("1d10", dice=[face])):  # type: ignore[list-item]
+        with pytest.raises(RunebookError) as error:
+            call()
+        problem = error.value.diagnostics[0]
+        assert problem.code == "E0503" and repr(face) in problem.message
+        assert type(face).__name__ in (problem.help or "") and "int" in (problem.help or "")
