@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from runebook.dsl import expr_ast as ex
+from runebook.interpreter.core.arguments import require_text
 from runebook.interpreter.core.dice import GivenOracle, RandomOracle
 from runebook.interpreter.core.distribution import Distribution
 from runebook.interpreter.core.distribution import odds as _odds
@@ -59,6 +60,8 @@ class RollResult(JsonResult):
 def _compiled(expr: str | ex.Expr | CompiledExpression, limits: Limits, dialect: str) -> CompiledExpression:
     if isinstance(expr, CompiledExpression):
         return expr
+    if not isinstance(expr, ex.Expr):
+        require_text(expr, "an expression")
     return compile_expression(expr, limits=limits, dialect=dialect)
 
 

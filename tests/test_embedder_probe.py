@@ -96,3 +96,31 @@ def test_a_face_given_by_hand_that_is_not_an_int_is_e0503_saying_so(mestezia: ru
         problem = error.value.diagnostics[0]
         assert problem.code == "E0503" and repr(face) in problem.message
         assert type(face).__name__ in (problem.help or "") and "int" in (problem.help or "")
+
+
+@pytest.mark.parametrize("call", [
+    lambda rules: runebook.roll(None),  # type: ignore[arg-type]
+    lambda rules: runebook.odds(5),  # type: ignore[arg-type]
+    lambda rules: runebook.roll("x + 1", env=[1]),
+    lambda rules: runebook.load(None),  # type: ignore[arg-type]
+    lambda rules: runebook.load_text(None),  # type: ignore[arg-type]
+    lambda rules: runebook.load_text(b"check C ()"),  # type: ignore[arg-type]
+    lambda rules: runebook.load_text({"a.rules": 5}),  # type: ignore[dict-item]
+    lambda rules: rules.resolve(None, threshold=11),
+    lambda rules: rules.odds(3, threshold=11),
+    lambda rules: rules.run(None),
+    lambda rules: rules.check(None),
+    lambda rules: rules.procedure(None),
+    lambda rules: rules.resolve("skill check", threshold=11, options="fast"),
+], ids=["roll", "odds", "env", "load", "load_text", "load_text bytes", "load_text map", "resolve", "rules.odds",
+        "run", "check", "procedure", "options"])
+def test_a_wrong_python_type_is_a_type_error_naming_what_the_argument_takes(
+        mestezia: runebook.Ruleset, call: object) -> None:
+    with pytest.raises(TypeError, match=r"takes (text|a mapping)"):
+        call(mestezia)  # type: ignore[operator]
+
+
+def test_load_takes_a_path_object_too() -> None:
+    from pathlib import Path
+
+    assert runebook.load(Path("rulesets/mestezia")).name == "mestezia"

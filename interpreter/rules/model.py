@@ -47,6 +47,7 @@ from runebook.dsl.model import (
 from runebook.dsl.parser import parse_expression
 from runebook.dsl.source import Source, Span
 from runebook.dsl.vocabulary import fold
+from runebook.interpreter.core.arguments import require_text
 from runebook.interpreter.core.dice import GivenOracle, PoolSource, RandomOracle
 from runebook.interpreter.core.distribution import Distribution, joint
 from runebook.interpreter.core.evaluate import (
@@ -221,7 +222,7 @@ class Rules:
 
     def check(self, name: str) -> Check:
         """A check by name (any case, spaces, hyphens or underscores)."""
-        found = self.checks.get(fold(name))
+        found = self.checks.get(fold(require_text(name, "a check's name")))
         if found is None:
             names = [c.name for c in self.checks.values()]
             procedure = self.procedures.get(fold(name))
@@ -545,6 +546,8 @@ class Rules:
         """Every option at its default, except those ``chosen`` (name → choice)."""
         values = {o.name: o.default for o in self.options.values()}
         problems = []
+        if chosen is not None and not isinstance(chosen, Mapping):
+            raise TypeError(f"options takes a mapping of option names to choices, not {type(chosen).__name__}")
         for name, choice in (chosen or {}).items():
             option = self.options.get(fold(name))
             if option is None:
@@ -1044,7 +1047,7 @@ class Rules:
 
     def procedure(self, name: str) -> Procedure | None:
         """A procedure by name (any case, spaces, hyphens or underscores), or None."""
-        return self.procedures.get(fold(name))
+        return self.procedures.get(fold(require_text(name, "a procedure's name")))
 
     def _user_of(self, entry_name: str) -> tuple[Procedure, str] | None:
         """The procedure that uses an entry of this kind (its first input of that kind). When
@@ -1658,6 +1661,10 @@ def load_text(text: str | Mapping[str, str], *, name: str = "memory", limits: Li
     """Rules from text in memory: one string of `.rules` text, or file names mapped to their
     text (``extends GAME`` adds to a game). Raises :class:`RunebookError` with every problem,
     each placed in its text (``<memory>/memory.rules:3:5``)."""
+    if not isinstance(text, Mapping):
+        require_text(text, "load_text")
+    elif not all(isinstance(k, str) and isinstance(v, str) for k, v in text.items()):
+        raise TypeError("load_text takes text (a str) or file names mapped to their text (str to str)")
     loaded = load_texts(text, name)
     errors = [d for d in loaded.diagnostics if d.severity == "error"]
     if errors:
@@ -1668,11 +1675,13 @@ def load_text(text: str | Mapping[str, str], *, name: str = "memory", limits: Li
     return Rules(model, limits)
 
 
-def load(game: str, limits: Limits = DEFAULT_LIMITS) -> Rules:
-    """Load a built-in game (a folder of .rules files, or one .rules file) with its mechanics.
+def load(game: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> Rules:
+    """Load a game with its mechanics: a built-in game's name, or the path (``str`` or
+    ``os.PathLike``) of a folder of .rules files or of one .rules file.
 
     Raises :class:`RunebookError` when the game is unknown or its files have errors.
     """
+    game = os.fspath(game) if isinstance(game, os.PathLike) else require_text(game, "load")
     loaded = load_game(game)
     if isinstance(loaded, Diagnostic):
         raise RunebookError([loaded])
