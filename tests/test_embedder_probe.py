@@ -124,3 +124,14 @@ def test_load_takes_a_path_object_too() -> None:
     from pathlib import Path
 
     assert runebook.load(Path("rulesets/mestezia")).name == "mestezia"
+
+
+@pytest.mark.parametrize("sources", [{"seed": 1, "dice": [1, 2, 3]}, {"rng": __import__("random").Random(1), "seed": 1},
+                                     {"rng": __import__("random").Random(1), "dice": [1, 2, 3]}])
+def test_two_sources_of_dice_are_refused_by_resolve_run_and_roll_alike(
+        mestezia: runebook.Ruleset, sources: dict[str, object]) -> None:
+    for call in (lambda: mestezia.resolve("skill check", threshold=11, **sources),  # type: ignore[arg-type]
+                 lambda: mestezia.run("skill check", threshold=11, **sources),  # type: ignore[arg-type]
+                 lambda: runebook.roll("3d10", **sources)):  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="give one of seed, dice or rng"):
+            call()

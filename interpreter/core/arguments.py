@@ -13,3 +13,11 @@ def require_text(value: Any, what: str) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{what} takes text (a str), not {type(value).__name__}")
     return value
+
+
+def one_dice_source(seed: Any, dice: Any, rng: Any) -> None:
+    """A ``ValueError`` when more than one of ``seed``, ``dice`` and ``rng`` is given: the
+    others would be ignored without a word (``--seed`` and ``--dice`` are refused together too)."""
+    given = [name for name, value in (("seed", seed), ("dice", dice), ("rng", rng)) if value is not None]
+    if len(given) > 1:
+        raise ValueError(f"give one of seed, dice or rng, not {' and '.join(given)}")

@@ -47,7 +47,7 @@ from runebook.dsl.model import (
 from runebook.dsl.parser import parse_expression
 from runebook.dsl.source import Source, Span
 from runebook.dsl.vocabulary import fold
-from runebook.interpreter.core.arguments import require_text
+from runebook.interpreter.core.arguments import one_dice_source, require_text
 from runebook.interpreter.core.dice import GivenOracle, PoolSource, RandomOracle
 from runebook.interpreter.core.distribution import Distribution, joint
 from runebook.interpreter.core.evaluate import (
@@ -1021,13 +1021,15 @@ class Rules:
                 options: Mapping[str, str] | None = None, seed: int | None = None,
                 dice: Sequence[int] | None = None, rng: random.Random | None = None,
                 as_: Any = None, against: Any = None, **inputs: Any) -> CheckResult:
-        """Resolve a check once: with a seeded RNG, or with the faces a player rolled.
+        """Resolve a check once: with a seeded RNG (``seed``, or ``rng`` for your own), or with
+        the faces a player rolled (``dice``); one of the three at most (else ``ValueError``).
         Inputs come as keywords, or as a mapping ``given`` (any names, ``options`` too).
 
         ``as_`` and ``against`` are entities (:meth:`entity`) or paths of character files
         (:meth:`taking_part`), like ``--as`` and ``--against``; in the check they are
         ``actor`` and ``target``.
         """
+        one_dice_source(seed, dice, rng)
         inputs = {**(given or {}), **inputs}
         as_, against = self.taking_part(as_), self.taking_part(against, "against")
         spec = self.check(check)
@@ -1082,6 +1084,7 @@ class Rules:
 
         Returns a :class:`~interpreter.rules.procedures.RunResult`.
         """
+        one_dice_source(seed, dice, rng)
         if choose is not None:
             if driver is not None:
                 raise ValueError("give driver or choose, not both")
