@@ -135,3 +135,14 @@ def test_two_sources_of_dice_are_refused_by_resolve_run_and_roll_alike(
                  lambda: runebook.roll("3d10", **sources)):  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="give one of seed, dice or rng"):
             call()
+
+
+def test_an_unknown_option_far_from_any_lists_the_game_s_options(mestezia: runebook.Ruleset) -> None:
+    with pytest.raises(RunebookError) as error:
+        mestezia.resolve("skill check", threshold=11, options={"zzzz": "x"})
+    problem = error.value.diagnostics[0]
+    assert problem.code == "E0605" and problem.help is not None
+    assert problem.help.startswith("options of mestezia: ") and "jolt_rounding" in problem.help.replace(" ", "_").lower()
+    with pytest.raises(RunebookError) as error:
+        runebook.load_text("check C ()\n  result r = 1\n").resolve("C", options={"fast": "yes"})
+    assert error.value.diagnostics[0].help == "memory declares no options"

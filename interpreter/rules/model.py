@@ -551,8 +551,9 @@ class Rules:
         for name, choice in (chosen or {}).items():
             option = self.options.get(fold(name))
             if option is None:
-                problems.append(Diagnostic.make("E0605", None, None, name=name,
-                                                help=did_you_mean(name, self.options_names())))
+                names = self.options_names()
+                problems.append(Diagnostic.make("E0605", None, None, name=name, help=did_you_mean(str(name), names) or (
+                    f"options of {self.name}: {', '.join(names)}" if names else f"{self.name} declares no options")))
                 continue
             match = [c for c in option.choices if fold(c.name) == fold(str(choice))]
             if not match:
