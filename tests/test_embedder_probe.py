@@ -146,3 +146,14 @@ def test_an_unknown_option_far_from_any_lists_the_game_s_options(mestezia: runeb
     with pytest.raises(RunebookError) as error:
         runebook.load_text("check C ()\n  result r = 1\n").resolve("C", options={"fast": "yes"})
     assert error.value.diagnostics[0].help == "memory declares no options"
+
+
+def test_the_types_a_choice_callback_and_a_character_have_are_public_names() -> None:
+    from runebook.interpreter.rules.entities import Entity
+    from runebook.interpreter.rules.procedures import ChoicePoint
+
+    assert runebook.ChoicePoint is ChoicePoint and runebook.Entity is Entity
+    seen: list[runebook.ChoicePoint] = []
+    rules = runebook.load_text("procedure P\n  choose side: left | right\n  result went = side\n")
+    run = rules.run("P", choose=lambda point: seen.append(point) or point.options[1])
+    assert run.results["went"].name == "right" and isinstance(seen[0], runebook.ChoicePoint)
