@@ -157,3 +157,16 @@ def test_the_types_a_choice_callback_and_a_character_have_are_public_names() -> 
     rules = runebook.load_text("procedure P\n  choose side: left | right\n  result went = side\n")
     run = rules.run("P", choose=lambda point: seen.append(point) or point.options[1])
     assert run.results["went"].name == "right" and isinstance(seen[0], runebook.ChoicePoint)
+
+
+def test_a_trace_shows_as_text_as_the_command_prints_it() -> None:
+    import subprocess
+    import sys
+
+    result = runebook.roll("4d6kh3", dice=[6, 2, 5, 1])
+    printed = subprocess.run([sys.executable, "-m", "runebook", "roll", "4d6kh3", "--dice", "6,2,5,1"],
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+    assert result.trace.text().splitlines() == printed[1:-1] and str(result.trace) == result.trace.text()
+    assert "6 2 5 (1) = 13" in result.trace.text() and "object at" not in str(result.trace)
+    with pytest.raises(ValueError, match="full, brief or none"):
+        result.trace.text("verbose")
