@@ -4,6 +4,7 @@ strangers type: each refusal a RunebookError with a code, fast, the loaded game 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -170,3 +171,14 @@ def test_a_trace_shows_as_text_as_the_command_prints_it() -> None:
     assert "6 2 5 (1) = 13" in result.trace.text() and "object at" not in str(result.trace)
     with pytest.raises(ValueError, match="full, brief or none"):
         result.trace.text("verbose")
+
+
+@pytest.mark.parametrize(("text", "found"), [("", "got nothing"), ("just words\n", "got the text 'just words'"),
+                                             ("name: X\nstats: 3\n", "got the text '3'")])
+def test_a_character_file_of_the_wrong_shape_says_what_it_got(
+        mestezia: runebook.Ruleset, tmp_path: Path, text: str, found: str) -> None:
+    path = tmp_path / "upload.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RunebookError) as error:
+        mestezia.entity(str(path))
+    assert _codes(error) == ["E0702"] and error.value.diagnostics[0].message.endswith(found)
