@@ -182,3 +182,14 @@ def test_a_character_file_of_the_wrong_shape_says_what_it_got(
     with pytest.raises(RunebookError) as error:
         mestezia.entity(str(path))
     assert _codes(error) == ["E0702"] and error.value.diagnostics[0].message.endswith(found)
+
+
+def test_a_choice_nobody_answers_in_a_call_from_python_names_choose_and_answers() -> None:
+    rules = runebook.load_text("procedure P\n  choose side: left | right\n  result went = side\n")
+    for call in (lambda: rules.run("P"), lambda: rules.run("P", seed=1, answers={})):
+        with pytest.raises(RunebookError) as error:
+            call()
+        problem = error.value.diagnostics[0]
+        assert problem.code == "E0610"
+        assert problem.help == "answer it with choose= (a function of the ChoicePoint) or answers={'side': OPTION} " \
+                               "(left | right)"
