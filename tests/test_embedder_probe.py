@@ -193,3 +193,14 @@ def test_a_choice_nobody_answers_in_a_call_from_python_names_choose_and_answers(
         assert problem.code == "E0610"
         assert problem.help == "answer it with choose= (a function of the ChoicePoint) or answers={'side': OPTION} " \
                                "(left | right)"
+
+
+def test_the_work_of_keeping_from_exploding_dice_is_counted_over_every_die() -> None:
+    import attrs
+
+    # Each die's step stayed under max_work, so a thousand of them ran on for minutes.
+    small = attrs.evolve(runebook.DEFAULT_LIMITS, max_work=100_000)
+    with pytest.raises(RunebookError) as error:
+        runebook.odds("300d6!kh3", limits=small)
+    assert _codes(error) == ["E0415"] and "max_work = 100,000" in error.value.diagnostics[0].message
+    assert runebook.odds("4d6!kh3")[18] > 0  # a few dice are still exact

@@ -1359,13 +1359,17 @@ def _kept_exploding(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits)
 
     states: dict[Any, int] = {(): 1}
     denominator = 1
+    # Counted over every die, not per die: a thousand dice each just under the limit took
+    # minutes. A merge sorts up to k kept dice: a step of many kept dice costs more.
+    work = 0
     for n, die in spec.groups:
         weights, total = _die_weights(die)
         chain = _chain(lambda f: (f,), weights, total, die.explode, merge, (), lambda _e: unknown,
                        limits.max_explosion_depth, limits.max_work)
         per_die, total = _to_integers(chain)
         for _ in range(n):
-            if len(states) * len(per_die) > limits.max_work:
+            work += len(states) * len(per_die) * (1 + k // 4)
+            if work > limits.max_work:
                 raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
             states = _convolve(states, per_die, merge)
             if len(states) > limits.max_support:
