@@ -204,3 +204,14 @@ def test_the_work_of_keeping_from_exploding_dice_is_counted_over_every_die() -> 
         runebook.odds("300d6!kh3", limits=small)
     assert _codes(error) == ["E0415"] and "max_work = 100,000" in error.value.diagnostics[0].message
     assert runebook.odds("4d6!kh3")[18] > 0  # a few dice are still exact
+
+
+def test_keeping_from_compounding_dice_is_refused_within_a_second_or_so_of_cpu() -> None:
+    import time
+
+    # Their weights run to thousands of bits; each step was charged as if they were small.
+    start = time.process_time()
+    with pytest.raises(RunebookError) as error:
+        runebook.odds("200d10!!kh50")
+    assert _codes(error) == ["E0415"] and "max_work" in error.value.diagnostics[0].message
+    assert time.process_time() - start < 1.5
