@@ -215,3 +215,14 @@ def test_keeping_from_compounding_dice_is_refused_within_a_second_or_so_of_cpu()
         runebook.odds("200d10!!kh50")
     assert _codes(error) == ["E0415"] and "max_work" in error.value.diagnostics[0].message
     assert time.process_time() - start < 1.5
+
+
+def test_unique_dice_are_refused_before_their_sets_of_faces_are_walked() -> None:
+    import time
+
+    start = time.process_time()
+    with pytest.raises(RunebookError) as error:
+        runebook.odds("10d100u")
+    assert _codes(error) == ["E0415"] and "max_work = 2,000,000" in error.value.diagnostics[0].message
+    assert time.process_time() - start < 0.5
+    assert runebook.odds("4d6ukh3")[15] > 0 and runebook.odds("6d6u")[21] == 1
