@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from runebook.dsl import expr_ast as ex
+from runebook.interpreter.core.arguments import one_dice_source, require_text
 from runebook.interpreter.core.dice import GivenOracle, RandomOracle
 from runebook.interpreter.core.distribution import Distribution
 from runebook.interpreter.core.distribution import odds as _odds
@@ -59,6 +60,8 @@ class RollResult(JsonResult):
 def _compiled(expr: str | ex.Expr | CompiledExpression, limits: Limits, dialect: str) -> CompiledExpression:
     if isinstance(expr, CompiledExpression):
         return expr
+    if not isinstance(expr, ex.Expr):
+        require_text(expr, "an expression")
     return compile_expression(expr, limits=limits, dialect=dialect)
 
 
@@ -76,7 +79,8 @@ def roll(expr: str | ex.Expr | CompiledExpression, *, seed: int | None = None,
          max_dice: int | None = None) -> RollResult:
     """Roll an expression: with a seeded ``random.Random`` (``seed``), with faces the
     player rolled (``dice``, consumed in the order the trace shows), or at random (one
-    generator shared by every such call, seeded once; pass ``rng`` for your own).
+    generator shared by every such call, seeded once; pass ``rng`` for your own). One of
+    ``seed``, ``dice`` and ``rng`` at most (else ``ValueError``).
 
     ``env`` maps names to values (numbers, records, tables, functions, pools).
     ``dialect`` (``runebook``, ``roll20``, ``foundry`` or ``avrae``) chooses how notation
@@ -84,8 +88,7 @@ def roll(expr: str | ex.Expr | CompiledExpression, *, seed: int | None = None,
     (explosions and rerolls included; default ``limits.max_dice``, 10,000).
     Raises :class:`~dsl.diagnostics.RunebookError` on a bad expression or bad dice.
     """
-    if seed is not None and dice is not None:
-        raise ValueError("give seed or dice, not both")
+    one_dice_source(seed, dice, rng)
     limits = _limits(limits, max_dice)
     compiled = _compiled(expr, limits, dialect)
     if dice is not None:

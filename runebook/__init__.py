@@ -9,6 +9,8 @@ module on first use):
   files or one ``.rules`` file; its ``resolve``, ``odds`` and ``run`` mirror the commands.
 - ``load_text(text)``: the same from text in memory (one string, or file names → text).
 - ``sweep(game, name, vary=..., inputs=...)``: exact odds over a grid of inputs.
+- ``ChoicePoint``: what a ``choose=`` callback of ``Ruleset.run`` is given; ``Entity``: a
+  character ``Ruleset.entity`` read.
 
 Every problem is raised as one :class:`RunebookError` carrying all its diagnostics.
 The parts of the implementation live in ``runebook.dsl`` (parsing, checking, the model),
@@ -38,7 +40,8 @@ if TYPE_CHECKING:
     from runebook.interpreter.markov.chains import ProcedureOdds
     from runebook.interpreter.rules import load, load_text
     from runebook.interpreter.rules.model import Rules as Ruleset
-    from runebook.interpreter.rules.procedures import RunResult
+    from runebook.interpreter.rules.entities import Entity
+    from runebook.interpreter.rules.procedures import ChoicePoint, RunResult
     from runebook.interpreter.rules.results import CheckOdds, CheckResult, JsonResult
     from runebook.interpreter.rules.sweep import sweep
 
@@ -55,6 +58,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "CheckOdds": ("runebook.interpreter.rules.results", "CheckOdds"),
     "JsonResult": ("runebook.interpreter.rules.results", "JsonResult"),
     "RunResult": ("runebook.interpreter.rules.procedures", "RunResult"),
+    "ChoicePoint": ("runebook.interpreter.rules.procedures", "ChoicePoint"),
+    "Entity": ("runebook.interpreter.rules.entities", "Entity"),
     "ProcedureOdds": ("runebook.interpreter.markov.chains", "ProcedureOdds"),
     "RunebookError": ("runebook.dsl.diagnostics", "RunebookError"),
     "Diagnostic": ("runebook.dsl.diagnostics", "Diagnostic"),
@@ -66,8 +71,10 @@ __all__ = [
     "__version__",
     "CheckOdds",
     "CheckResult",
+    "ChoicePoint",
     "DEFAULT_LIMITS",
     "Diagnostic",
+    "Entity",
     "JsonResult",
     "Limits",
     "ProcedureOdds",

@@ -13,6 +13,7 @@ from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError
 from runebook.dsl.model import Model
 from runebook.dsl.vocabulary import fold
 from runebook.interpreter.rules import Rules
+from runebook.interpreter.rules.procedures import ScriptedDriver
 
 __all__ = ["homebrew_entries", "kind_checks", "refused_entries"]
 
@@ -48,7 +49,7 @@ def refused_entries(model: Model, entries: list[CheckedEntry]) -> list[Diagnosti
             if param is None:
                 continue
             try:
-                rules.run(phrase.text, seed=0, **{param: entry})
+                rules.run(phrase.text, seed=0, driver=ScriptedDriver([]), **{param: entry})
             except RunebookError as error:
                 cause = error.diagnostics[0]
                 found.append(Diagnostic.make("E0232", entry.source, entry.entry.header.span, kind=entry.kind,

@@ -215,13 +215,4 @@ def distribution_text(expression: str, dist: Distribution, *, unicode: bool = Tr
 
 
 def distribution_json(expression: str, dist: Distribution) -> str:
-    mean = dist.mean()
-    data = {
-        "expression": expression,
-        "distribution": {format_value(k): format_value(p) for k, p in dist.items()},
-        "residual": format_value(dist.residual),
-        "mean": None if mean is None else format_value(mean),
-    }
-    if dist.note:
-        data["note"] = dist.note
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps({"expression": expression, **dist.to_dict()}, indent=2, ensure_ascii=False) + "\n"

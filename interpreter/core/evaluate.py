@@ -199,6 +199,8 @@ def as_env(env: Any) -> Any:
         return MapEnv(env)
     if callable(env) and not hasattr(env, "lookup"):
         return CallbackEnv(env)
+    if not hasattr(env, "lookup"):
+        raise TypeError(f"env takes a mapping of names to values, not {type(env).__name__}")
     return env
 
 

@@ -228,13 +228,27 @@ def load_entities(path: str | Path, vocabulary: Vocabulary, resources: Iterable[
     return found
 
 
+def _found(node: Any) -> str:
+    """What a YAML node is, for "got ...": nothing, a list, a mapping, or its text."""
+    if node is None or (isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null")):
+        return "nothing"
+    if isinstance(node, yaml.SequenceNode):
+        return "a list"
+    if isinstance(node, yaml.MappingNode):
+        return "a mapping"
+    text = str(node.value)
+    return f"the text '{text if len(text) <= 40 else text[:37] + '...'}'"
+
+
 def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabulary, resources: Iterable[str],
             conditions: Iterable[str], bind: Any) -> Entity:
     """One entity from its YAML node (and the data it holds)."""
     problems: list[Diagnostic] = []
     if not isinstance(root, yaml.MappingNode) or not isinstance(data, dict):
         raise RunebookError([Diagnostic.make("E0702", source, _span(root) if root else None, name=shown,
-                                             expected="a mapping with 'name' and 'stats'", found="something else")])
+                                             expected="a mapping with 'name' and 'stats'", found=_found(root),
+                                             help="a character file is lines such as 'name: Ada' and 'stats:' "
+                                                  "followed by indented 'Stat: value' lines")])
     keys = {str(k.value): (k, v) for k, v in root.value}
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -245,7 +259,7 @@ def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabu
         stats_node = keys["stats"][1]
         if not isinstance(stats_node, yaml.MappingNode):
             problems.append(Diagnostic.make("E0702", source, _span(stats_node), name="stats",
-                                            expected="a mapping of stat names to values", found="something else"))
+                                            expected="a mapping of stat names to values", found=_found(stats_node)))
         else:
             known = list(vocabulary.stats.values())
             for key_node, value_node in stats_node.value:
@@ -266,7 +280,7 @@ def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabu
         node = keys["resources"][1]
         if not isinstance(node, yaml.MappingNode):
             problems.append(Diagnostic.make("E0702", source, _span(node), name="resources",
-                                            expected="a mapping of resource names to points", found="something else"))
+                                            expected="a mapping of resource names to points", found=_found(node)))
         else:
             for key_node, value_node in node.value:
                 resource = str(key_node.value)
@@ -286,7 +300,7 @@ def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabu
         node = keys["conditions"][1]
         if not isinstance(node, yaml.SequenceNode):
             problems.append(Diagnostic.make("E0702", source, _span(node), name="conditions",
-                                            expected="a list of condition names", found="something else"))
+                                            expected="a list of condition names", found=_found(node)))
         else:
             for item in node.value:
                 text = str(getattr(item, "value", ""))

@@ -47,6 +47,7 @@ from runebook.dsl.model import (
 from runebook.dsl.parser import parse_expression
 from runebook.dsl.source import Source, Span
 from runebook.dsl.vocabulary import fold
+from runebook.interpreter.core.arguments import one_dice_source, require_text
 from runebook.interpreter.core.dice import GivenOracle, PoolSource, RandomOracle
 from runebook.interpreter.core.distribution import Distribution, joint
 from runebook.interpreter.core.evaluate import (
@@ -59,7 +60,7 @@ from runebook.interpreter.core.evaluate import (
     pool_spec,
     resolve_value,
 )
-from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits
+from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits, check_digits
 from runebook.interpreter.core.trace import StepEvent, Trace
 from runebook.interpreter.core.values import (
     Derived,
@@ -221,7 +222,7 @@ class Rules:
 
     def check(self, name: str) -> Check:
         """A check by name (any case, spaces, hyphens or underscores)."""
-        found = self.checks.get(fold(name))
+        found = self.checks.get(fold(require_text(name, "a check's name")))
         if found is None:
             names = [c.name for c in self.checks.values()]
             procedure = self.procedures.get(fold(name))
@@ -545,11 +546,14 @@ class Rules:
         """Every option at its default, except those ``chosen`` (name → choice)."""
         values = {o.name: o.default for o in self.options.values()}
         problems = []
+        if chosen is not None and not isinstance(chosen, Mapping):
+            raise TypeError(f"options takes a mapping of option names to choices, not {type(chosen).__name__}")
         for name, choice in (chosen or {}).items():
             option = self.options.get(fold(name))
             if option is None:
-                problems.append(Diagnostic.make("E0605", None, None, name=name,
-                                                help=did_you_mean(name, self.options_names())))
+                names = self.options_names()
+                problems.append(Diagnostic.make("E0605", None, None, name=name, help=did_you_mean(str(name), names) or (
+                    f"options of {self.name}: {', '.join(names)}" if names else f"{self.name} declares no options")))
                 continue
             match = [c for c in option.choices if fold(c.name) == fold(str(choice))]
             if not match:
@@ -598,6 +602,28 @@ class Rules:
     def _convert(self, param: ast.Param, value: Any, check: Check, problems: list[Diagnostic]) -> Any:
         if param.type is not None and fold(param.type) == "character":
             return self._character(param, value, problems)
+        if value is None:
+            # Not "left out": an input given as None would otherwise vanish, and the check would
+            # fail later on a name it cannot find.
+            problems.append(Diagnostic.make(
+                "E0603", None, None, name=param.name, expected=_EXPECTED.get(fold(param.type or ""), "a value"),
+                value="None", help="leave the input out to use its default" if param.default is not None
+                else f"'{param.name}' has no default: give it a value"))
+            return None
+        if type(value) is float:
+            problems.append(Diagnostic.make(
+                "E0603", None, None, name=param.name, expected="a whole number or an exact fraction",
+                value=repr(value), help="a float is not exact: give an int, a Fraction (Fraction(3, 2)) or "
+                                        "the text of the number ('1.5')"))
+            return None
+        if type(value) in (int, Fraction):
+            # A number from Python is not read from text (E0119), so its size is checked here:
+            # one of thousands of digits would otherwise reach results that cannot be printed.
+            try:
+                check_digits(value, self.limits, None)
+            except RunebookError as error:
+                problems.extend(attrs.evolve(d, help=f"the input '{param.name}' is too large; {d.help}") for d in error.diagnostics)
+                return None
         if type(value) in (list, dict, tuple):
             value = _from_python(value)
         item_type = list_item_type(param.type)
@@ -996,13 +1022,15 @@ class Rules:
                 options: Mapping[str, str] | None = None, seed: int | None = None,
                 dice: Sequence[int] | None = None, rng: random.Random | None = None,
                 as_: Any = None, against: Any = None, **inputs: Any) -> CheckResult:
-        """Resolve a check once: with a seeded RNG, or with the faces a player rolled.
+        """Resolve a check once: with a seeded RNG (``seed``, or ``rng`` for your own), or with
+        the faces a player rolled (``dice``); one of the three at most (else ``ValueError``).
         Inputs come as keywords, or as a mapping ``given`` (any names, ``options`` too).
 
         ``as_`` and ``against`` are entities (:meth:`entity`) or paths of character files
         (:meth:`taking_part`), like ``--as`` and ``--against``; in the check they are
         ``actor`` and ``target``.
         """
+        one_dice_source(seed, dice, rng)
         inputs = {**(given or {}), **inputs}
         as_, against = self.taking_part(as_), self.taking_part(against, "against")
         spec = self.check(check)
@@ -1022,7 +1050,7 @@ class Rules:
 
     def procedure(self, name: str) -> Procedure | None:
         """A procedure by name (any case, spaces, hyphens or underscores), or None."""
-        return self.procedures.get(fold(name))
+        return self.procedures.get(fold(require_text(name, "a procedure's name")))
 
     def _user_of(self, entry_name: str) -> tuple[Procedure, str] | None:
         """The procedure that uses an entry of this kind (its first input of that kind). When
@@ -1057,6 +1085,7 @@ class Rules:
 
         Returns a :class:`~interpreter.rules.procedures.RunResult`.
         """
+        one_dice_source(seed, dice, rng)
         if choose is not None:
             if driver is not None:
                 raise ValueError("give driver or choose, not both")
@@ -1065,7 +1094,7 @@ class Rules:
             named = self.procedure(name)
             if named is not None:
                 self._known_answers(named.name, named.decl.statements, answers)
-            driver = NamedDriver(answers, driver if driver is not None else ScriptedDriver([]))
+            driver = NamedDriver(answers, driver if driver is not None else ScriptedDriver([], python=True))
         inputs = {**(given or {}), **inputs}
         as_, against = self.taking_part(as_), self.taking_part(against, "against")
         procedure = self.procedure(name)
@@ -1086,7 +1115,7 @@ class Rules:
         decl = procedure.decl
         bound = self.bind_inputs(procedure, inputs, _first(as_))
         chosen = self.option_values(options)
-        driver = driver if driver is not None else ScriptedDriver([])
+        driver = driver if driver is not None else ScriptedDriver([], python=True)
         if dice is not None:
             oracle: Any = GivenOracle(list(dice), Source("--dice", ",".join(map(str, dice))))
         else:
@@ -1624,6 +1653,10 @@ def _is_entity(value: Any) -> bool:
     return isinstance(value, Entity) or (type(value) is tuple and any(isinstance(v, Entity) for v in value))
 
 
+#: What an input of each declared type takes, as E0603 says it.
+_EXPECTED = {"number": "a number", "rating": "a rating", "text": "text", "boolean": "true or false"}
+
+
 def _shown(value: Any) -> str:
     return str(value)
 
@@ -1632,6 +1665,10 @@ def load_text(text: str | Mapping[str, str], *, name: str = "memory", limits: Li
     """Rules from text in memory: one string of `.rules` text, or file names mapped to their
     text (``extends GAME`` adds to a game). Raises :class:`RunebookError` with every problem,
     each placed in its text (``<memory>/memory.rules:3:5``)."""
+    if not isinstance(text, Mapping):
+        require_text(text, "load_text")
+    elif not all(isinstance(k, str) and isinstance(v, str) for k, v in text.items()):
+        raise TypeError("load_text takes text (a str) or file names mapped to their text (str to str)")
     loaded = load_texts(text, name)
     errors = [d for d in loaded.diagnostics if d.severity == "error"]
     if errors:
@@ -1642,11 +1679,13 @@ def load_text(text: str | Mapping[str, str], *, name: str = "memory", limits: Li
     return Rules(model, limits)
 
 
-def load(game: str, limits: Limits = DEFAULT_LIMITS) -> Rules:
-    """Load a built-in game (a folder of .rules files, or one .rules file) with its mechanics.
+def load(game: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> Rules:
+    """Load a game with its mechanics: a built-in game's name, or the path (``str`` or
+    ``os.PathLike``) of a folder of .rules files or of one .rules file.
 
     Raises :class:`RunebookError` when the game is unknown or its files have errors.
     """
+    game = os.fspath(game) if isinstance(game, os.PathLike) else require_text(game, "load")
     loaded = load_game(game)
     if isinstance(loaded, Diagnostic):
         raise RunebookError([loaded])

@@ -93,12 +93,15 @@ class Driver:
 class ScriptedDriver(Driver):
     """Answers given up front, consumed in the order the choices come."""
 
-    def __init__(self, answers: Sequence[str], source: Source | None = None, *, flags: bool = False) -> None:
+    def __init__(self, answers: Sequence[str], source: Source | None = None, *, flags: bool = False,
+                 python: bool = False) -> None:
         self.answers = [str(a) for a in answers]
         self.position = 0
         self.source = source
         #: The answers come from a command line that gave none: the help names its flags.
         self.flags = flags
+        #: No answers were given to a call from Python: the help names its arguments.
+        self.python = python
 
     def choose(self, point: ChoicePoint) -> str:
         if self.position >= len(self.answers):
@@ -106,6 +109,9 @@ class ScriptedDriver(Driver):
             if self.flags and self.source is None:
                 help = (f"answer it with --answer {point.name}=OPTION ({options}), or give --choices FILE.yaml; "
                         "at a terminal the run asks")
+            elif self.python and self.source is None:
+                help = (f"answer it with choose= (a function of the ChoicePoint) or answers={{'{point.name}': "
+                        f"OPTION}} ({options})")
             else:
                 help = f"add an answer ({options}) to the choices" + (f" in {self.source.name}" if self.source else "")
             raise RunebookError([Diagnostic.make("E0610", point.source, point.span, name=point.name,

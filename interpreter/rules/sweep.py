@@ -16,7 +16,8 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
-from itertools import product
+from itertools import islice, product
+from math import prod
 from typing import Any
 
 import attrs
@@ -166,14 +167,18 @@ def sweep(game: str, name: str, vary: Mapping[str, Iterable[Any]] | Sequence[tup
     """Exact odds of ``name`` at every combination of the ``vary`` values (other inputs fixed
     by ``inputs``), on ``workers`` processes (default: every core; 1 runs here), or on the
     workers of the Dask scheduler at the address ``scheduler`` (then ``workers`` is not used)."""
-    axes = tuple((n, tuple(v)) for n, v in (vary.items() if isinstance(vary, Mapping) else vary))
-    keys = list(product(*(values for _, values in axes)))
-    if not axes or not keys:
+    # Each axis is read only up to one value past the limit, and the points are counted before
+    # any is made: `range(10**9)` (or an endless iterator) is refused, not held in memory.
+    axes = tuple((n, tuple(islice(v, MAX_POINTS + 1))) for n, v in (vary.items() if isinstance(vary, Mapping) else vary))
+    count = prod(len(values) for _, values in axes)
+    if not axes or not count:
         raise RunebookError([Diagnostic.make("E0008", None, None, what="sweep", value=name,
                                              help="give at least one input to vary, with at least one value")])
-    if len(keys) > MAX_POINTS:
-        raise RunebookError([Diagnostic.make("E0901", None, None, what=f"a sweep of {len(keys):,} points",
+    if count > MAX_POINTS:
+        shown = f"{count:,}" if all(len(values) <= MAX_POINTS for _, values in axes) else f"more than {MAX_POINTS:,}"
+        raise RunebookError([Diagnostic.make("E0901", None, None, what=f"a sweep of {shown} points",
                                              limit=f"{MAX_POINTS:,}")])
+    keys = list(product(*(values for _, values in axes)))
     settings = {"options": dict(options or {}), "answers": dict(answers or {}), "as_": as_, "against": against}
     fixed = dict(inputs or {})
     both = next((n for n, _ in axes if fold(n) in {fold(k) for k in fixed}), None)
