@@ -30,3 +30,20 @@ def test_keys_of_their_own_are_still_kept_as_data(cli, tmp_path):
               "--against", str(MESTEZIA / "inquisitor.yaml"), "--dice", "6,7,9", "-q")
     assert run.code == 0, run.stderr
     assert "grade: High" in run.stdout
+
+
+def test_a_power_run_or_weighed_is_named_in_the_header_not_only_its_procedure(cli):
+    # The header said only `mestezia: Use Power`: which power was used was not in sight.
+    run = cli("run", "mestezia", "berserker charge", "--as", str(MESTEZIA / "itzel.yaml"),
+              "--against", str(MESTEZIA / "inquisitor.yaml"), "--dice", "6,7,9", "-q")
+    assert run.code == 0, run.stderr
+    assert run.stdout.splitlines()[0] == "mestezia: Berserker Charge (Use Power)"
+    odds = cli("odds", "mestezia", "Berserker Charge", "--as", str(MESTEZIA / "itzel.yaml"),
+               "--against", str(MESTEZIA / "inquisitor.yaml"), "--of", "damage >= 14")
+    assert odds.code == 0, odds.stderr
+    assert odds.stdout.splitlines()[0] == "Berserker Charge (Use Power): damage >= 14"
+
+
+def test_a_procedure_or_check_run_by_its_own_name_keeps_its_header(cli):
+    run = cli("run", "mestezia", "skill check", "--with", "threshold=11", "--dice", "8,6,1", "-q")
+    assert run.stdout.splitlines()[0] == "mestezia: Skill Check"
