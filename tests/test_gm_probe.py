@@ -47,3 +47,21 @@ def test_a_power_run_or_weighed_is_named_in_the_header_not_only_its_procedure(cl
 def test_a_procedure_or_check_run_by_its_own_name_keeps_its_header(cli):
     run = cli("run", "mestezia", "skill check", "--with", "threshold=11", "--dice", "8,6,1", "-q")
     assert run.stdout.splitlines()[0] == "mestezia: Skill Check"
+
+
+D10 = ROOT / "rulesets" / "d10-pool" / "examples"
+
+
+def test_a_misspelt_stat_of_a_character_suggests_the_one_meant(cli):
+    # `--with defender_skill=Survivl` said only "Night Hunter has no such stat".
+    run = cli("run", "d10-pool", "Contest", "--as", str(D10 / "ayla.yaml"), "--against", str(D10 / "hunter.yaml"),
+              "--with", "attribute=Dexterity", "--with", "skill=Athletics", "--with", "defender_attribute=Cunning",
+              "--with", "defender_skill=Survivl", "--dice", "8,9,2,3,4,5,6,9,8,1,1,1,2")
+    assert run.code == 1
+    assert "E0701 unknown stat 'Survivl'" in run.stderr
+    assert "did you mean 'Survival'?" in run.stderr
+    lacking = cli("run", "d10-pool", "Contest", "--as", str(D10 / "ayla.yaml"), "--against", str(D10 / "hunter.yaml"),
+                  "--with", "attribute=Dexterity", "--with", "skill=Athletics", "--with", "defender_attribute=Cunning",
+                  "--with", "defender_skill=Occult", "--dice", "8,9,2,3,4,5,6,9,8,1,1,1,2")
+    assert "Night Hunter has no such stat" in lacking.stderr
+    assert "did you mean 'Occult'" not in lacking.stderr

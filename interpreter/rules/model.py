@@ -469,8 +469,11 @@ class Rules:
         try:
             value = entity.lookup(stat)
         except KeyError:
+            near = did_you_mean(stat, [s for s in [*entity.stats, *self.ruleset.vocabulary.stats.values()]
+                                       if fold(s) != fold(stat)])
             raise RunebookError([Diagnostic.make("E0701", site[0], site[1], name=stat,
-                                                 help=f"{entity.name} has no such stat")]) from None
+                                                 help=f"{entity.name} has no such stat"
+                                                 + (f"; {near}" if near else ""))]) from None
         value = ctx.result(resolve_value(value, stat, ctx, site))
         key = f"stat({entity.name}, {stat})"
         if key in ctx.active:  # a `becomes` line that reads the stat it sets
