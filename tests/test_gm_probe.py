@@ -65,3 +65,15 @@ def test_a_misspelt_stat_of_a_character_suggests_the_one_meant(cli):
                   "--with", "defender_skill=Occult", "--dice", "8,9,2,3,4,5,6,9,8,1,1,1,2")
     assert "Night Hunter has no such stat" in lacking.stderr
     assert "did you mean 'Occult'" not in lacking.stderr
+
+
+def test_the_help_of_trace_brief_says_what_it_keeps(cli):
+    # It said "the dice, choices and tests": a brief trace shows no test, and does show the
+    # procedures used and the changes of state (a CP spent).
+    shown = " ".join(cli("run", "--help").stdout.split())
+    assert "choices, procedures used and changes of state (brief)" in shown
+    brief = cli("run", "mestezia", "Berserker Charge", "--as", str(MESTEZIA / "itzel.yaml"),
+                "--against", str(MESTEZIA / "inquisitor.yaml"), "--dice", "6,7,9", "--trace", "brief")
+    assert "  spend CP 4 (Itzel) = 2" in brief.stdout
+    assert "  dice: 6 7 9 = 22" in brief.stdout
+    assert "->" not in brief.stdout  # no test and its verdict
