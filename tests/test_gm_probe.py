@@ -77,3 +77,17 @@ def test_the_help_of_trace_brief_says_what_it_keeps(cli):
     assert "  spend CP 4 (Itzel) = 2" in brief.stdout
     assert "  dice: 6 7 9 = 22" in brief.stdout
     assert "->" not in brief.stdout  # no test and its verdict
+
+
+METTLE = ROOT / "rulesets" / "mettle" / "examples"
+
+
+def test_a_combat_rounds_lists_say_whose_each_number_is(cli):
+    # `mettle: [6, 0, 3, 2]` named no one: the GM had to know the fighters' order.
+    run = cli("run", "mettle", "Combat Round", "--as", str(METTLE / "heroes.yaml"),
+              "--against", str(METTLE / "bandits.yaml"), "--choices", str(METTLE / "round-choices.yaml"),
+              "--dice", "1,2,3,4,5,6,3,3,1,5,6,2,2,6,1,4,5", "-q")
+    assert run.code == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert "combatants: [Viktor, Kirin, Chief, Bandit]" in lines
+    assert lines.index("combatants: [Viktor, Kirin, Chief, Bandit]") < lines.index("mettle: [6, 0, 3, 2]")
