@@ -91,3 +91,16 @@ def test_a_combat_rounds_lists_say_whose_each_number_is(cli):
     lines = run.stdout.splitlines()
     assert "combatants: [Viktor, Kirin, Chief, Bandit]" in lines
     assert lines.index("combatants: [Viktor, Kirin, Chief, Bandit]") < lines.index("mettle: [6, 0, 3, 2]")
+
+
+QUESTWORLDS = ROOT / "rulesets" / "questworlds" / "examples"
+
+
+def test_an_input_given_as_the_name_of_the_actors_stat_says_to_give_its_value(cli):
+    # `--with ability=Haughty` said only that a rating was expected.
+    run = cli("resolve", "questworlds", "contest", "--as", str(QUESTWORLDS / "haughty_priestess.yaml"),
+              "--with", "ability=Haughty", "--with", "resistance=14", "--dice", "10,3")
+    assert run.code == 1
+    assert "E0603 input 'ability' expects a rating" in run.stderr
+    assert "'Haughty' is a stat of Ilsabet of the Seventh Gate, Haughty Priestess: give its value, " \
+           "--with ability=19" in run.stderr
