@@ -38,6 +38,6 @@ def add_trace_options(parser: argparse.ArgumentParser) -> None:
     """``--trace full|brief|none`` and ``--quiet`` (the same as ``--trace none``)."""
     parser.add_argument("--trace", choices=TRACE_LEVELS, default="full",
                         help="how much of what happened to print: every step (full, the default), the dice, "
-                        "choices and tests (brief), or only the results (none)")
+                        "choices, procedures used and changes of state (brief), or only the results (none)")
     parser.add_argument("--quiet", "-q", action="store_const", dest="trace", const="none",
                         help="print only the results (--trace none)")

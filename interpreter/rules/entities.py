@@ -240,6 +240,37 @@ def _found(node: Any) -> str:
     return f"the text '{text if len(text) <= 40 else text[:37] + '...'}'"
 
 
+_READ_KEYS = ("name", "game", "stats", "resources", "conditions")
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` becomes ``b`` by one letter added, dropped, changed or two swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return a == b
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+
+
+def _misspelt_keys(source: Source, keys: dict[str, Any]) -> list[Diagnostic]:
+    """A key a letter (or only case and spacing) away from one the file is read by
+    (``stat:``, ``Resources:``): other keys are kept as data, so it would be silently unread."""
+    found: list[Diagnostic] = []
+    for key, (key_node, _value) in keys.items():
+        if key in _READ_KEYS:
+            continue
+        near = [k for k in _READ_KEYS if k not in keys
+                and (fold(key) == k or _one_edit(key.casefold().replace(" ", ""), k))]
+        if near:
+            found.append(Diagnostic.make("E0705", source, _span(key_node), what="key", name=key,
+                                         help=f"did you mean '{near[0]}'? (the file is read by its keys "
+                                         f"{', '.join(_READ_KEYS)}; others are kept as its data)"))
+    return found
+
+
 def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabulary, resources: Iterable[str],
             conditions: Iterable[str], bind: Any) -> Entity:
     """One entity from its YAML node (and the data it holds)."""
@@ -250,6 +281,7 @@ def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabu
                                              help="a character file is lines such as 'name: Ada' and 'stats:' "
                                                   "followed by indented 'Stat: value' lines")])
     keys = {str(k.value): (k, v) for k, v in root.value}
+    problems.extend(_misspelt_keys(source, keys))
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         problems.append(Diagnostic.make("E0703", source, _span(keys["name"][1]) if "name" in keys else Span.point(1, 1),

@@ -470,8 +470,11 @@ class Rules:
         try:
             value = entity.lookup(stat)
         except KeyError:
+            near = did_you_mean(stat, [s for s in [*entity.stats, *self.ruleset.vocabulary.stats.values()]
+                                       if fold(s) != fold(stat)])
             raise RunebookError([Diagnostic.make("E0701", site[0], site[1], name=stat,
-                                                 help=f"{entity.name} has no such stat")]) from None
+                                                 help=f"{entity.name} has no such stat"
+                                                 + (f"; {near}" if near else ""))]) from None
         value = ctx.result(resolve_value(value, stat, ctx, site))
         key = f"stat({entity.name}, {stat})"
         if key in ctx.active:  # a `becomes` line that reads the stat it sets
@@ -580,9 +583,13 @@ class Rules:
                     or f"inputs: {', '.join(p.name for p in check.decl.params)}"))
                 continue
             offered.add(param.name)
+            before = len(problems)
             converted = self._convert(param, value, check, problems)
             if converted is not None:
                 values[param.name] = converted
+            elif len(problems) == before + 1 and problems[-1].code == "E0603" and actor is not None \
+                    and isinstance(value, str):
+                problems[-1] = _as_actors_stat(problems[-1], param.name, value, actor)
         for param in check.decl.params:
             if param.name in values or param.name in offered:
                 continue
@@ -1372,6 +1379,17 @@ class StateQuery:
         # Held or implied by a condition held (`implies`); with values, an instance that has them.
         return any(fold(held.name) == fold(key) and all(_same(held.arg(p.name), k) for p, k in zip(condition.keys, keys))
                    for held, condition in self.rules.under(entity))
+
+
+def _as_actors_stat(problem: Diagnostic, name: str, value: str, actor: Any) -> Diagnostic:
+    """An input given as the name of one of the acting character's stats (`--with
+    ability=Haughty`) takes its value, not its name: the help says which to type."""
+    try:
+        stat = actor.lookup(value)
+    except KeyError:
+        return problem
+    return attrs.evolve(problem, help=f"'{value}' is a stat of {actor.name}: give its value, "
+                        f"--with {name}={format_value(stat)}")
 
 
 def _held_value(query: StateQuery, args: list[Any], site: Any) -> Any:

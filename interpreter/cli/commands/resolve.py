@@ -196,7 +196,17 @@ def run_procedure(args: argparse.Namespace) -> int:
         driver = NamedDriver(answers, driver)
     result = rules.run(args.name, _pairs(args.inputs, "--with"), options=_pairs(args.options, "--option"),
                        seed=args.seed, dice=args.dice, driver=driver, **_roles(rules, args))
-    return _show(args, result, f"{rules.name}: {result.name}")
+    return _show(args, result, f"{rules.name}: {_named(rules, args.name, result.name)}")
+
+
+def _named(rules: Any, asked: str, ran: str) -> str:
+    """What was run, as the table calls it: an entry run through the procedure that uses it
+    is named first (`Berserker Charge (Use Power)`), not hidden behind that procedure."""
+    if rules.procedure(asked) is None and fold(asked) not in rules.checks:
+        entry = rules.ruleset.entry(asked)
+        if entry is not None and fold(entry.entry.name) != fold(ran):
+            return f"{entry.entry.name} ({ran})"
+    return ran
 
 
 class _GameErrors(RunebookError):
@@ -255,14 +265,17 @@ def _check_odds(args: argparse.Namespace, game: str, check: str) -> int:
         if args.json:
             print(json.dumps({**odds.to_dict(), **found.to_dict()}, indent=2, ensure_ascii=False))
         else:
-            sys.stdout.write(distribution_text(found.title, found.distribution))
+            named = _named(rules, check, odds.check)
+            sys.stdout.write(distribution_text(named + found.title[len(odds.check):]
+                                               if found.title.startswith(odds.check) else found.title,
+                                               found.distribution))
             print()
         return 0
     if args.json:
         print(json.dumps(odds.to_dict(), indent=2, ensure_ascii=False))
         return 0
     for name, dist in odds.results.items():
-        sys.stdout.write(distribution_text(f"{odds.check}: {name}", dist))
+        sys.stdout.write(distribution_text(f"{_named(rules, check, odds.check)}: {name}", dist))
         print()
     return 0
 
