@@ -160,19 +160,6 @@ def test_the_types_a_choice_callback_and_a_character_have_are_public_names() -> 
     assert run.results["went"].name == "right" and isinstance(seen[0], runebook.ChoicePoint)
 
 
-def test_a_trace_shows_as_text_as_the_command_prints_it() -> None:
-    import subprocess
-    import sys
-
-    result = runebook.roll("4d6kh3", dice=[6, 2, 5, 1])
-    printed = subprocess.run([sys.executable, "-m", "runebook", "roll", "4d6kh3", "--dice", "6,2,5,1"],
-                             capture_output=True, text=True, check=True).stdout.splitlines()
-    assert result.trace.text().splitlines() == printed[1:-1] and str(result.trace) == result.trace.text()
-    assert "6 2 5 (1) = 13" in result.trace.text() and "object at" not in str(result.trace)
-    with pytest.raises(ValueError, match="full, brief or none"):
-        result.trace.text("verbose")
-
-
 @pytest.mark.parametrize(("text", "found"), [("", "got nothing"), ("just words\n", "got the text 'just words'"),
                                              ("name: X\nstats: 3\n", "got the text '3'")])
 def test_a_character_file_of_the_wrong_shape_says_what_it_got(

@@ -133,18 +133,4 @@ class Trace(list):  # type: ignore[type-arg]
         return [d for e in self if isinstance(e, RollEvent) for d in e.dice]
 
     def to_list(self) -> list[dict[str, Any]]:
-        """The events as plain data (JSON-serialisable), as ``--json`` prints the trace."""
         return [e.to_dict() for e in self]
-
-    def text(self, level: str = "full") -> str:
-        """The trace as the command prints it, one line per event: ``full``, ``brief`` (the
-        dice, the choices and the changes of state) or ``none``."""
-        if level not in ("full", "brief", "none"):
-            raise ValueError(f"level takes full, brief or none, not {level!r}")
-        # The renderer lives with the command's other renderers; it reads only this module.
-        from runebook.interpreter.cli.render import trace_text
-
-        return "\n".join(trace_text(self, level))
-
-    def __str__(self) -> str:
-        return self.text()
