@@ -1101,7 +1101,7 @@ class Rules:
             named = self.procedure(name)
             if named is not None:
                 self._known_answers(named.name, named.decl.statements, answers)
-            driver = NamedDriver(answers, driver if driver is not None else ScriptedDriver([], python=True))
+            driver = NamedDriver(answers, driver if driver is not None else ScriptedDriver([], asker="python"))
         inputs = {**(given or {}), **inputs}
         as_, against = self.taking_part(as_), self.taking_part(against, "against")
         procedure = self.procedure(name)
@@ -1122,7 +1122,7 @@ class Rules:
         decl = procedure.decl
         bound = self.bind_inputs(procedure, inputs, _first(as_))
         chosen = self.option_values(options)
-        driver = driver if driver is not None else ScriptedDriver([], python=True)
+        driver = driver if driver is not None else ScriptedDriver([], asker="python")
         if dice is not None:
             oracle: Any = GivenOracle(list(dice), Source("--dice", ",".join(map(str, dice))))
         else:

@@ -93,23 +93,22 @@ class Driver:
 class ScriptedDriver(Driver):
     """Answers given up front, consumed in the order the choices come."""
 
-    def __init__(self, answers: Sequence[str], source: Source | None = None, *, flags: bool = False,
-                 python: bool = False) -> None:
+    def __init__(self, answers: Sequence[str], source: Source | None = None, *, asker: str = "choices") -> None:
         self.answers = [str(a) for a in answers]
         self.position = 0
         self.source = source
-        #: The answers come from a command line that gave none: the help names its flags.
-        self.flags = flags
-        #: No answers were given to a call from Python: the help names its arguments.
-        self.python = python
+        #: Who gave the answers, for the help when they run out: a choices file or list
+        #: (``choices``), a command line that gave none (``flags``), a call from Python (``python``).
+        self.asker = asker
 
     def choose(self, point: ChoicePoint) -> str:
         if self.position >= len(self.answers):
             options = " | ".join(ast.choice_runs(point.options))
-            if self.flags and self.source is None:
+            asker = self.asker if self.source is None else "choices"
+            if asker == "flags":
                 help = (f"answer it with --answer {point.name}=OPTION ({options}), or give --choices FILE.yaml; "
                         "at a terminal the run asks")
-            elif self.python and self.source is None:
+            elif asker == "python":
                 help = (f"answer it with choose= (a function of the ChoicePoint) or answers={{'{point.name}': "
                         f"OPTION}} ({options})")
             else:

@@ -183,7 +183,7 @@ def register_run(sub: argparse._SubParsersAction) -> None:
 @_blame_flags
 def run_procedure(args: argparse.Namespace) -> int:
     rules = _load(args)
-    fallback: Any = PromptDriver() if sys.stdin is not None and sys.stdin.isatty() else ScriptedDriver([], flags=True)
+    fallback: Any = PromptDriver() if sys.stdin is not None and sys.stdin.isatty() else ScriptedDriver([], asker="flags")
     driver: Any = load_choices(args.choices, fallback) if args.choices else fallback
     if args.answers:
         answers = _pairs(args.answers, "--answer")
