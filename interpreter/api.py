@@ -22,6 +22,7 @@ from runebook.interpreter.core.distribution import odds as _odds
 from runebook.interpreter.core.evaluate import CompiledExpression, compile_expression, evaluate
 from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits
 from runebook.interpreter.core.notation import DEFAULT_DIALECT
+from runebook.interpreter.core.render import roll_text
 from runebook.interpreter.core.trace import Trace
 from runebook.interpreter.core.values import json_value
 from runebook.interpreter.rules.results import JsonResult
@@ -47,6 +48,14 @@ class RollResult(JsonResult):
     def dice(self) -> list[Any]:
         """Every face rolled, in the order they were consumed."""
         return [d.face for d in self.trace.dice()]
+
+    def text(self, trace: str = "full") -> str:
+        """What ``runebook roll`` prints: the expression, the trace (``trace``: full, brief or
+        none) and the total."""
+        return roll_text(self, trace)
+
+    def __str__(self) -> str:
+        return self.text()
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -79,7 +79,7 @@ def test_an_input_given_as_none_with_a_default_says_to_leave_it_out(mestezia: ru
 def test_the_odds_of_an_expression_serialise_to_json_as_the_command_prints_them() -> None:
     import json
 
-    from runebook.interpreter.cli.render import distribution_json
+    from runebook.interpreter.core.render import distribution_json
 
     chance = runebook.odds("1d6!")  # a tail '126+' and no mean
     data = json.loads(chance.to_json())

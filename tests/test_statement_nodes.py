@@ -32,8 +32,8 @@ STATEMENT_WORDS = frozenset({
 #: and trace events (``step``, ``use``...) have kinds of their own.
 NOT_STATEMENTS = {
     ("dsl/builder.py", "line"),  # an entry's line as written (_Line): label, sub, text...
-    ("interpreter/cli/render.py", "event"),  # a trace event (StepEvent)
-    ("interpreter/cli/render.py", "following"),
+    ("interpreter/core/render.py", "event"),  # a trace event (StepEvent)
+    ("interpreter/core/render.py", "following"),
 }
 
 

@@ -4,7 +4,7 @@ out — the JSON trace keeps every event."""
 
 from __future__ import annotations
 
-from runebook.interpreter.cli.render import trace_text
+from runebook.interpreter.core.render import trace_text
 from runebook.interpreter.core.trace import StepEvent, Trace
 from runebook.interpreter.core.values import Level
 

@@ -86,6 +86,7 @@ from runebook.interpreter.core.evaluate import (
     compile_expression,
 )
 from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits
+from runebook.interpreter.core.render import distribution_text
 from runebook.interpreter.core.sized import SizedCache
 from runebook.interpreter.core import series
 from runebook.interpreter.core.values import UNKNOWN, Bound, Undetermined, format_value, normalize, outcome_sort_key
@@ -168,6 +169,11 @@ class Distribution(Mapping):  # type: ignore[type-arg]
     def to_json(self) -> str:
         """:meth:`to_dict` as indented JSON."""
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
+
+    def text(self, title: str = "", *, unicode: bool = True) -> str:
+        """The table ``runebook odds`` prints (outcome, chance, chance of at least it, exact
+        fraction, a bar; then the mean), under ``title``; ``unicode=False`` draws bars in ``#``."""
+        return distribution_text(title, self, unicode=unicode)
 
     def at_least(self, outcome: Any) -> Fraction:
         """P(result >= outcome) over the numeric outcomes (a tail ``b+`` counts when b >= outcome)."""

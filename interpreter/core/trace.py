@@ -8,8 +8,8 @@ A :class:`Trace` is a list of events in evaluation order:
 - :class:`StepEvent`: an operation, a call, a name looked up, a table lookup or a
   condition decided, with the text it came from and the value it produced.
 
-Renderers (text, JSON) live in :mod:`interpreter.cli.render`; nothing here formats output
-beyond ``to_dict``.
+Text for people is made in :mod:`interpreter.core.render` (which reads these events);
+nothing here formats output beyond ``to_dict``.
 """
 
 from __future__ import annotations

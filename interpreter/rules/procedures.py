@@ -35,6 +35,7 @@ from runebook.dsl.source import Source, Span
 from runebook.dsl.vocabulary import fold
 from runebook.dsl.flow import flow_of
 from runebook.interpreter.core.evaluate import Context, MapEnv, as_env, items_of, normalize_name, truth
+from runebook.interpreter.core.render import result_text
 from runebook.interpreter.core.trace import StepEvent, Trace
 from runebook.interpreter.core.values import Level, format_value, json_value
 from runebook.interpreter.rules.inline import bind_input
@@ -360,6 +361,14 @@ class RunResult(JsonResult):
     def shown(self) -> dict[str, Any]:
         """The values the procedure's ``show`` lines gave (interpreter.rules.shown)."""
         return shown_values(self.trace)
+
+    def text(self, trace: str = "full", title: str | None = None) -> str:
+        """What ``runebook run`` prints: a title (by default the procedure's name), the trace
+        (``trace``: full, brief or none), each result and each value shown."""
+        return result_text(self.name if title is None else title, self, trace)
+
+    def __str__(self) -> str:
+        return self.text()
 
     def to_dict(self) -> dict[str, Any]:
         shown = self.shown

@@ -12,8 +12,9 @@ from typing import Any
 import attrs
 
 from runebook.interpreter.core.distribution import Distribution
+from runebook.interpreter.core.render import odds_text, result_text
 from runebook.interpreter.core.trace import Trace
-from runebook.interpreter.core.values import fraction_text, json_value
+from runebook.interpreter.core.values import format_value, fraction_text, json_value
 
 __all__ = ["CheckOdds", "CheckResult", "JsonResult"]
 
@@ -50,6 +51,16 @@ class CheckResult(JsonResult):
 
         return shown_values(self.trace)
 
+    def text(self, trace: str = "full", title: str | None = None) -> str:
+        """What ``runebook resolve`` prints: a title (by default the check with its inputs),
+        the trace (``trace``: full, brief or none), each result and each value shown."""
+        if title is None:
+            title = f"{self.check}({', '.join(f'{k}={format_value(v)}' for k, v in self.inputs.items())})"
+        return result_text(title, self, trace)
+
+    def __str__(self) -> str:
+        return self.text()
+
     def to_dict(self) -> dict[str, Any]:
         shown = self.shown
         return {
@@ -76,6 +87,14 @@ class CheckOdds(JsonResult):
     @property
     def residual(self) -> Fraction:
         return self.joint.residual
+
+    def text(self, title: str | None = None, *, unicode: bool = True) -> str:
+        """What ``runebook odds`` prints: a table per result, titled ``TITLE: RESULT`` (by
+        default the check's or procedure's name); ``unicode=False`` draws bars in ``#``."""
+        return odds_text(self.check if title is None else title, self.results, unicode=unicode)
+
+    def __str__(self) -> str:
+        return self.text()
 
     def to_dict(self) -> dict[str, Any]:
         return {

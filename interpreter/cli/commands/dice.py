@@ -99,7 +99,7 @@ def _warn(expr: str, args: argparse.Namespace) -> None:
 
 def run_roll(args: argparse.Namespace) -> int:
     from runebook.interpreter import api
-    from runebook.interpreter.cli.render import roll_json, roll_text
+    from runebook.interpreter.core.render import roll_json, roll_text
 
     result = api.roll(args.expr, seed=args.seed, dice=args.dice, dialect=args.dialect, max_dice=args.max_dice,
                       limits=args.limits)
@@ -127,7 +127,7 @@ def run_odds(args: argparse.Namespace) -> int:
     from runebook.interpreter import api
     from runebook.interpreter.cli.charts import distributions_csv, svg_chart, write_chart
     from runebook.interpreter.cli.commands.resolve import run_check_odds, run_sweep
-    from runebook.interpreter.cli.render import distribution_json, distribution_text
+    from runebook.interpreter.core.render import distribution_json, distribution_text
 
     if args.json:
         args.format = "json"

@@ -19,7 +19,7 @@ from runebook.interpreter.cli.commands import EXIT_USAGE
 from runebook.interpreter.cli.charts import sweep_csv, sweep_svg, sweep_text, write_chart
 from runebook.interpreter.cli.progress import Progress, SweepProgress
 from runebook.interpreter.cli.options import add_check_inputs, add_trace_options, faces
-from runebook.interpreter.cli.render import distribution_text, trace_text
+from runebook.interpreter.core.render import distribution_text
 from runebook.interpreter.core.limits import DEFAULT_LIMITS
 from runebook.interpreter.core.values import format_value
 from runebook.interpreter.rules import load
@@ -238,13 +238,7 @@ def _show(args: argparse.Namespace, result: Any, title: str) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
         return 0
-    print(title)
-    for line in trace_text(result.trace, getattr(args, "trace", "full")):
-        print(line)
-    for name, value in result.results.items():
-        print(f"{name}: {format_value(value)}")
-    for name, value in getattr(result, "shown", {}).items():
-        print(f"shown {name}: {format_value(value)}")
+    sys.stdout.write(result.text(getattr(args, "trace", "full"), title))
     return 0
 
 
@@ -274,9 +268,7 @@ def _check_odds(args: argparse.Namespace, game: str, check: str) -> int:
     if args.json:
         print(json.dumps(odds.to_dict(), indent=2, ensure_ascii=False))
         return 0
-    for name, dist in odds.results.items():
-        sys.stdout.write(distribution_text(f"{_named(rules, check, odds.check)}: {name}", dist))
-        print()
+    sys.stdout.write(odds.text(_named(rules, check, odds.check)))
     return 0
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from runebook.dsl.diagnostics import Diagnostic, RunebookError, render_text
 from runebook.dsl.loader import builtin_games, check_paths, load_game
 from runebook.interpreter.cli.commands import EXIT_ERRORS, EXIT_OK
-from runebook.interpreter.cli.render import distribution_text, trace_text
+from runebook.interpreter.core.render import distribution_text, trace_text
 from runebook.interpreter.core.trace import RollEvent, Trace
 from runebook.interpreter.core.values import format_value
 from runebook.interpreter.markov.chains import FixedDriver

@@ -1,7 +1,11 @@
-"""Renderers: traces and distributions as text for people and JSON for programs.
+"""Renderers: traces, results and distributions as text for people and JSON for programs.
 
 Evaluation never formats anything; these functions read :class:`~interpreter.core.trace.Trace`
-and :class:`~interpreter.core.distribution.Distribution` values.
+values and distributions. The command line prints what they make, and the results an embedder
+holds (a roll, a resolved check, a run, odds) give the same text from their ``text()``.
+A distribution is read through its public methods only (``items``, ``mean``, ``residual``,
+``note``, ``to_dict``): :mod:`interpreter.core.distribution` imports this module for its own
+``text()``.
 """
 
 from __future__ import annotations
@@ -10,17 +14,21 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from runebook.interpreter.core.distribution import Distribution
 from runebook.interpreter.core.trace import DieRoll, RollEvent, StepEvent, Trace
 from runebook.interpreter.core.values import Bound, format_value
 
 __all__ = [
     "distribution_json",
     "distribution_text",
+    "odds_text",
+    "result_text",
     "roll_json",
     "roll_text",
     "trace_text",
 ]
+
+#: How much of a trace the text shows (``--trace``).
+LEVELS = ("full", "brief", "none")
 
 #: Marks on dice in text traces (shown in a legend when used).
 LEGEND = {
@@ -76,6 +84,8 @@ BRIEF = frozenset({"choice", "use", "state"})
 def trace_text(trace: Trace, level: str = "full") -> list[str]:
     """One line per event; dice marked as in :data:`LEGEND`, then the legend. ``brief`` keeps
     the dice rolled, the choices and the changes of state; ``none`` nothing."""
+    if level not in LEVELS:
+        raise ValueError(f"a trace's level is one of {', '.join(LEVELS)}, not {level!r}")
     if level == "none":
         return []
     lines = []
@@ -125,6 +135,22 @@ def roll_text(result: Any, level: str = "full") -> str:
     return "\n".join(lines) + "\n"
 
 
+def result_text(title: str, result: Any, level: str = "full") -> str:
+    """A resolved check or a finished run as the command line prints it: the title, the
+    trace (at ``level``), each result, then the values its ``show`` lines gave."""
+    lines = [title, *trace_text(result.trace, level)]
+    lines.extend(f"{name}: {format_value(value)}" for name, value in result.results.items())
+    lines.extend(f"shown {name}: {format_value(value)}" for name, value in getattr(result, "shown", {}).items())
+    return "\n".join(lines) + "\n"
+
+
+def odds_text(title: str, results: Any, *, unicode: bool = True) -> str:
+    """The exact odds of each named result (a mapping name -> distribution), one table each
+    titled ``TITLE: NAME``, with a blank line after each as the command line prints them."""
+    return "".join(distribution_text(f"{title}: {name}", dist, unicode=unicode) + "\n"
+                   for name, dist in results.items())
+
+
 def roll_json(result: Any) -> str:
     return json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
@@ -164,7 +190,7 @@ def _collapse_tail(items: list[tuple[Any, Fraction]], below: Fraction = Fraction
     return items[:cut] + [(Bound(low), tail)]
 
 
-def distribution_text(expression: str, dist: Distribution, *, unicode: bool = True, width: int = 40) -> str:
+def distribution_text(expression: str, dist: Any, *, unicode: bool = True, width: int = 40) -> str:
     """A table people read at a glance: outcome, chance, chance of at least it, a bar."""
     items = list(dist.items())
     numeric = all(type(k) in (int, Fraction) or isinstance(k, Bound) for k, _ in items)
@@ -185,7 +211,7 @@ def distribution_text(expression: str, dist: Distribution, *, unicode: bool = Tr
         header += f"  {'at least':>8}"
     if show_exact:
         header += f"  {'exact':>{exact_width}}"
-    lines = [expression, header]
+    lines = [expression, header] if expression else [header]
     remaining = sum((p for _, p in items), Fraction(0))
     for (outcome, p), key, fraction in zip(items, keys, fractions):
         row = f"{key:>{key_width}}  {_percent(p):>8}"
@@ -214,5 +240,5 @@ def distribution_text(expression: str, dist: Distribution, *, unicode: bool = Tr
     return "\n".join(lines) + "\n"
 
 
-def distribution_json(expression: str, dist: Distribution) -> str:
+def distribution_json(expression: str, dist: Any) -> str:
     return json.dumps({"expression": expression, **dist.to_dict()}, indent=2, ensure_ascii=False) + "\n"
