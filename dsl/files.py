@@ -11,13 +11,15 @@ symlinks are followed on purpose, so nothing of an outside file can reach a log.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
+from difflib import get_close_matches
 from pathlib import Path
 
 import attrs
 
-__all__ = ["MAX_RULES_FILES", "MAX_SEARCHED", "FileRefused", "inside", "read_limited", "rules_files"]
+__all__ = ["MAX_RULES_FILES", "MAX_SEARCHED", "FileRefused", "inside", "read_limited", "rules_files", "similar_path"]
 
 _CHUNK = 1 << 16
 
@@ -26,6 +28,9 @@ _CHUNK = 1 << 16
 #: that adds a hundred thousand files is refused in a moment instead of searched for minutes.
 MAX_RULES_FILES = 2_000
 MAX_SEARCHED = 100_000
+
+#: How many entries of a folder are compared with a misspelt name (a huge folder is not read whole).
+MAX_NEIGHBOURS = 2_000
 
 
 @attrs.frozen
@@ -60,7 +65,11 @@ def read_limited(path: Path, max_bytes: int, *, root: Path | None = None,
     try:
         fd = os.open(path, flags)
     except OSError as error:
-        raise FileRefused("E0001", {"path": shown, "reason": error.strerror or str(error)}) from None
+        fields: dict[str, object] = {"path": shown, "reason": error.strerror or str(error)}
+        hint = similar_path(path) if error.errno == errno.ENOENT else None
+        if hint is not None:
+            fields["help"] = hint
+        raise FileRefused("E0001", fields) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -82,6 +91,35 @@ def read_limited(path: Path, max_bytes: int, *, root: Path | None = None,
         raise FileRefused("E0001", {"path": shown, "reason": error.strerror or str(error)}) from None
     finally:
         os.close(fd)
+
+
+def similar_path(path: str | os.PathLike[str]) -> str | None:
+    """For a path that does not exist: "did you mean 'PATH'?" naming the closest entries of the
+    folder it names (as the user wrote it), or None when that folder has none close or no folder
+    along the way exists. Only the first :data:`MAX_NEIGHBOURS` entries are compared."""
+    given = os.fspath(path)
+    parent, name = os.path.split(given.rstrip("/\\") or given)
+    if not name:
+        return None
+    try:
+        with os.scandir(parent or ".") as entries:
+            names = [entry.name for _, entry in zip(range(MAX_NEIGHBOURS), entries)]
+    except (OSError, ValueError):
+        return None
+    # Names that end alike (`.rules`, `.yaml`) are compared without the ending they share, or
+    # every file of the folder would look close to a misspelt one.
+    suffix = os.path.splitext(name)[1].casefold()
+    folded = {_stem(n, suffix): n for n in names}
+    close = get_close_matches(_stem(name, suffix), list(folded), n=3, cutoff=0.7)
+    if not close:
+        return None
+    shown = [f"'{os.path.join(parent, folded[c]) if parent else folded[c]}'" for c in close]
+    return f"did you mean {shown[0]}?" if len(shown) == 1 else f"did you mean one of {', '.join(shown)}?"
+
+
+def _stem(name: str, suffix: str) -> str:
+    folded = name.casefold()
+    return folded[: -len(suffix)] if suffix and folded.endswith(suffix) else folded
 
 
 def _kind(mode: int) -> str:

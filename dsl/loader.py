@@ -22,7 +22,7 @@ from runebook.dsl import ast
 from runebook.dsl.amendments import check_patches, patches
 from runebook.dsl.checker import CheckedEntry, check_entries
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
-from runebook.dsl.files import FileRefused, read_limited, rules_files
+from runebook.dsl.files import FileRefused, read_limited, rules_files, similar_path
 from runebook.dsl.parser import parse_rules, split_blocks
 from runebook.dsl.references import check_references
 from runebook.dsl.source import Source, Span, decode_source, gc_paused
@@ -190,17 +190,20 @@ def resolve_game(name: str) -> Path | None:
 def unknown_game(name: str, span: Span | None = None, source: Source | None = None) -> Diagnostic:
     names = [p.name for p in builtin_games().values()]
     path = Path(name)
-    if path.suffix == ".rules" or len(path.parts) > 1:
+    if path.suffix == ".rules" or len(path.parts) > 1 or "/" in name or "\\" in name:
         # Meant as a path: say what is there (nothing, or a folder without .rules files).
         if probe(path, "is_dir"):
             found = "a folder with no .rules files"
         else:
             found = "not a .rules file" if probe(path, "exists") else "no such file or folder"
+        near = similar_path(name) if found == "no such file or folder" else None
         return Diagnostic.make("E0006", source, span, name=name,
-                               help=f"{found}; a game is a built-in name ({', '.join(names)}), a folder of "
-                               ".rules files or one .rules file")
+                               help=f"{found}; {near}" if near else f"{found}; a game is a built-in name "
+                               f"({', '.join(names)}), a folder of .rules files or one .rules file")
+    # A bare name may be a folder here, misspelt.
     return Diagnostic.make("E0006", source, span, name=name,
-                           help=did_you_mean(name, names) or f"built-in games: {', '.join(names)}")
+                           help=did_you_mean(name, names) or similar_path(name)
+                           or f"built-in games: {', '.join(names)}")
 
 
 #: Recent parses by (name, text): `check` reads a folder's files for the content checks and
@@ -440,7 +443,7 @@ def _collect(paths: Iterable[str], report: CheckReport, roots: dict[Path, Path])
             found.append(path)
         else:
             report.diagnostics.append(Diagnostic.make("E0001", None, None, path=raw,
-                                                      reason="no such file or directory"))
+                                                      reason="no such file or directory", help=similar_path(raw)))
     return list(dict.fromkeys(found))
 
 

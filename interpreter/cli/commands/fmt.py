@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 from runebook.dsl.diagnostics import DiagnosticSink, render_text
-from runebook.dsl.files import FileRefused, rules_files
+from runebook.dsl.files import FileRefused, rules_files, similar_path
 from runebook.dsl.formatter import format_source
 from runebook.dsl.loader import _refusal, read_source
 from runebook.interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
@@ -44,7 +44,8 @@ def _files(paths: list[str]) -> tuple[list[Path], list[str]]:
         elif path.is_file():
             found.append(path)
         else:
-            missing.append(f"runebook fmt: no such file or folder: {raw}")
+            near = similar_path(raw)
+            missing.append(f"runebook fmt: no such file or folder: {raw}" + (f" ({near})" if near else ""))
     return found, missing
 
 
