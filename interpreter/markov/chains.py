@@ -73,6 +73,9 @@ class ProcedureOdds(CheckOdds):
     """The exact distribution of each result of a procedure, and how many states it has."""
 
     states: int = 0
+    #: Results no run of the procedure sets with these inputs (left out of ``results``;
+    #: an expression of ``odds ... --of`` reads them as none).
+    never_set: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -194,6 +197,9 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     # inputs' scope is known to be the same plain values in every world.
     meetings = Meetings(live, flow.meetings, memo.plain_value) if live is not None and not roles else None
     meeting: list[Meetings | None] = [None]
+    #: The results some run ends with (a result whose line no run reaches is left out, as a
+    #: run leaves it out; one set in some runs only is `none` in the others).
+    set_somewhere: set[str] = set()
     #: The names of a world's values its outcome keeps, sorted: (line, names held) -> names.
     selections: dict[tuple[Any, ...], tuple[str, ...]] = {}
 
@@ -285,6 +291,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
             values = tuple(kept)
             if following is None:
                 found = dict(values)
+                set_somewhere.update(n for n in result_names if n in found)
                 outcome: tuple[Any, ...] = ("end", tuple(found.get(n) for n in result_names))
             else:
                 outcome = ("state", following, number(values), number(entity_key(entities)))
@@ -327,6 +334,12 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     final = _solve(transitions, start, source, decl)
     unknown = final.pop(_UNKNOWN, Fraction(0))
     outcomes = {key[1]: p for key, p in final.items()}
+    never_set = tuple(n for n in result_names if n not in set_somewhere)
+    if never_set:
+        # Each left-out result is none in every outcome: no two outcomes become one.
+        kept = [i for i, n in enumerate(result_names) if n in set_somewhere]
+        outcomes = {tuple(values[i] for i in kept): p for values, p in outcomes.items()}
+        result_names = [result_names[i] for i in kept]
     together = Distribution(outcomes, unknown)
     parts: dict[str, dict[Any, list[Fraction]]] = {n: {} for n in result_names}
     for values, p in outcomes.items():
@@ -335,7 +348,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     results = {n: Distribution({value: _total(ps) for value, ps in found.items()}, unknown)
                for n, found in parts.items()}
     return ProcedureOdds(procedure.name, results, together, dict(inputs), {k: v.name for k, v in options.items()},
-                         states=len(transitions))
+                         states=len(transitions), never_set=never_set)
 
 
 def _total(fractions: list[Fraction]) -> Fraction:

@@ -63,7 +63,7 @@ def odds_of(rules: Any, odds: Any, expressions: Sequence[str], options: Mapping[
         source = Source("--of", text)
         compiled.append(compile_expression(parse_expression(text, source), source, limits=rules.limits))
     names = list(odds.results)
-    inputs = MapEnv(dict(odds.inputs), parent=rules.globals)
+    inputs = MapEnv({**dict(odds.inputs), **dict.fromkeys(getattr(odds, "never_set", ()))}, parent=rules.globals)
     outcomes: dict[Any, Fraction] = {}
     for values, p in odds.joint.items():
         env = MapEnv(dict(zip(names, values)), parent=inputs)

@@ -125,7 +125,10 @@ def _point(job: Job) -> Found:
     if rules is None:
         rules = _LOADED[(game, limits)] = load(game, limits)
     odds = rules.odds(name, inputs, **settings)
-    return {result: (dict(dist.items()), dist.residual) for result, dist in odds.results.items()}
+    found = {result: (dict(dist.items()), dist.residual) for result, dist in odds.results.items()}
+    # A result no run sets at this point is none here, so that every point has every column.
+    found.update((result, ({None: Fraction(1)}, Fraction(0))) for result in getattr(odds, "never_set", ()))
+    return found
 
 
 def dask_client(scheduler: str) -> Any:
@@ -224,6 +227,8 @@ def _compute(name: str, axes: tuple[tuple[str, tuple[Any, ...]], ...], keys: lis
         with ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("fork")) as pool:
             for found in pool.map(_point, rest, chunksize=max(1, len(rest) // (count * 4))):
                 report(found)
-    points = {key: {result: Distribution(dist, residual) for result, (dist, residual) in found.items()}
+    # Each point's results in one order (a result no run sets at a point comes last there).
+    order = list(dict.fromkeys(result for found in results for result in found))
+    points = {key: {result: Distribution(*found[result]) for result in order}
               for key, found in zip(keys, results)}
     return Sweep(name, axes, points)
