@@ -167,6 +167,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     """Explore a procedure's states and solve its chain exactly; ``progress`` is told the
     number of states explored as each one is (a command line shows it for long runs)."""
     decl, source = procedure.decl, procedure.source
+    procedure_name = procedure.name
     statements = decl.statements
     result_names = list(dict.fromkeys(s.name for s in statements if isinstance(s, ast.ResultLine)))
     driver = FixedDriver(answers)
@@ -257,7 +258,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 if met is not None:
                     met.start()
                 following = rules.in_world(ctx, lambda: run_segment(
-                    rules, procedure.name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True,
+                    rules, procedure_name, statements, source, ctx, env, driver, pc, {}, [], stop_at_step=True,
                     memo=None if reads_entries else memo, resume=None if entities or reads_entries else resume,
                     meetings=met))
             finally:

@@ -1445,10 +1445,8 @@ class CheckCall:
     result_names: tuple[str, ...] = attrs.field(init=False, default=attrs.Factory(
         lambda self: tuple(s.name for s in self.check.decl.statements if isinstance(s, ast.ResultLine)),
         takes_self=True))
-
-    @property
-    def name(self) -> str:
-        return self.check.name
+    #: The check's name (made once: exact odds key their cache by it at every call).
+    name: str = attrs.field(init=False, default=attrs.Factory(lambda self: self.check.name, takes_self=True))
 
     def invoke(self, ctx: Context, args: list[Any], site: Any) -> dict[str, Any]:
         params = self.check.decl.params
@@ -1478,7 +1476,7 @@ class CheckCall:
         world of the caller. None when the inputs cannot be a cache key."""
         names = self.result_names
         try:
-            key = (self.check.name, tuple(inputs.items()), _options_key(options),
+            key = (self.name, tuple(inputs.items()), _options_key(options),
                    tuple(sorted((role, tuple(sorted(e.stats.items())), tuple(sorted(e.resources.items())),
                                  tuple(e.conditions)) for role, e in roles.items())) if roles else ())
             hash(key)

@@ -693,16 +693,23 @@ def _compile_line(rules: Any, line: ast.Statement, source: Source, labels: Mappi
     names = names_read([expr]) if worth_remembering(expr) else None
     name = line.name
     index = id(line)  # how the memo names the line
-    if kind is ast.LetLine:
-        def let(run: _Segment, pc: int) -> int | None:
-            run.env.define(name, run.value(index, names, closure))
+    folded = normalize_name(name)
+    if kind is ast.LetLine or kind is ast.SetLine:
+        # _Segment.value and MapEnv.define, inlined: these lines are most of what runs.
+        final = kind is ast.SetLine
+
+        def assign(run: _Segment, pc: int) -> int | None:
+            memo, env, ctx = run.memo, run.env, run.ctx
+            if memo is None or names is None:
+                value = closure(ctx, env if type(env) is MapEnv else as_env(env))
+            else:
+                value = memo.evaluate(index, names, closure, ctx, env)
+            if final:
+                value = ctx.result(value)
+            env.mapping[name] = value
+            env.index[folded] = name
             return pc
-        return let
-    if kind is ast.SetLine:
-        def set_(run: _Segment, pc: int) -> int | None:
-            run.env.define(name, run.ctx.result(run.value(index, names, closure)))
-            return pc
-        return set_
+        return assign
     if kind is ast.CountLine:
         def count(run: _Segment, pc: int) -> int | None:
             ctx = run.ctx
