@@ -60,6 +60,29 @@ FOREIGN: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p), wh
     (r"\d?[dD][fF](?:\.[12])?[a-zA-Z!<>=]", "a modifier on Fudge dice ('4dFkh2')",
      "a Fudge die is a d3 less 2, so keep d3s: '4d3kh2-4' (the two highest of 4dF); or count faces: "
      "'count(4dF == 1)'"),
+    (r"(?:^|[^\w.])\d*[dD]\(", "Roll20's computed sides 'd(...)'",
+     "Runebook writes the sides as a number, as in '2d6'; the count may be computed: '(1 + 1)d6'"),
+    (r"\d[dD]\d+\w*?(?:r|rr|x|xo)\d+(?:>=|<=|>|<|=)\d", "Foundry's capped reroll 'r1=1' (at most one die)",
+     "Runebook rerolls every matching die, as in '4d6r1'"),
+    (r"\d[dD][\w%]*?\d=\d", "a success target written '=N' ('3d6=6')",
+     "Runebook writes it with '==', as in '3d6 == 6' (the number of dice showing 6)"),
+    (r"\d[dD][\w!<>=]*?sf(?:[<>=\d]|\b)", "Foundry's 'sf' (a failed die counts as minus its face)",
+     "Runebook deducts one for each failure with 'df', as in '6d10cs>7df<3'"),
+    (r"(?:^|[^\w])\d+[dD][cC]\b", "Foundry's coin 'dc'",
+     "Runebook writes a coin as 'd{0,1}' (heads 1, tails 0), as in '4d{0,1}'"),
+    (r"\d\s*@\s*\d*[dD]", "AnyDice's position '1@3d6'",
+     "Runebook keeps dice: '3d6kh1' is the highest die of 3d6, '3d6kl1' the lowest"),
+    (r"\[\s*(?:highest|lowest|middle)\s+\d+\s+of\b|\[\s*explode\s|\[\s*count\s*\{",
+     "an AnyDice function call ('[highest 3 of 4d6]')",
+     "Runebook writes '[highest 3 of 4d6]' as '4d6kh3', '[lowest 1 of 2d20]' as '2d20kl1', '[explode d6]' as "
+     "'d6!' and '[count {5,6} in 5d6]' as 'count(5d6 >= 5)'"),
+    (r"(?:^|[^\w])\d*z\d+\b", "Troll's zero-based die 'z6'",
+     "Runebook lists the faces, as in 'd{0..5}', or takes one off a die: '1d6 - 1'"),
+    (r"\b(?:largest|least)\s+\d+\s", "Troll's 'largest 3 4d6'",
+     "Runebook keeps dice: 'largest 3 4d6' is '4d6kh3', 'least 1 2d20' is '2d20kl1'"),
+    (r"\bcount\s*(?:>=|<=|>|<|=)\s*\d+\s", "Troll's 'count >= 5 6d10'",
+     "Runebook compares the pool: 'count(6d10 >= 5)'"),
+    (r"\bsum\s+\d*[dD]\d", "Troll's 'sum 3d6'", "a pool is its sum: '3d6' (or 'sum(3d6)')"),
 ))
 
 
@@ -122,6 +145,9 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
     faces = _faces(node, limits, problem)
     die = node.die
     label = str(die)
+    avrae = dialect == "avrae"
+    if avrae and isinstance(die, ex.SidesDie) and die.sides == "%":
+        faces = tuple(range(0, 100, 10))  # d20's d% is the tens die of a percentile roll: 0, 10, ..., 90
     # A die of sides 1..N (up to a million): its faces as a range, so that the faces a
     # comparison picks are worked out from the range's ends, not face by face.
     distinct: range | list[int] = range(1, len(faces) + 1) if isinstance(die, ex.SidesDie) and \
@@ -139,7 +165,7 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
     order = None
     unique = False
     low = high = None
-    avrae = dialect == "avrae"
+    unsuccessful: list[tuple[int, Span | None]] = []  # bare 'df's: (index in score, where)
     for mod in node.modifiers:
         op = mod.op
         compare_op = roll20_compare(mod.compare or "=", dialect)
@@ -162,9 +188,16 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
                 continue
             mode = {"k": "kh", "ph": "dh", "pl": "dl", "d": "dl", "L": "dl", "H": "dh"}.get(op, op)
             if keep is not None:
-                problem("E0403", where, message="a pool can have only one keep or drop rule")
+                problem("E0403", where, message="a pool can have only one keep or drop rule",
+                        help=f"write one, as in '{node.count or ''}{label}{keep[0]}{keep[1]}'")
                 continue
             keep = (mode, 1 if mod.value is None else mod.value)
+            continue
+        if avrae and (keep is not None or select) and op in ("x", "!", "!!", "!p", "xo", "e", "r", "ro", "rr", "ra"):
+            # d20 applies the operations in the order written: 'kh3ro1' rerolls only the kept dice.
+            unsupported(mod, f"d20 would {'reroll' if op.startswith('r') else 'explode'} only the dice kept so far",
+                        f"Runebook rerolls and explodes before it keeps: write '{mod}' before the keep or drop, as "
+                        f"in '4d6{mod}kh3'")
             continue
         if op in ("x", "!", "!!", "!p", "xo", "e"):
             target = mod.value if mod.value is not None else max(faces)
@@ -213,6 +246,9 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
                 problem("E0403", where, message="'cf' counts failures alone",
                         help="to take failures off successes write 'df', as in '6d10cs>=8df1'")
             counting = kind
+            if op == "df" and mod.value is None and mod.compare is None:
+                # Foundry: a bare 'df' deducts the dice that are not successes ('6d6cs>3df').
+                unsuccessful.append((len(score), where))
             score.append((-1 if op == "df" else 1, compare_op, target))
             continue
         if op == "ms":
@@ -240,6 +276,14 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
     if explode and live and explode >= set(live) and explode_kind != "once":
         problem("E0407", node.span, die=label, help="explode on some faces only, as in 'x10' or '!>=9'")
         explode = set()
+    successes = [(op, target) for w, op, target in score if w > 0]
+    for index, where in unsuccessful:
+        if len(successes) == 1:
+            op, target = successes[0]
+            score[index] = (-1, _NEGATE[op], target)
+        elif successes:
+            problem("E0403", where, message="a bare 'df' deducts the dice that are not successes, "
+                    "which several 'cs' leave unclear", help="give 'df' its target, as in '6d10cs>=8cs10df1'")
     if score and all(w < 0 for w, _, _ in score):
         problem("E0403", node.span, message="'df' deducts failures from successes counted with 'cs'",
                 help="add the successes, as in '6d10cs>=8df1'")
@@ -297,5 +341,9 @@ def _faces(node: ex.Dice, limits: Limits, problem: Any) -> tuple[int, ...]:
     faces = die.faces()
     if not faces:
         problem("E0401", die.span or node.span)
+        return (1,)
+    if len(faces) > limits.max_sides:  # a long range: `d{1..10000000}`
+        problem("E0901", die.span or node.span, what=f"a die with {len(faces)} faces", limit=limits.max_sides,
+                help=f"list at most {limits.max_sides:,} faces")
         return (1,)
     return faces
