@@ -14,7 +14,9 @@ meanings, the *dialect* decides (docs/expressions.md has the table):
   count;
 - ``avrae`` (the d20 library): ``k3``/``p3`` keep or drop the dice *showing* 3 (selectors,
   also ``k>3``, ``p<2``); ``kh``/``kl``/``ph``/``pl`` keep or drop highest/lowest; ``rr``,
-  ``ro``, ``ra``, ``e``, ``mi``, ``ma``.
+  ``ro``, ``ra``, ``e``, ``mi``, ``ma``; ``d%`` is the tens die (0 to 90). d20 applies the
+  operations in the order written, so a reroll or explosion after a keep (``4d6kh3ro1``,
+  which rerolls only the kept dice) is refused, naming ``4d6ro1kh3``.
 
 A construct a dialect does not have is an error naming the closest spelling it has.
 """
@@ -76,13 +78,21 @@ FOREIGN: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p), wh
      "an AnyDice function call ('[highest 3 of 4d6]')",
      "Runebook writes '[highest 3 of 4d6]' as '4d6kh3', '[lowest 1 of 2d20]' as '2d20kl1', '[explode d6]' as "
      "'d6!' and '[count {5,6} in 5d6]' as 'count(5d6 >= 5)'"),
-    (r"(?:^|[^\w])\d*z\d+\b", "Troll's zero-based die 'z6'",
-     "Runebook lists the faces, as in 'd{0..5}', or takes one off a die: '1d6 - 1'"),
+    (r"(?:^|[^\w])\d*z\d+\b", "Troll's die from zero 'z6'",
+     "Runebook lists the faces: 'z6' (0 to 6) is 'd{0..6}'"),
     (r"\b(?:largest|least)\s+\d+\s", "Troll's 'largest 3 4d6'",
      "Runebook keeps dice: 'largest 3 4d6' is '4d6kh3', 'least 1 2d20' is '2d20kl1'"),
-    (r"\bcount\s*(?:>=|<=|>|<|=)\s*\d+\s", "Troll's 'count >= 5 6d10'",
-     "Runebook compares the pool: 'count(6d10 >= 5)'"),
+    (r"\bcount\s*(?:>=|<=|>|<|=)?\s*\d+\s*(?:>=|<=|>|<|=)?\s+\d*[dD]\d", "Troll's count of a filter ('count 5 < 6d10')",
+     "Runebook compares the pool with a number, die by die: 'count(6d10 > 5)' counts the dice over 5"),
     (r"\bsum\s+\d*[dD]\d", "Troll's 'sum 3d6'", "a pool is its sum: '3d6' (or 'sum(3d6)')"),
+    (r"\[\[", "Roll20's inline roll '[[...]]'", "Runebook writes it in parentheses: '[[1d4]]d6' is '(1d4)d6'"),
+    (r"@[A-Za-z_]", "Foundry's roll data '@name'",
+     "Runebook reads a name without '@' (from a ruleset, a character or env=): '1d20 + prof'"),
+    (r"^\s*/(?:r|roll|gmr|gmroll|br|blindroll|sr|selfroll)\b", "a chat command ('/roll')",
+     "Runebook takes the formula alone, as in: runebook roll \"4d6kh3\""),
+    (r"^\s*output\s", "AnyDice's 'output'", "Runebook shows the odds with: runebook odds \"3d6\""),
+    (r"\d[dD]\d+[\w!<>=]*?(?:KH|KL|DH|DL|RO|RR|CS|CF|K|X|R)(?![a-z])", "a modifier in capitals ('4d6KH3')",
+     "Runebook writes modifiers in lower case, as in '4d6kh3' ('L', 'H' and 'U' are RANDSUM's)"),
 ))
 
 
