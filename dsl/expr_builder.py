@@ -233,7 +233,7 @@ class ExprBuilder(Transformer):
         return self._modifier(meta, children, ("rr", "ro", "ra", "r"))
 
     def count_outcome(self, meta: Meta, children: list) -> ex.DiceModifier:
-        return self._modifier(meta, children, ("cs", "cf", "df", "ms"))
+        return self._modifier(meta, children, ("cs", "cf", "df", "ms", "even", "odd"))
 
     def clamp(self, meta: Meta, children: list) -> ex.DiceModifier:
         return self._modifier(meta, children, ("min", "max", "mi", "ma"))

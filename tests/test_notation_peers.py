@@ -96,6 +96,9 @@ ODDS: list[tuple[str, str, list[Sequence[int]], Callable[[tuple[int, ...]], Any]
     ("6d6cs>3df", "foundry", [D6] * 6, lambda c: sum(1 if f > 3 else -1 for f in c)),  # bare df: the non-successes
     ("6d6cs>3df", "runebook", [D6] * 6, lambda c: sum(1 if f > 3 else -1 for f in c)),
     ("6d6cs>=5df<2", "foundry", [D6] * 6, lambda c: sum(f >= 5 for f in c) - sum(f < 2 for f in c)),
+    ("4d6even", "foundry", [D6] * 4, lambda c: sum(f % 2 == 0 for f in c)),  # Foundry: count the even dice
+    ("4d6odd", "foundry", [D6] * 4, lambda c: sum(f % 2 == 1 for f in c)),
+    ("4d6oddkh2", "foundry", [D6] * 4, lambda c: sum(f % 2 for f in sorted(c)[2:])),
     ("3d6ms>=10", "foundry", [D6] * 3, lambda c: sum(c) - 10),
     ("1d20ms<12", "foundry", [D20], lambda c: 12 - c[0]),
     ("3d20cs>19", "roll20", [D20] * 3, sum),  # Roll20: critical marks only
@@ -186,6 +189,8 @@ GOLDEN: list[tuple[str, str, list[int], Any]] = [
     ("1d20r1", "roll20", [1, 1, 7], 7),
     ("6d6cs>3df", "foundry", [6, 5, 1, 2, 4, 3], 0),
     ("6d10cs>=8df1", "foundry", [8, 10, 1, 1, 9, 5], 1),
+    ("6d6even", "foundry", [1, 2, 3, 4, 5, 6], 3),
+    ("4d6odd + 1", "foundry", [1, 3, 5, 6], 4),
     ("3d6>3f1", "roll20", [3, 1, 6], 1),
     ("1d% + 1d10", "avrae", [70, 4], 74),
     ("d%", "roll20", [100], 100),
@@ -233,6 +238,7 @@ REFUSED: list[tuple[str, str, str, list[str]]] = [
     ("4d6kh3ro1", "avrae", "E0403", ["only the dice kept", "'4d6ro1kh3'"]),
     ("4d6k3e6", "avrae", "E0403", ["explode only the dice kept", "before the keep"]),
     ("10d6kh3kl1", "avrae", "E0403", ["'10d6kh3'"]),
+    ("6d6even", "avrae", "E0403", ["'count(each(4d6) % 2 == 0)'"]),
     ("6d10cs>=8cs10df", "foundry", "E0403", ["'6d10cs>=8cs10df1'"]),
     ("{4d6, 3d8}cs>10", "foundry", "E0403", ["'count(sum(4d6) > 10, sum(3d8) > 10)'"]),
     ("d{1..2000000}", "runebook", "E0901", ["at most 1,000,000 faces"]),

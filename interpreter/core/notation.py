@@ -54,8 +54,6 @@ FOREIGN: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p), wh
     (r"\d[dD][\w!<>=]*?mt?\d*(?:[<>=]|$|\s)", "Roll20's matches 'm'/'mt'",
      "count dice showing a face, as in 'count(5d6 == 4)'"),
     (r"\d[dD][\w!<>=]*?uo\b|\d[dD][\w!<>=]*?u[<>=]", "rpg-dice-roller's 'uo'/'u=N'", "write 'u': every die unique"),
-    (r"\d[dD][\w!<>=]*?(?:even|odd)\b", "Foundry's 'even'/'odd' counts",
-     "count with a per-die test, as in 'count(each(4d6) % 2 == 0)'"),
     (r"^\s*\([^()]*,[^()]*\)\s*$", "d20's set without an operator '(a, b)'",
      "give it one, as in '(1d20, 10)kh1', or add the parts: '1d20 + 10'"),
     (r"\d[dD]\d+[^\s+\-*/()]*[!x]o\b|\d[dD]\d+\S*!o", "an explode-once spelling", "write 'xo', as in '5d10xo>=8'"),
@@ -237,6 +235,18 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
                 problem("E0403", where, message="a die cannot both reroll once and reroll until it stops matching")
             reroll_kind = kind
             reroll |= matched
+            continue
+        if op in ("even", "odd"):
+            # Foundry's 'even'/'odd': the pool's number is how many dice show an even (odd) face.
+            if avrae:
+                unsupported(mod, "d20 has no success counting", "count with a per-die test instead, as in "
+                            "'count(each(4d6) % 2 == 0)'; or use --dialect foundry")
+                continue
+            if counting is not None and counting != "successes":
+                problem("E0403", where, message=f"'{op}' counts dice as successes; 'cf' counts failures",
+                        help=f"count one of them, as in '6d6{op}'")
+            counting = "successes"
+            score.append((1, op, 2))
             continue
         if op in ("cs", "cf", "df"):
             default = max(faces) if op == "cs" else min(faces)
