@@ -79,7 +79,7 @@ ODDS: list[tuple[str, str, list[Sequence[int]], Callable[[tuple[int, ...]], Any]
     ("2d6r1", "foundry", [once(D6, {1})] * 2, sum),  # Foundry's `r` rerolls once
     ("2d6rr1", "foundry", [rerolled(D6, {1})] * 2, sum),
     ("2d6ro<3", "avrae", [once(D6, {1, 2})] * 2, sum),
-    ("2d20ro1kh1", "avrae", [once(D20, {1})] * 2, max),
+    ("2d8ro1kh1", "avrae", [once(D8, {1})] * 2, max),
     # clamps
     ("4d6min3", "foundry", [D6] * 4, lambda c: sum(max(f, 3) for f in c)),
     ("4d6mi2ma5", "avrae", [D6] * 4, lambda c: sum(min(max(f, 2), 5) for f in c)),
@@ -89,13 +89,13 @@ ODDS: list[tuple[str, str, list[Sequence[int]], Callable[[tuple[int, ...]], Any]
     ("5d6<2", "roll20", [D6] * 5, lambda c: sum(f <= 2 for f in c)),
     ("5d6>4f1", "roll20", [D6] * 5, lambda c: sum(f >= 4 for f in c) - sum(f == 1 for f in c)),
     ("5d6>4f<2", "roll20", [D6] * 5, lambda c: sum(f >= 4 for f in c) - sum(f <= 2 for f in c)),
-    ("6d6cs>4", "foundry", [D6] * 6, lambda c: sum(f > 4 for f in c)),
-    ("6d6cs", "foundry", [D6] * 6, lambda c: sum(f == 6 for f in c)),  # no target: the highest face
-    ("6d6cf", "foundry", [D6] * 6, lambda c: sum(f == 1 for f in c)),  # no target: the lowest face
-    ("6d6cf<=3", "foundry", [D6] * 6, lambda c: sum(f <= 3 for f in c)),
-    ("6d6cs>3df", "foundry", [D6] * 6, lambda c: sum(1 if f > 3 else -1 for f in c)),  # bare df: the non-successes
-    ("6d6cs>3df", "runebook", [D6] * 6, lambda c: sum(1 if f > 3 else -1 for f in c)),
-    ("6d6cs>=5df<2", "foundry", [D6] * 6, lambda c: sum(f >= 5 for f in c) - sum(f < 2 for f in c)),
+    ("5d6cs>4", "foundry", [D6] * 5, lambda c: sum(f > 4 for f in c)),
+    ("5d6cs", "foundry", [D6] * 5, lambda c: sum(f == 6 for f in c)),  # no target: the highest face
+    ("5d6cf", "foundry", [D6] * 5, lambda c: sum(f == 1 for f in c)),  # no target: the lowest face
+    ("5d6cf<=3", "foundry", [D6] * 5, lambda c: sum(f <= 3 for f in c)),
+    ("5d6cs>3df", "foundry", [D6] * 5, lambda c: sum(1 if f > 3 else -1 for f in c)),  # bare df: the non-successes
+    ("5d6cs>3df", "runebook", [D6] * 5, lambda c: sum(1 if f > 3 else -1 for f in c)),
+    ("5d6cs>=5df<2", "foundry", [D6] * 5, lambda c: sum(f >= 5 for f in c) - sum(f < 2 for f in c)),
     ("4d6even", "foundry", [D6] * 4, lambda c: sum(f % 2 == 0 for f in c)),  # Foundry: count the even dice
     ("4d6odd", "foundry", [D6] * 4, lambda c: sum(f % 2 == 1 for f in c)),
     ("4d6oddkh2", "foundry", [D6] * 4, lambda c: sum(f % 2 for f in sorted(c)[2:])),
