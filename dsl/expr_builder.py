@@ -204,17 +204,22 @@ class ExprBuilder(Transformer):
 
     def die_faces(self, meta: Meta, children: list) -> ex.FacesDie:
         values: list[int] = []
+        parts: list[str] = []
         for c in children:
             if isinstance(c, ex.FacesDie):  # a range
                 values.extend(c.values)
+                parts.append(str(c.written))
             else:
                 values.append(c.value)
-        return ex.FacesDie(tuple(values), span=span_of(meta))
+                parts.append(str(c.value))
+        written = ",".join(parts) if len(parts) != len(values) else None
+        return ex.FacesDie(tuple(values), span=span_of(meta), written=written)
 
     def face_range(self, meta: Meta, children: list) -> ex.FacesDie:
         # `d{1..6}` is `d{1,2,3,4,5,6}`, and so is `d{6..1}`; `die_faces` takes the faces.
         low, high = sorted((children[0].value, children[1].value))
-        return ex.FacesDie(tuple(range(low, min(high, low + MAX_RANGE_FACES) + 1)), span=span_of(meta))
+        return ex.FacesDie(tuple(range(low, min(high, low + MAX_RANGE_FACES) + 1)), span=span_of(meta),
+                           written=f"{children[0].value}..{children[1].value}")
 
     def _modifier(self, meta: Meta, children: list, ops: tuple[str, ...]) -> ex.DiceModifier:
         token, value = children

@@ -265,3 +265,17 @@ def test_a_suggested_spelling_runs() -> None:
                           ("count(sum(4d6) > 10, sum(3d8) > 10)", "foundry"), ("d{0..6}", "runebook"),
                           ("6d10cs>=8cs10df1", "foundry"), ("4d6ro1kh3", "avrae"), ("4d6e6kh3", "avrae")):
         assert odds(expr, dialect=dialect).residual == 0, expr
+
+
+def test_the_formatter_keeps_the_peers_notation() -> None:
+    from runebook.dsl.formatter import format_source
+    from runebook.dsl.source import Source
+
+    text = ("procedure Duel (n: number = 3)\n"
+            "  roll r = 4d6d+d{0..2} + 6d6even\n"
+            "  roll s = d{1,1..3}kh1 + 6d6cs>3df\n"
+            "  result total = r + s\n")
+    formatted = format_source(Source("duel.rules", text))
+    assert formatted.refused is None
+    assert "roll r = 4d6d + d{0..2} + 6d6even\n" in formatted.text
+    assert "d{1,1..3}kh1 + 6d6cs>3df" in formatted.text
