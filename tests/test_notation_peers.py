@@ -238,6 +238,8 @@ REFUSED: list[tuple[str, str, str, list[str]]] = [
     ("4d6kh3ro1", "avrae", "E0403", ["only the dice kept", "'4d6ro1kh3'"]),
     ("4d6k3e6", "avrae", "E0403", ["explode only the dice kept", "before the keep"]),
     ("10d6kh3kl1", "avrae", "E0403", ["'10d6kh3'"]),
+    ("1d8r1ro2", "roll20", "E0403", ["'d8r<3'"]),
+    ("1d6!!!", "roll20", "E0403", ["'d6!!'"]),
     ("6d6even", "avrae", "E0403", ["'count(each(4d6) % 2 == 0)'"]),
     ("6d10cs>=8cs10df", "foundry", "E0403", ["'6d10cs>=8cs10df1'"]),
     ("{4d6, 3d8}cs>10", "foundry", "E0403", ["'count(sum(4d6) > 10, sum(3d8) > 10)'"]),

@@ -212,7 +212,8 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
             matched = _matching(distinct, compare_op, target)
             kind = {"!!": "compound", "!p": "penetrate", "xo": "once"}.get(op, "explode")
             if explode_kind is not None and explode_kind != kind:
-                problem("E0403", where, message="a die explodes one way only ('!', '!!', '!p' or 'xo')")
+                problem("E0403", where, message="a die explodes one way only ('!', '!!', '!p' or 'xo')",
+                        help=f"keep one of them, as in '{label}!' or '{label}!!'")
             explode_kind = kind
             explode |= matched
             continue
@@ -226,13 +227,15 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
             if op == "ra":
                 # d20's reroll-and-add: one more die, kept with the first (an explosion once).
                 if explode_kind is not None and explode_kind != "once":
-                    problem("E0403", where, message="a die explodes one way only ('!', '!!', '!p' or 'xo')")
+                    problem("E0403", where, message="a die explodes one way only ('!', '!!', '!p' or 'xo')",
+                            help=f"keep one of them, as in '{label}!' or '{label}!!'")
                 explode_kind = "once"
                 explode |= matched
                 continue
             kind = "ro" if op == "ro" or (op == "r" and dialect == "foundry") else "r"
             if reroll_kind is not None and reroll_kind != kind:
-                problem("E0403", where, message="a die cannot both reroll once and reroll until it stops matching")
+                problem("E0403", where, message="a die cannot both reroll once and reroll until it stops matching",
+                        help=f"reroll one way, naming every face, as in '{label}r<3' or '{label}ro<3'")
             reroll_kind = kind
             reroll |= matched
             continue
