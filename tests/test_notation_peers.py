@@ -99,6 +99,7 @@ ODDS: list[tuple[str, str, list[Sequence[int]], Callable[[tuple[int, ...]], Any]
     ("4d6even", "foundry", [D6] * 4, lambda c: sum(f % 2 == 0 for f in c)),  # Foundry: count the even dice
     ("4d6odd", "foundry", [D6] * 4, lambda c: sum(f % 2 == 1 for f in c)),
     ("4d6oddkh2", "foundry", [D6] * 4, lambda c: sum(f % 2 for f in sorted(c)[2:])),
+    ("4d6evendf", "foundry", [D6] * 4, lambda c: sum(1 if f % 2 == 0 else -1 for f in c)),
     ("3d6ms>=10", "foundry", [D6] * 3, lambda c: sum(c) - 10),
     ("1d20ms<12", "foundry", [D20], lambda c: 12 - c[0]),
     ("3d20cs>19", "roll20", [D20] * 3, sum),  # Roll20: critical marks only

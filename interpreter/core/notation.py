@@ -42,7 +42,7 @@ __all__ = ["DEFAULT_DIALECT", "DIALECTS", "FOREIGN", "Term", "build_term", "chec
 DIALECTS = ("runebook", "roll20", "foundry", "avrae")
 DEFAULT_DIALECT = "runebook"
 
-_NEGATE = {"=": "!=", ">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+_NEGATE = {"=": "!=", ">": "<=", ">=": "<", "<": ">=", "<=": ">", "even": "odd", "odd": "even"}
 
 
 #: Spellings of the tools that Runebook does not read, each with the closest one it does:
@@ -197,7 +197,8 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
             mode = {"k": "kh", "ph": "dh", "pl": "dl", "d": "dl", "L": "dl", "H": "dh"}.get(op, op)
             if keep is not None:
                 problem("E0403", where, message="a pool can have only one keep or drop rule",
-                        help=f"write one, as in '{node.count or ''}{label}{keep[0]}{keep[1]}'")
+                        help=f"write one, as in '{node.count if isinstance(node.count, ex.Number) else ''}"
+                             f"{label}{keep[0]}{keep[1]}'")
                 continue
             keep = (mode, 1 if mod.value is None else mod.value)
             continue
