@@ -199,6 +199,7 @@ GOLDEN: list[tuple[str, str, list[int], Any]] = [
     ("3d{0..9}", "runebook", [0, 9, 5], 14),
     ("{4d6+3, 2d8}kh1", "roll20", [1, 2, 1, 2, 8, 7], 15),
     ("(1d20, 10)kh1", "avrae", [4], 10),
+    ("1d20ra1", "avrae", [1, 14], 15),
     ("4d6ro1kh3", "avrae", [4, 4, 1, 3, 5], 13),
 ]
 
@@ -241,6 +242,7 @@ REFUSED: list[tuple[str, str, str, list[str]]] = [
     ("10d6kh3kl1", "avrae", "E0403", ["'10d6kh3'"]),
     ("1d8r1ro2", "roll20", "E0403", ["'d8r<3'"]),
     ("1d6!!!", "roll20", "E0403", ["'d6!!'"]),
+    ("3d6ra6", "avrae", "E0403", ["first die that matches", "'3d6xo6'"]),
     ("6d6even", "avrae", "E0403", ["'count(each(4d6) % 2 == 0)'"]),
     ("6d10cs>=8cs10df", "foundry", "E0403", ["'6d10cs>=8cs10df1'"]),
     ("{4d6, 3d8}cs>10", "foundry", "E0403", ["'count(sum(4d6) > 10, sum(3d8) > 10)'"]),

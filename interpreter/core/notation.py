@@ -225,6 +225,13 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
                 continue
             target = mod.value if mod.value is not None else min(faces)
             matched = _matching(distinct, compare_op, target)
+            if op == "ra" and avrae and not (node.count is None or
+                                             (isinstance(node.count, ex.Number) and node.count.value <= 1)):
+                unsupported(mod, "d20 adds one die for the first die that matches, not one for each",
+                            f"write 'xo' to add one for each ('{node.count if isinstance(node.count, ex.Number) else 3}"
+                            f"{label}xo{(mod.compare or '')}{'' if mod.value is None else mod.value}'), or roll that die "
+                            f"apart: '1{label}{mod}'")
+                continue
             if op == "ra":
                 # d20's reroll-and-add: one more die, kept with the first (an explosion once).
                 if explode_kind is not None and explode_kind != "once":
