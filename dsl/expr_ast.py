@@ -304,16 +304,18 @@ class SidesDie:
 
 @attrs.frozen
 class FacesDie:
-    """A die with the listed faces: ``d{1,1,2,3}``."""
+    """A die with the listed faces: ``d{1,1,2,3}``; ``d{0..9}`` lists a range (``written``
+    keeps the list as written, ranges and all, for printing; equality ignores it)."""
 
     values: tuple[int, ...]
     span: Span | None = _span
+    written: str | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
     def faces(self) -> tuple[int, ...]:
         return self.values
 
     def __str__(self) -> str:
-        return "d{" + ",".join(map(str, self.values)) + "}"
+        return "d{" + (self.written or ",".join(map(str, self.values))) + "}"
 
 
 @attrs.frozen

@@ -12,6 +12,10 @@ from runebook.dsl.source import Span
 
 __all__ = ["ExprBuilder", "Position", "span_of", "spanless", "with_span"]
 
+#: The most faces a range in a die's face list (`d{1..6}`) gives: the default of
+#: ``Limits.max_sides``; one face more than that is enough for E0901 to refuse the die.
+MAX_RANGE_FACES = 1_000_000
+
 
 class Position:
     """Where a rule's text lies, derived from its children (no parse tree is built)."""
@@ -199,7 +203,23 @@ class ExprBuilder(Transformer):
         return ex.SidesDie(int(sides) if sides.isdigit() else sides, span=span_of(meta))
 
     def die_faces(self, meta: Meta, children: list) -> ex.FacesDie:
-        return ex.FacesDie(tuple(c.value for c in children), span=span_of(meta))
+        values: list[int] = []
+        parts: list[str] = []
+        for c in children:
+            if isinstance(c, ex.FacesDie):  # a range
+                values.extend(c.values)
+                parts.append(str(c.written))
+            else:
+                values.append(c.value)
+                parts.append(str(c.value))
+        written = ",".join(parts) if len(parts) != len(values) else None
+        return ex.FacesDie(tuple(values), span=span_of(meta), written=written)
+
+    def face_range(self, meta: Meta, children: list) -> ex.FacesDie:
+        # `d{1..6}` is `d{1,2,3,4,5,6}`, and so is `d{6..1}`; `die_faces` takes the faces.
+        low, high = sorted((children[0].value, children[1].value))
+        return ex.FacesDie(tuple(range(low, min(high, low + MAX_RANGE_FACES) + 1)), span=span_of(meta),
+                           written=f"{children[0].value}..{children[1].value}")
 
     def _modifier(self, meta: Meta, children: list, ops: tuple[str, ...]) -> ex.DiceModifier:
         token, value = children
@@ -218,7 +238,7 @@ class ExprBuilder(Transformer):
         return self._modifier(meta, children, ("rr", "ro", "ra", "r"))
 
     def count_outcome(self, meta: Meta, children: list) -> ex.DiceModifier:
-        return self._modifier(meta, children, ("cs", "cf", "df", "ms"))
+        return self._modifier(meta, children, ("cs", "cf", "df", "ms", "even", "odd"))
 
     def clamp(self, meta: Meta, children: list) -> ex.DiceModifier:
         return self._modifier(meta, children, ("min", "max", "mi", "ma"))

@@ -408,7 +408,6 @@ def test_cli_dialect_and_max_dice(cli) -> None:  # type: ignore[no-untyped-def]
     ("4d6V{1=2}", ["V{...}", "min"]),
     ("5d6mt", ["matches", "count(5d6 == 4)"]),
     ("4d6uo", ["'uo'", "'u'"]),
-    ("4d6even", ["'even'", "count(each(4d6) % 2 == 0)"]),
     ("(1d20, 10)", ["set without an operator", "(1d20, 10)kh1"]),
     ("5d10!o", ["explode-once", "xo"]),
 ])

@@ -83,6 +83,9 @@ COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "<=": operator.le,
     ">": operator.gt,
     "<": operator.lt,
+    # Foundry's 'even'/'odd' counting rules (`6d6even`): the second operand is unused.
+    "even": lambda a, _b: a % 2 == 0,
+    "odd": lambda a, _b: a % 2 != 0,
 }
 
 FLIPPED = {"=": "=", "==": "==", "!=": "!=", ">=": "<=", "<=": ">=", ">": "<", "<": ">"}

@@ -1793,7 +1793,7 @@ def _group_rules(node: ex.RollGroup, source: Source | None) -> tuple[tuple[str, 
             raise RunebookError([Diagnostic.make(
                 "E0403", source, mod.span or node.span, message=f"'{mod}' does not apply to a roll group",
                 help="keep or drop whole rolls, as in '{4d6+3, 2d8}kh1'; count rolls over a target "
-                     "with a comparison, as in 'count([3d6, 3d6] > 10)'")])
+                     "with comparisons, as in 'count(sum(4d6) > 10, sum(3d8) > 10)'")])
         keep = (op, 1 if mod.value is None else mod.value)
     return keep, None
 

@@ -14,7 +14,9 @@ meanings, the *dialect* decides (docs/expressions.md has the table):
   count;
 - ``avrae`` (the d20 library): ``k3``/``p3`` keep or drop the dice *showing* 3 (selectors,
   also ``k>3``, ``p<2``); ``kh``/``kl``/``ph``/``pl`` keep or drop highest/lowest; ``rr``,
-  ``ro``, ``ra``, ``e``, ``mi``, ``ma``.
+  ``ro``, ``ra``, ``e``, ``mi``, ``ma``; ``d%`` is the tens die (0 to 90). d20 applies the
+  operations in the order written, so a reroll or explosion after a keep (``4d6kh3ro1``,
+  which rerolls only the kept dice) is refused, naming ``4d6ro1kh3``.
 
 A construct a dialect does not have is an error naming the closest spelling it has.
 """
@@ -40,7 +42,7 @@ __all__ = ["DEFAULT_DIALECT", "DIALECTS", "FOREIGN", "Term", "build_term", "chec
 DIALECTS = ("runebook", "roll20", "foundry", "avrae")
 DEFAULT_DIALECT = "runebook"
 
-_NEGATE = {"=": "!=", ">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+_NEGATE = {"=": "!=", ">": "<=", ">=": "<", "<": ">=", "<=": ">", "even": "odd", "odd": "even"}
 
 
 #: Spellings of the tools that Runebook does not read, each with the closest one it does:
@@ -52,14 +54,43 @@ FOREIGN: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p), wh
     (r"\d[dD][\w!<>=]*?mt?\d*(?:[<>=]|$|\s)", "Roll20's matches 'm'/'mt'",
      "count dice showing a face, as in 'count(5d6 == 4)'"),
     (r"\d[dD][\w!<>=]*?uo\b|\d[dD][\w!<>=]*?u[<>=]", "rpg-dice-roller's 'uo'/'u=N'", "write 'u': every die unique"),
-    (r"\d[dD][\w!<>=]*?(?:even|odd)\b", "Foundry's 'even'/'odd' counts",
-     "count with a per-die test, as in 'count(each(4d6) % 2 == 0)'"),
     (r"^\s*\([^()]*,[^()]*\)\s*$", "d20's set without an operator '(a, b)'",
      "give it one, as in '(1d20, 10)kh1', or add the parts: '1d20 + 10'"),
     (r"\d[dD]\d+[^\s+\-*/()]*[!x]o\b|\d[dD]\d+\S*!o", "an explode-once spelling", "write 'xo', as in '5d10xo>=8'"),
     (r"\d?[dD][fF](?:\.[12])?[a-zA-Z!<>=]", "a modifier on Fudge dice ('4dFkh2')",
      "a Fudge die is a d3 less 2, so keep d3s: '4d3kh2-4' (the two highest of 4dF); or count faces: "
      "'count(4dF == 1)'"),
+    (r"(?:^|[^\w.])\d*[dD]\(", "Roll20's computed sides 'd(...)'",
+     "Runebook writes the sides as a number, as in '2d6'; the count may be computed: '(1 + 1)d6'"),
+    (r"\d[dD]\d+\w*?(?:r|rr|x|xo)\d+(?:>=|<=|>|<|=)\d", "Foundry's capped reroll 'r1=1' (at most one die)",
+     "Runebook rerolls every matching die, as in '4d6r1'"),
+    (r"\d[dD][\w%]*?\d=\d", "a success target written '=N' ('3d6=6')",
+     "Runebook writes it with '==', as in '3d6 == 6' (the number of dice showing 6)"),
+    (r"\d[dD][\w!<>=]*?sf(?:[<>=\d]|\b)", "Foundry's 'sf' (a failed die counts as minus its face)",
+     "Runebook deducts one for each failure with 'df', as in '6d10cs>7df<3'"),
+    (r"(?:^|[^\w])\d+[dD][cC]\b", "Foundry's coin 'dc'",
+     "Runebook writes a coin as 'd{0,1}' (heads 1, tails 0), as in '4d{0,1}'"),
+    (r"\d\s*@\s*\d*[dD]", "AnyDice's position '1@3d6'",
+     "Runebook keeps dice: '3d6kh1' is the highest die of 3d6, '3d6kl1' the lowest"),
+    (r"\[\s*(?:highest|lowest|middle)\s+\d+\s+of\b|\[\s*explode\s|\[\s*count\s*\{",
+     "an AnyDice function call ('[highest 3 of 4d6]')",
+     "Runebook writes '[highest 3 of 4d6]' as '4d6kh3', '[lowest 1 of 2d20]' as '2d20kl1', '[explode d6]' as "
+     "'d6!' and '[count {5,6} in 5d6]' as 'count(5d6 >= 5)'"),
+    (r"(?:^|[^\w])\d*z\d+\b", "Troll's die from zero 'z6'",
+     "Runebook lists the faces: 'z6' (0 to 6) is 'd{0..6}'"),
+    (r"\b(?:largest|least)\s+\d+\s", "Troll's 'largest 3 4d6'",
+     "Runebook keeps dice: 'largest 3 4d6' is '4d6kh3', 'least 1 2d20' is '2d20kl1'"),
+    (r"\bcount\s*(?:>=|<=|>|<|=)?\s*\d+\s*(?:>=|<=|>|<|=)?\s+\d*[dD]\d", "Troll's count of a filter ('count 5 < 6d10')",
+     "Runebook compares the pool with a number, die by die: 'count(6d10 > 5)' counts the dice over 5"),
+    (r"\bsum\s+\d*[dD]\d", "Troll's 'sum 3d6'", "a pool is its sum: '3d6' (or 'sum(3d6)')"),
+    (r"\[\[", "Roll20's inline roll '[[...]]'", "Runebook writes it in parentheses: '[[1d4]]d6' is '(1d4)d6'"),
+    (r"@[A-Za-z_]", "Foundry's roll data '@name'",
+     "Runebook reads a name without '@' (from a ruleset, a character or env=): '1d20 + prof'"),
+    (r"^\s*/(?:r|roll|gmr|gmroll|br|blindroll|sr|selfroll)\b", "a chat command ('/roll')",
+     "Runebook takes the formula alone, as in: runebook roll \"4d6kh3\""),
+    (r"^\s*output\s", "AnyDice's 'output'", "Runebook shows the odds with: runebook odds \"3d6\""),
+    (r"\d[dD]\d+[\w!<>=]*?(?:KH|KL|DH|DL|RO|RR|CS|CF|K|X|R)(?![a-z])", "a modifier in capitals ('4d6KH3')",
+     "Runebook writes modifiers in lower case, as in '4d6kh3' ('L', 'H' and 'U' are RANDSUM's)"),
 ))
 
 
@@ -122,6 +153,9 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
     faces = _faces(node, limits, problem)
     die = node.die
     label = str(die)
+    avrae = dialect == "avrae"
+    if avrae and isinstance(die, ex.SidesDie) and die.sides == "%":
+        faces = tuple(range(0, 100, 10))  # d20's d% is the tens die of a percentile roll: 0, 10, ..., 90
     # A die of sides 1..N (up to a million): its faces as a range, so that the faces a
     # comparison picks are worked out from the range's ends, not face by face.
     distinct: range | list[int] = range(1, len(faces) + 1) if isinstance(die, ex.SidesDie) and \
@@ -139,7 +173,7 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
     order = None
     unique = False
     low = high = None
-    avrae = dialect == "avrae"
+    unsuccessful: list[tuple[int, Span | None]] = []  # bare 'df's: (index in score, where)
     for mod in node.modifiers:
         op = mod.op
         compare_op = roll20_compare(mod.compare or "=", dialect)
@@ -162,16 +196,25 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
                 continue
             mode = {"k": "kh", "ph": "dh", "pl": "dl", "d": "dl", "L": "dl", "H": "dh"}.get(op, op)
             if keep is not None:
-                problem("E0403", where, message="a pool can have only one keep or drop rule")
+                problem("E0403", where, message="a pool can have only one keep or drop rule",
+                        help=f"write one, as in '{node.count if isinstance(node.count, ex.Number) else ''}"
+                             f"{label}{keep[0]}{keep[1]}'")
                 continue
             keep = (mode, 1 if mod.value is None else mod.value)
+            continue
+        if avrae and (keep is not None or select) and op in ("x", "!", "!!", "!p", "xo", "e", "r", "ro", "rr", "ra"):
+            # d20 applies the operations in the order written: 'kh3ro1' rerolls only the kept dice.
+            unsupported(mod, f"d20 would {'reroll' if op.startswith('r') else 'explode'} only the dice kept so far",
+                        f"Runebook rerolls and explodes before it keeps: write '{mod}' before the keep or drop, as "
+                        f"in '4d6{mod}kh3'")
             continue
         if op in ("x", "!", "!!", "!p", "xo", "e"):
             target = mod.value if mod.value is not None else max(faces)
             matched = _matching(distinct, compare_op, target)
             kind = {"!!": "compound", "!p": "penetrate", "xo": "once"}.get(op, "explode")
             if explode_kind is not None and explode_kind != kind:
-                problem("E0403", where, message="a die explodes one way only ('!', '!!', '!p' or 'xo')")
+                problem("E0403", where, message="a die explodes one way only ('!', '!!', '!p' or 'xo')",
+                        help=f"keep one of them, as in '{label}!' or '{label}!!'")
             explode_kind = kind
             explode |= matched
             continue
@@ -182,18 +225,39 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
                 continue
             target = mod.value if mod.value is not None else min(faces)
             matched = _matching(distinct, compare_op, target)
+            if op == "ra" and avrae and not (node.count is None or
+                                             (isinstance(node.count, ex.Number) and node.count.value <= 1)):
+                unsupported(mod, "d20 adds one die for the first die that matches, not one for each",
+                            f"write 'xo' to add one for each ('{node.count if isinstance(node.count, ex.Number) else 3}"
+                            f"{label}xo{(mod.compare or '')}{'' if mod.value is None else mod.value}'), or roll that die "
+                            f"apart: '1{label}{mod}'")
+                continue
             if op == "ra":
                 # d20's reroll-and-add: one more die, kept with the first (an explosion once).
                 if explode_kind is not None and explode_kind != "once":
-                    problem("E0403", where, message="a die explodes one way only ('!', '!!', '!p' or 'xo')")
+                    problem("E0403", where, message="a die explodes one way only ('!', '!!', '!p' or 'xo')",
+                            help=f"keep one of them, as in '{label}!' or '{label}!!'")
                 explode_kind = "once"
                 explode |= matched
                 continue
             kind = "ro" if op == "ro" or (op == "r" and dialect == "foundry") else "r"
             if reroll_kind is not None and reroll_kind != kind:
-                problem("E0403", where, message="a die cannot both reroll once and reroll until it stops matching")
+                problem("E0403", where, message="a die cannot both reroll once and reroll until it stops matching",
+                        help=f"reroll one way, naming every face, as in '{label}r<3' or '{label}ro<3'")
             reroll_kind = kind
             reroll |= matched
+            continue
+        if op in ("even", "odd"):
+            # Foundry's 'even'/'odd': the pool's number is how many dice show an even (odd) face.
+            if avrae:
+                unsupported(mod, "d20 has no success counting", "count with a per-die test instead, as in "
+                            "'count(each(4d6) % 2 == 0)'; or use --dialect foundry")
+                continue
+            if counting is not None and counting != "successes":
+                problem("E0403", where, message=f"'{op}' counts dice as successes; 'cf' counts failures",
+                        help=f"count one of them, as in '6d6{op}'")
+            counting = "successes"
+            score.append((1, op, 2))
             continue
         if op in ("cs", "cf", "df"):
             default = max(faces) if op == "cs" else min(faces)
@@ -213,6 +277,9 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
                 problem("E0403", where, message="'cf' counts failures alone",
                         help="to take failures off successes write 'df', as in '6d10cs>=8df1'")
             counting = kind
+            if op == "df" and mod.value is None and mod.compare is None:
+                # Foundry: a bare 'df' deducts the dice that are not successes ('6d6cs>3df').
+                unsuccessful.append((len(score), where))
             score.append((-1 if op == "df" else 1, compare_op, target))
             continue
         if op == "ms":
@@ -240,6 +307,14 @@ def build_term(node: ex.Dice, source: Source | None, limits: Limits, diagnostics
     if explode and live and explode >= set(live) and explode_kind != "once":
         problem("E0407", node.span, die=label, help="explode on some faces only, as in 'x10' or '!>=9'")
         explode = set()
+    successes = [(op, target) for w, op, target in score if w > 0]
+    for index, where in unsuccessful:
+        if len(successes) == 1:
+            op, target = successes[0]
+            score[index] = (-1, _NEGATE[op], target)
+        elif successes:
+            problem("E0403", where, message="a bare 'df' deducts the dice that are not successes, "
+                    "which several 'cs' leave unclear", help="give 'df' its target, as in '6d10cs>=8cs10df1'")
     if score and all(w < 0 for w, _, _ in score):
         problem("E0403", node.span, message="'df' deducts failures from successes counted with 'cs'",
                 help="add the successes, as in '6d10cs>=8df1'")
@@ -297,5 +372,9 @@ def _faces(node: ex.Dice, limits: Limits, problem: Any) -> tuple[int, ...]:
     faces = die.faces()
     if not faces:
         problem("E0401", die.span or node.span)
+        return (1,)
+    if len(faces) > limits.max_sides:  # a long range: `d{1..10000000}`
+        problem("E0901", die.span or node.span, what=f"a die with {len(faces)} faces", limit=limits.max_sides,
+                help=f"list at most {limits.max_sides:,} faces")
         return (1,)
     return faces
