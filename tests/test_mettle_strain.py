@@ -1,0 +1,171 @@
+"""METTLE Core Afflictions, Deprivation, Fire and Visibility re-audited against spec mettle.md
+(§4.7, §4.9, §4.15, §4.17, §5 A6, A7, A8, A23, A28) and the Scenes chapter
+(shared/seeds/003_96f27f7ed9aa610d.txt): a named agent's dose scaled, no Strain being no harm,
+Deprivation going on from the Strain on the sheet, A28's summed sources deciding the fate,
+A23's fixed Burning only for what burns (in a Fire and at the end of a Round), a hotter fire,
+the "+1 to +3" of poor light and a bright flash. Given dice worked out by hand (each test says
+how) and exact odds compared with enumerations written here."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from mettle_helpers import ex, refused, run, with_extra
+from runebook.interpreter.rules import load
+
+GAME = "mettle"
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return load(GAME)
+
+
+def named(dist) -> dict:  # type: ignore[no-untyped-def]
+    return {(v if isinstance(v, (int, tuple)) else str(v)): p for v, p in dict(dist).items() if p}
+
+
+def course(bonus: int, soak: int, limit: int, gentle: bool, other: int = 0, summed: bool = False,
+           stop_on_equal: bool = True, cap: int = 12) -> tuple[Counter, Counter]:
+    """(Strain, fate) of an affliction by walking every sequence of Potence faces.
+
+    The book: Roll 1d6 + bonus, less the Soak, is the Strain; roll again each interval while
+    the Roll is higher than the last (A8's alternative: not lower); above Mettle is death (a
+    less lethal agent knocks out, and kills above twice it). ``other`` Strain from other
+    sources counts toward the fate only when sources add up (A28 ``sum_sources``); no Strain
+    at all is no harm. ``cap`` is the number of intervals rolled at most."""
+    strain_dist: Counter = Counter()
+    fate_dist: Counter = Counter()
+
+    def fate_of(strain: int) -> str:
+        counted = strain + other if summed else strain
+        if counted <= 0:
+            return "unharmed"
+        if counted > 2 * limit or (counted > limit and not gentle):
+            return "killed"
+        return "knocked_out" if counted > limit else "under_strain"
+
+    def walk(last: int | None, strain: int, rolled: int, weight: Fraction) -> None:
+        for face in range(1, 7):
+            r, w = face + bonus, weight / 6
+            if last is not None and (r <= last if stop_on_equal else r < last):
+                strain_dist[strain] += w
+                fate_dist[fate_of(strain)] += w
+                continue
+            now = max(0, r - soak)
+            if fate_of(now) == "killed" or rolled + 1 >= cap:
+                strain_dist[now] += w
+                fate_dist[fate_of(now)] += w
+                continue
+            walk(r, now, rolled + 1, w)
+
+    walk(None, 0, 0, Fraction(1))
+    return strain_dist, fate_dist
+
+
+# ---------------------------------------------------------------- §4.7: a named agent's dose
+
+
+def test_a_tranquilizer_darts_dose_scaled_for_an_elephant(cli) -> None:  # type: ignore[no-untyped-def]
+    """S-06 with the book's own agent: the dart at 1d6+6 (`bonus=6`) against FRAME 11: a 6
+    makes 12, Strain 1; the next Roll can only be lower or equal, so the rolls stop."""
+    out = run(cli, "Affliction", "--as", ex("elephant"), "--with", "agent=tranquilizer_dart", "--with", "bonus=6",
+              "--dice", "6,6")
+    assert out["results"] == {"rolls": [12], "strain": 1, "fate": "under_strain"}
+    assert out["state"]["actor"]["conditions"] == ['Strained(1, "affliction")']
+
+
+def test_exact_odds_of_a_scaled_cobra_bite(rules) -> None:  # type: ignore[no-untyped-def]
+    # Cobra venom (1d6+4, FRAME, lethal) with 2 more Potence: 1d6+6 against the scout's FRAME 3.
+    scout = rules.entity(ex("scout"))
+    odds = rules.odds("Affliction", as_=scout, agent="cobra_venom", bonus=2)
+    strain, fate = course(6, 3, 4, False)
+    assert named(odds.results["strain"]) == dict(strain)
+    assert named(odds.results["fate"]) == dict(fate)
+
+
+def test_the_soaking_attribute_is_named_as_the_book_does(cli) -> None:  # type: ignore[no-untyped-def]
+    # A misspelt attribute was read as FRAME: now it is refused, naming the rule.
+    refused(cli, "Soak Attribute Named", "Affliction", "--as", ex("scout"), "--with", "soak_with=poise",
+            "--dice", "1,1")
+
+
+# ---------------------------------------------------------------- A6: no Strain is no harm
+
+
+def test_no_strain_kills_nobody_below_zero_mettle(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Measured against current Mettle (A6's alternative), a scout at Mettle -1 (Harm 5) whose
+    POISE 2 soaks a cold's 1 takes no Strain: not dead. A Strain of 1 does exceed -1: dead."""
+    hurt = with_extra(tmp_path, ex("scout"), "hurt.yaml", "resources: {Harm: 5}\n")
+    current = ("--option", "strain_mettle_ref=against_current")
+    cold = run(cli, "Affliction", "--as", hurt, "--with", "agent=common_cold", *current, "--dice", "1,1")
+    assert cold["results"]["fate"] == "unharmed" and cold["state"]["actor"]["conditions"] == []
+    # A 3 is 3 - 2 = 1 Strain, above Mettle -1: the rolls end with the death.
+    worse = run(cli, "Affliction", "--as", hurt, "--with", "agent=common_cold", *current, "--dice", "3")
+    assert worse["results"] == {"rolls": [3], "strain": 1, "fate": "killed"}
+    # A day of hunger taken easy (a step every 2 days) brings no Strain yet.
+    easy = run(cli, "Deprivation", "--as", hurt, "--with", "need=hunger", "--with", "every=2", *current)
+    assert easy["results"] == {"strain": [0], "fate": "unharmed"}
+    assert easy["state"]["actor"]["conditions"] == []
+
+
+# ---------------------------------------------------------------- §4.9: from the sheet's Strain
+
+
+def test_deprivation_goes_on_from_the_strain_on_the_sheet(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    thirsty = with_extra(tmp_path, ex("scout"), "thirsty.yaml", "conditions: ['Strained(3, \"thirst\")']\n")
+    # A second day without water: 3 + 3 = 6 above the scout's Mettle 4.
+    out = run(cli, "Deprivation", "--as", thirsty, "--with", "need=thirst")
+    assert out["results"] == {"strain": [6], "fate": "killed"}
+    assert out["state"]["actor"]["conditions"] == ['Strained(6, "thirst")', "Dead"]
+    # A day with water again takes off the 3 the sheet shows.
+    drink = run(cli, "Deprivation", "--as", thirsty, "--with", "need=thirst", "--with", "recovering=true")
+    assert drink["results"] == {"strain": [0], "fate": "unharmed"}
+    assert drink["state"]["actor"]["conditions"] == []
+
+
+# ---------------------------------------------------------------- A28: summed sources decide
+
+
+def test_a28_summed_sources_decide_the_fate(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    sick = with_extra(tmp_path, ex("scout"), "sick.yaml", "conditions: ['Strained(3, \"affliction\")']\n")
+    summed = ("--option", "strain_stack=sum_sources")
+    # Two days of hunger: 2. Only the highest counts (3): alive; added up, 3 + 2 = 5 > 4: dead.
+    assert run(cli, "Deprivation", "--as", sick, "--with", "need=hunger", "--with", "days=2")["results"][
+        "fate"] == "under_strain"
+    starved = run(cli, "Deprivation", "--as", sick, "--with", "need=hunger", "--with", "days=2", *summed)
+    assert starved["results"]["fate"] == "killed" and "Dead" in starved["state"]["actor"]["conditions"]
+    # A day without sleep: 3 + 2 = 5 reaches Mettle: passed out, fatigue never kills.
+    tired = run(cli, "Deprivation", "--as", sick, "--with", "need=fatigue", *summed)
+    assert tired["results"]["fate"] == "knocked_out"
+    # A cold on someone thirsty: a 4 less POISE 2 is 2; with thirst's 3 added, 5 > 4.
+    thirsty = with_extra(tmp_path, ex("scout"), "thirsty.yaml", "conditions: ['Strained(3, \"thirst\")']\n")
+    alone = run(cli, "Affliction", "--as", thirsty, "--with", "agent=common_cold", "--dice", "4,1")
+    assert alone["results"] == {"rolls": [4], "strain": 2, "fate": "under_strain"}
+    both = run(cli, "Affliction", "--as", thirsty, "--with", "agent=common_cold", *summed, "--dice", "4")
+    assert both["results"] == {"rolls": [4], "strain": 2, "fate": "killed"}
+
+
+def test_a28_counts_a_strain_that_names_no_source(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # A file's `Strained(2)` (source "any") sets the minimum Difficulty whether the sources are
+    # added up or not.
+    strained = with_extra(tmp_path, ex("scout"), "strained.yaml", "conditions: ['Strained(2)']\n")
+    for stack in ("highest_source", "sum_sources"):
+        out = run(cli, "Sense Task", "--as", strained, "--option", f"strain_stack={stack}")
+        assert out["results"]["difficulty"] == 2
+
+
+@pytest.mark.parametrize("stop", ["stop_on_equal", "stop_on_lower"])
+def test_exact_odds_with_summed_strain_and_a8(rules, tmp_path: Path, stop: str) -> None:  # type: ignore[no-untyped-def]
+    # Rattler venom (1d6+2, FRAME 3) on a scout already at 1 thirst, treated after 3 intervals;
+    # A28's sources added up, A8 both ways.
+    thirsty = with_extra(tmp_path, ex("scout"), "thirsty.yaml", "conditions: ['Strained(1, \"thirst\")']\n")
+    options = {"affliction_stop_on_equal": stop, "strain_stack": "sum_sources"}
+    odds = rules.odds("Affliction", as_=rules.entity(thirsty), agent="rattler_venom", intervals=3, options=options)
+    strain, fate = course(2, 3, 4, False, other=1, summed=True, stop_on_equal=stop == "stop_on_equal", cap=3)
+    assert sum(fate.values()) == 1
+    assert named(odds.results["strain"]) == dict(strain)
+    assert named(odds.results["fate"]) == dict(fate)
