@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
+from itertools import product
 from pathlib import Path
 
 import pytest
@@ -169,3 +170,46 @@ def test_exact_odds_with_summed_strain_and_a8(rules, tmp_path: Path, stop: str) 
     assert sum(fate.values()) == 1
     assert named(odds.results["strain"]) == dict(strain)
     assert named(odds.results["fate"]) == dict(fate)
+
+
+# ---------------------------------------------------------------- §4.15, A23: what burns the same
+
+
+def test_a23_fixed_is_for_what_burns(cli) -> None:  # type: ignore[no-untyped-def]
+    fixed = ("--option", "fire_burning=fixed")
+    # Not flammable: a bonfire is rolled each Round whatever A23 says: 6 + 5 - 3, 2 + 2 - 3.
+    plain = run(cli, "Fire", "--as", ex("scout"), "--with", "size=bonfire", "--with", "rounds=2", *fixed,
+                "--dice", "6,5,2,2")
+    assert plain["results"]["damage"] == [8, 1]
+    # Flammable: one roll (11) burns the same every Round, and the Burning keeps it.
+    burning = run(cli, "Fire", "--as", ex("scout"), "--with", "size=bonfire", "--with", "rounds=2",
+                  "--with", "flammable=true", *fixed, "--dice", "6,5")
+    assert burning["results"]["damage"] == [8, 8]
+    assert burning["state"]["actor"]["conditions"][-1] == "Burning(2, 11)"
+
+
+def test_a23_fixed_burning_at_the_end_of_a_round(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Far (FRAME 3, Mettle 3) burns for a fixed 5: 5 - 3 = 2 at the end of the Round, no die.
+    far = with_extra(tmp_path, ex("bandit"), "far.yaml", "conditions: ['Burning(1, 5)']\n")
+    answers = tmp_path / "a.yaml"
+    answers.write_text("- Bandit\n- pass\n")
+    out = run(cli, "Combat Round", "--as", far, "--choices", str(answers), "--option", "fire_burning=fixed")
+    assert out["results"]["mettle"] == [1]
+    # Rolled anew (the default): a die is needed, a 6 is 6 - 3 = 3.
+    rolled = run(cli, "Combat Round", "--as", far, "--choices", str(answers), "--dice", "6")
+    assert rolled["results"]["mettle"] == [0]
+
+
+def test_exact_odds_of_a_fixed_burning_and_a_hotter_fire(rules) -> None:  # type: ignore[no-untyped-def]
+    scout = rules.entity(ex("scout"))
+    same = rules.odds("Fire", as_=scout, rounds=2, flammable=True, options={"fire_burning": "fixed"})
+    expected: Counter = Counter()
+    for face in range(1, 7):
+        expected[(max(0, face - 3),) * 2] += Fraction(1, 6)
+    assert named(same.results["damage"]) == dict(expected)
+    # A lava flow hotter than a forge ("3d6 or more"): 4d6 less Soak 3.
+    lava = rules.odds("Fire", as_=scout, size="forge", extra_dice=1)
+    hotter: Counter = Counter()
+    for faces in product(range(1, 7), repeat=4):
+        hotter[(max(0, sum(faces) - 3),)] += Fraction(1, 1296)
+    assert named(lava.results["damage"]) == dict(hotter)
