@@ -213,3 +213,18 @@ def test_exact_odds_of_a_fixed_burning_and_a_hotter_fire(rules) -> None:  # type
     for faces in product(range(1, 7), repeat=4):
         hotter[(max(0, sum(faces) - 3),)] += Fraction(1, 1296)
     assert named(lava.results["damage"]) == dict(hotter)
+
+
+# ---------------------------------------------------------------- §4.17: +1 to +3, flashes
+
+
+def test_poor_light_from_1_to_3_and_a_flash(rules) -> None:  # type: ignore[no-untyped-def]
+    # The summary's "+1 to +3": dim 1, gloom 2, dark 3 on a sight-reliant Difficulty 3.
+    assert [rules.resolve("Visibility Difficulty", base=3, light=light).results["difficulty"]
+            for light in ("lit", "dim", "gloom", "dark")] == [3, 4, 5, 6]
+    # A bright flash the GM makes +2 is a sight penalty: with dim light the largest counts...
+    assert rules.resolve("Visibility Difficulty", base=3, light="dim", flash=2).results["difficulty"] == 5
+    # ...or they add up (A19's alternative); a check not reliant on sight ignores it.
+    assert rules.resolve("Visibility Difficulty", base=3, light="dim", flash=2,
+                         options={"difficulty_stacking": "sum_all"}).results["difficulty"] == 6
+    assert rules.resolve("Visibility Difficulty", base=3, flash=2, sight_reliant=False).results["difficulty"] == 3
