@@ -3,7 +3,7 @@
 (shared/seeds/003_96f27f7ed9aa610d.txt): a named agent's dose scaled, no Strain being no harm,
 Deprivation going on from the Strain on the sheet, A28's summed sources deciding the fate,
 A23's fixed Burning only for what burns (in a Fire and at the end of a Round), a hotter fire,
-the "+1 to +3" of poor light and a bright flash. Given dice worked out by hand (each test says
+the "+1 to +3" of poor light and a bright flash, and a Stun weapon's Strain knocking out. Given dice worked out by hand (each test says
 how) and exact odds compared with enumerations written here."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-from mettle_helpers import ex, refused, run, with_extra
+from mettle_helpers import ex, fighter, refused, run, with_extra
 from runebook.interpreter.rules import load
 
 GAME = "mettle"
@@ -228,3 +228,23 @@ def test_poor_light_from_1_to_3_and_a_flash(rules) -> None:  # type: ignore[no-u
     assert rules.resolve("Visibility Difficulty", base=3, light="dim", flash=2,
                          options={"difficulty_stacking": "sum_all"}).results["difficulty"] == 6
     assert rules.resolve("Visibility Difficulty", base=3, flash=2, sight_reliant=False).results["difficulty"] == 3
+
+
+# ---------------------------------------------------------------- Stun's Strain ends in a knock-out
+
+
+def test_stun_strain_above_mettle_knocks_out(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Resources, Specials: Stun weapons deal Strain instead of damage, "ending in
+    Incapacitation". A stun gun (DM 6) on the Bandit (Soak 3, Mettle 3)."""
+    gun = fighter(tmp_path, "Gun", weapon="Stun gun", DM=6, Stun=1)
+    # [1,2,3]: Score 6, Edge 0: 6 - 3 = Strain 3, not above Mettle 3: still up.
+    level = run(cli, "Attack", "--as", gun, "--against", ex("bandit"), "--dice", "1,2,3")
+    assert level["state"]["target"]["conditions"] == ['Strained(3, "stun")']
+    # [1,2,4]: Score 3, Edge 1: 6 + 1 - 3 = Strain 4 > 3: knocked out, not dead.
+    out = run(cli, "Attack", "--as", gun, "--against", ex("bandit"), "--dice", "1,2,4")
+    assert out["state"]["target"]["conditions"] == ['Strained(4, "stun")', "Stunned"]
+    # Knocked out, the Bandit has no Action to strike back with.
+    down = with_extra(tmp_path, ex("bandit"), "down.yaml", "conditions: ['Strained(4, \"stun\")', Stunned]\n")
+    refused(cli, "Attacker Can Act", "Attack", "--as", down, "--against", gun, "--dice", "1,1,1")
+    # It lasts the Scene, as the stun's Strain does.
+    assert run(cli, "New Scene", "--as", down)["state"]["actor"]["conditions"] == []
