@@ -14,7 +14,7 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-from mettle_helpers import ex, fighter, refused, run, with_extra
+from mettle_helpers import answers, ex, fighter, refused, run, with_extra
 from runebook.interpreter.rules import load
 
 GAME = "mettle"
@@ -248,3 +248,21 @@ def test_stun_strain_above_mettle_knocks_out(cli, tmp_path: Path) -> None:  # ty
     refused(cli, "Attacker Can Act", "Attack", "--as", down, "--against", gun, "--dice", "1,1,1")
     # It lasts the Scene, as the stun's Strain does.
     assert run(cli, "New Scene", "--as", down)["state"]["actor"]["conditions"] == []
+
+
+# ---------------------------------------------------------------- §4.9 on the road: a crawl's hunger
+
+
+def test_a_crawl_can_starve_its_party(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Travel: lacking rations inflicts Deprivation, skeletons and all. Kirin (POISE 5,
+    Mettle 4) takes the coast road (1 day) and the pilgrim steps (2 days) on two days of
+    rations, [3,3,3,3,3] each leg (Score 15, past any Difficulty her Strain sets) and a 1 on
+    each table: one hungry day. Already at 4 hunger: 5 > 4, dead; at 3, 4 is not above 4."""
+    plan = answers(tmp_path, "coast road", "pilgrim steps")
+    dice = "3,3,3,3,3,1,3,3,3,3,3,1"
+    for had, conditions in ((4, ['Strained(5, "hunger")', "Dead"]), (3, ['Strained(4, "hunger")'])):
+        starving = with_extra(tmp_path, ex("kirin"), f"starving{had}.yaml", f"conditions: ['Strained({had}, \"hunger\")']\n")
+        out = run(cli, "Coast Crawl", "--as", starving, "--with", "rations=2", "--choices", plan, "--dice", dice,
+                  game=str(Path(ex("kirin")).parent.parent / "homebrew"))
+        assert out["results"]["hungry_days"] == 1
+        assert out["state"]["actor"]["conditions"] == conditions
