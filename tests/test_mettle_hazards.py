@@ -97,8 +97,9 @@ def test_fire_rolls_each_round_and_sets_the_flammable_burning(cli) -> None:  # t
     # Bonfire 2d6: 11 - 3 = 8, then 4 - 3 = 1.
     assert payload["results"]["damage"] == [8, 1] and payload["results"]["burning"] is True
     assert payload["state"]["actor"]["conditions"][-1] == "Burning(2)"
+    # A23's `fixed`: a flammable target burns for the same damage every Round (one roll).
     fixed = cli("run", GAME, "Fire", "--as", scout, "--with", "size=bonfire", "--with", "rounds=2",
-                "--option", "fire_burning=fixed", "--dice", "6,5,2,2", "--json")
+                "--with", "flammable=true", "--option", "fire_burning=fixed", "--dice", "6,5", "--json")
     assert json.loads(fixed.stdout)["results"]["damage"] == [8, 8]
 
 
