@@ -261,7 +261,7 @@ class LineMemo:
         world = ctx.world
         if func.env is not self.stop:
             return call_function_value(func, values, ctx, site)
-        if not all(map(self.plain_value, values)):
+        if not SIMPLE.issuperset(map(type, values)) and not all(map(self.plain_value, values)):
             return call_function_value(func, values, ctx, site)
         key = (id(func), *values)
         found = self.values.get(key, _MISSING)

@@ -733,6 +733,11 @@ def _compile_line(rules: Any, line: ast.Statement, source: Source, labels: Mappi
                     holds = truth(run.value(index, names, closure), ctx)
                 finally:
                     ctx.trace = trace
+            elif ctx.trace is None and run.memo is not None and names is not None:
+                # Exact odds (no trace): _Segment.value inlined, and a boolean taken as it is.
+                holds = run.memo.evaluate(index, names, closure, ctx, run.env)
+                if type(holds) is not bool:
+                    holds = truth(holds, ctx)
             else:
                 holds = truth(run.value(index, names, closure), ctx)
                 if ctx.trace is not None:
