@@ -14,6 +14,7 @@ import logging
 import re
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from runebook.dsl.formatter import format_source
 from runebook.dsl.source import Source, Span
 from runebook.dsl.vocabulary import fold
 from runebook.interpreter.lsp import completion
-from runebook.interpreter.lsp.analysis import Analysis, analyze
+from runebook.interpreter.lsp.analysis import Analysis, analyze, mechanics_diagnostics
 from runebook.interpreter.lsp.odds import Pending, blank_entity, chart, odds_charts
 from runebook.interpreter.lsp.symbols import Symbol, collect_symbols, occurrences, symbol_at
 
@@ -55,6 +56,9 @@ class RunebookServer(LanguageServer):
         self.analyses: dict[str, tuple[int | None, Analysis]] = {}
         self.symbol_cache: dict[int, list[Symbol]] = {}
         self.pending: dict[str, asyncio.Task[None]] = {}
+        #: One mechanics check at a time: checks queued behind it for an older version of a
+        #: document are skipped, not run.
+        self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="runebook-check")
 
     def report_server_error(self, error: Exception, source: Any) -> None:  # noqa: ARG002
         log.error("runebook lsp: %s: %s", type(error).__name__, error)
@@ -70,7 +74,8 @@ class RunebookServer(LanguageServer):
         return texts
 
     def analysis(self, uri: str) -> Analysis | None:
-        """The document's analysis for its current text (checked now if it is stale)."""
+        """The document's analysis for its current text (checked now if it is stale): the
+        front end's, which requests need; the mechanics' diagnostics come with :meth:`publish`."""
         try:
             document = self.workspace.get_text_document(uri)
         except Exception:  # noqa: BLE001
@@ -81,9 +86,14 @@ class RunebookServer(LanguageServer):
         cached = self.analyses.get(uri)
         if cached is not None and cached[0] == document.version and cached[1].source.text == document.source:
             return cached[1]
-        found = analyze(Path(path).resolve(), document.source, self.overlay(), self.game)
+        found = analyze(Path(path).resolve(), document.source, self.overlay(), self.game, mechanics=False)
         self.analyses[uri] = (document.version, found)
         return found
+
+    def stale(self, uri: str, version: int | None) -> bool:
+        """Whether the document was closed or changed since ``version``."""
+        document = self.workspace.text_documents.get(uri)
+        return document is None or document.version != version
 
     def symbols(self, found: Analysis) -> list[Symbol]:
         key = id(found)
@@ -94,12 +104,23 @@ class RunebookServer(LanguageServer):
             self.symbol_cache[key] = collect_symbols(found.files(), kinds)
         return self.symbol_cache[key]
 
-    def publish(self, uri: str) -> None:
+    async def publish(self, uri: str) -> None:
+        """Send the document's diagnostics. The mechanics of a whole game take up to a second
+        to check: that runs beside the event loop, so requests are answered meanwhile, and
+        its answer is dropped if the document changed in between (a newer check is due)."""
         found = self.analysis(uri)
         if found is None:
             return
-        items = [to_lsp_diagnostic(d) for d in found.diagnostics]
-        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items))
+        version = self.analyses[uri][0]
+
+        def check() -> list[Diagnostic] | None:
+            return None if self.stale(uri, version) else mechanics_diagnostics(found)
+
+        diagnostics = await asyncio.get_running_loop().run_in_executor(self.checker, check)
+        if diagnostics is None or self.stale(uri, version):
+            return
+        items = [to_lsp_diagnostic(d) for d in diagnostics]
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version))
 
     def schedule(self, uri: str) -> None:
         """Check ``uri`` after :attr:`debounce` seconds, replacing a check already waiting."""
@@ -111,7 +132,7 @@ class RunebookServer(LanguageServer):
             await asyncio.sleep(self.debounce)
             self.pending.pop(uri, None)
             try:
-                self.publish(uri)
+                await self.publish(uri)
             except Exception as error:  # noqa: BLE001
                 log.error("runebook lsp: checking %s failed: %s: %s", uri, type(error).__name__, error)
 
@@ -245,8 +266,8 @@ def initialize(params: lsp.InitializeParams) -> None:
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
 @_safe()
-def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
-    server.publish(params.text_document.uri)
+async def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
+    await server.publish(params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
