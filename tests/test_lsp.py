@@ -438,3 +438,59 @@ async def test_formatting_is_runebook_fmt_on_the_open_text(client: LanguageClien
     assert edits[0].range.start == lsp.Position(0, 0)
     assert edits[0].new_text == format_source(Source(str(path), messy)).text
     assert edits[0].new_text == "function half(x) = floor(x / 2)  # rounds down\n\nfunction twice(x) = x * 2\n"
+
+
+OWN_NAMES = """function best(x) = x * 10
+
+check Dare (bonus = 0, edge: number = 1)
+  roll dice = 2d6
+  let best = highest(dice) + bonus
+  result total = best + edge + Grit
+"""
+
+
+async def test_a_declarations_own_names_shadow_the_games(client: LanguageClient, homebrew: Path) -> None:
+    """Inputs and the names a check's lines bind complete, hover, lead to their binding and
+    rename within the check; the game's function of the same spelling is left alone."""
+    path = homebrew / "tiny" / "own.rules"
+    await _open(client, path, OWN_NAMES)
+    lines = OWN_NAMES.split("\n")
+    use = lines.index("  result total = best + edge + Grit")
+    let = lines.index("  let best = highest(dice) + bonus")
+    where = lsp.TextDocumentIdentifier(_uri(path))
+    at = lsp.Position(use, lines[use].index("best") + 1)
+
+    completion = await client.text_document_completion_async(
+        lsp.CompletionParams(where, lsp.Position(use, len("  result total = "))))
+    items = {i.label: i for i in completion.items}
+    assert {"bonus", "edge", "dice", "best", "Grit"} <= set(items) and "total" not in items
+    assert items["best"].detail == "let: let best = highest(dice) + bonus"
+    assert items["highest"].kind == lsp.CompletionItemKind.Function and "highest(" in items["highest"].detail
+
+    hover = await client.text_document_hover_async(lsp.HoverParams(where, at))
+    assert hover.contents.value.startswith("**best** — let in check Dare")
+    target = await client.text_document_definition_async(lsp.DefinitionParams(where, at))
+    assert (target.range.start.line, target.range.start.character) == (let, lines[let].index("best"))
+    edit = await client.text_document_rename_async(lsp.RenameParams(text_document=where, position=at, new_name="top"))
+    spots = sorted((e.range.start.line, e.range.start.character) for e in edit.changes[_uri(path)])
+    assert spots == [(let, lines[let].index("best")), (use, lines[use].index("best"))]
+    found = await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=where, position=lsp.Position(let, lines[let].index("bonus")),
+        context=lsp.ReferenceContext(include_declaration=True)))
+    assert sorted(f.range.start.line for f in found) == [lines.index("check Dare (bonus = 0, edge: number = 1)"), let]
+
+    builtin = await client.text_document_hover_async(lsp.HoverParams(where, lsp.Position(let, lines[let].index("highest"))))
+    assert builtin.contents.value.startswith("**highest** — builtin") and "highest(" in builtin.contents.value
+
+
+async def test_completion_on_a_declarations_own_line(client: LanguageClient, homebrew: Path) -> None:
+    path = homebrew / "tiny" / "half.rules"
+    text = "function half(x) = \n\nextends \n"
+    await _open(client, path, text)
+    where = lsp.TextDocumentIdentifier(_uri(path))
+    code = {i.label for i in (await client.text_document_completion_async(
+        lsp.CompletionParams(where, lsp.Position(0, len("function half(x) = "))))).items}
+    assert {"x", "Grit", "floor"} <= code and "kind" not in code
+    games = {i.label for i in (await client.text_document_completion_async(
+        lsp.CompletionParams(where, lsp.Position(2, len("extends "))))).items}
+    assert games == {p.parent.name for p in (REPO / "rulesets").glob("*/*.rules")}

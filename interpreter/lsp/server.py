@@ -23,14 +23,18 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from runebook import interpreter
+from runebook.dsl import ast
+from runebook.dsl.builtins import BUILTINS, Builtin, hidden_builtins
 from runebook.dsl.diagnostics import Diagnostic
+from runebook.dsl.loader import builtin_games
 from runebook.dsl.formatter import format_source
 from runebook.dsl.source import Source, Span
 from runebook.dsl.vocabulary import fold
 from runebook.interpreter.lsp import completion
 from runebook.interpreter.lsp.analysis import Analysis, analyze, mechanics_diagnostics
 from runebook.interpreter.lsp.odds import Pending, blank_entity, chart, odds_charts
-from runebook.interpreter.lsp.symbols import Symbol, collect_symbols, occurrences, symbol_at
+from runebook.interpreter.lsp.scope import Local, Scope, scope_at, word_at
+from runebook.interpreter.lsp.symbols import Symbol, code_regions, collect_symbols, occurrences, symbol_at
 
 __all__ = ["RunebookServer", "main", "server"]
 
@@ -247,6 +251,31 @@ def _at(found: Analysis, position: lsp.Position) -> tuple[Symbol, int, int] | No
     return symbol_at(text, index(text, position.character) + 1, server.symbols(found))
 
 
+def _local_at(found: Analysis, position: lsp.Position) -> tuple[Scope, Local, int, int] | None:
+    """The name under the cursor when the declaration around it binds it (an input, a
+    ``let``...): that name, not the game's of the same spelling, is the one meant there."""
+    text = _line(found, position.line)
+    word = word_at(text, index(text, position.character))
+    if word is None or text.lstrip().startswith("#"):
+        return None
+    scope = scope_at(found.source.text.split("\n"), position.line)
+    local = scope.find(word[0]) if scope is not None else None
+    if scope is None or local is None:
+        return None
+    return scope, local, word[1], word[2]
+
+
+def _scope_uses(found: Analysis, scope: Scope, name: str) -> list[tuple[int, int, int]]:
+    """Where ``name`` is written as code in the declaration's lines: (line, start, end), 1-based."""
+    pattern = re.compile(r"(?<![\w'.])" + re.escape(name) + r"(?!\w)")
+    places = []
+    for number in range(scope.first, scope.last + 1):
+        text = found.source.line_text(number)
+        for start, end in code_regions(text):
+            places += [(number, m.start() + 1, m.end() + 1) for m in pattern.finditer(text, start, end)]
+    return places
+
+
 # -------------------------------------------------------------------- lifecycle
 
 
@@ -296,18 +325,58 @@ def did_close(params: lsp.DidCloseTextDocumentParams) -> None:
 # -------------------------------------------------------------------- completion
 
 
-def _names(found: Analysis) -> list[tuple[str, str]]:
+def _names(found: Analysis) -> list[lsp.CompletionItem]:
     """Names an expression may use: stats, names, derived values, tables, functions..."""
     vocab = found.ruleset.vocabulary if found.ruleset else None
-    pairs = [(n, "stat") for n in (vocab.stats.values() if vocab else ())]
-    pairs += [(n, "name") for n in (vocab.names.values() if vocab else ())]
-    pairs += [(s.name, s.kind) for s in server.symbols(found)
+    items = [_item(n, lsp.CompletionItemKind.Variable, "stat") for n in (vocab.stats.values() if vocab else ())]
+    items += [_item(n, lsp.CompletionItemKind.Variable, "name") for n in (vocab.names.values() if vocab else ())]
+    items += [_symbol_item(s, lsp.CompletionItemKind.Variable) for s in server.symbols(found)
               if s.kind in ("derive", "table", "function", "levels", "resource", "condition", "option")]
-    return list(dict.fromkeys(pairs))
+    return items
 
 
-def _item(label: str, kind: lsp.CompletionItemKind, detail: str, insert: str | None = None) -> lsp.CompletionItem:
-    return lsp.CompletionItem(label=label, kind=kind, detail=detail, insert_text=insert)
+def _item(label: str, kind: lsp.CompletionItemKind, detail: str, insert: str | None = None,
+          doc: str | None = None, sort: str | None = None) -> lsp.CompletionItem:
+    documentation = lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=doc) if doc else None
+    return lsp.CompletionItem(label=label, kind=kind, detail=detail, insert_text=insert,
+                              documentation=documentation, sort_text=sort)
+
+
+def _symbol_item(symbol: Symbol, kind: lsp.CompletionItemKind) -> lsp.CompletionItem:
+    """A declared name, shown with its declaration's first line and the comment above it."""
+    detail = symbol.signature if symbol.signature and symbol.kind not in ("stat", "name") else symbol.kind
+    return _item(symbol.name, kind, detail, doc=symbol.doc or None)
+
+
+def _local_item(local: Local) -> lsp.CompletionItem:
+    # Sorted before the game's names: in a declaration its own names are the likely ones.
+    return _item(local.name, lsp.CompletionItemKind.Variable, f"{local.kind}: {local.text}", sort=f"0{local.name}")
+
+
+def _builtins(found: Analysis) -> list[Builtin]:
+    """The builtins the document's rules may call: the groups its ruleset ``uses`` and the
+    ones every ruleset has."""
+    used = [str(group) for _, rules in found.files() for block in rules.blocks
+            if isinstance(block, ast.UsesDecl) for group in block.groups]
+    hidden = hidden_builtins(used)
+    return [b for key, b in BUILTINS.items() if key not in hidden]
+
+
+def _builtin_doc(builtin: Builtin) -> str:
+    signatures = "\n".join(s.text for s in builtin.signatures)
+    return f"```runebook\n{signatures}\n```\n\n{builtin.doc}" if builtin.doc else f"```runebook\n{signatures}\n```"
+
+
+def _builtin_items(found: Analysis) -> list[lsp.CompletionItem]:
+    return [_item(b.name, lsp.CompletionItemKind.Function, b.signatures[0].text, doc=_builtin_doc(b),
+                  sort=f"2{b.name}") for b in _builtins(found)]
+
+
+def _code_items(found: Analysis, scope: Scope | None, line: int) -> list[lsp.CompletionItem]:
+    """What an expression at 0-based ``line`` may name: the declaration's own names bound
+    above it, the game's names, and the builtins."""
+    own = [_local_item(n) for n in (scope.names if scope else ()) if n.line <= line or n.kind == "input"]
+    return own + _names(found) + _builtin_items(found)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["["]))
@@ -330,8 +399,10 @@ def complete(params: lsp.CompletionParams) -> lsp.CompletionList:
                 spec = kind.labels[fold(name)] if fold(name) in kind.labels else kind.label(name)
                 detail = f"{kind.name} label: {spec.value_type}" if spec else kind.name
                 items.append(_item(name, lsp.CompletionItemKind.Property, detail, f"{name}: "))
+    elif place.what == "game":
+        items += [_item(folder.name, lsp.CompletionItemKind.Module, "game") for folder in builtin_games().values()]
     elif place.what in ("bracket", "value"):
-        items += [_item(n, lsp.CompletionItemKind.Variable, k) for n, k in _names(found)]
+        items += _code_items(found, scope_at(lines, params.position.line), params.position.line)
         if place.what == "value" and vocab is not None:
             items += [_item(e.entry.name, lsp.CompletionItemKind.Reference, e.kind or "entry")
                       for e in (found.ruleset.entries if found.ruleset else ())]
@@ -340,12 +411,14 @@ def complete(params: lsp.CompletionParams) -> lsp.CompletionList:
                           for w in (*kind.keywords, *kind.types)]
     elif place.what == "body":
         items += [_item(w, lsp.CompletionItemKind.Keyword, "statement") for w in completion.STATEMENT_KEYWORDS]
-        items += [_item(s.name, lsp.CompletionItemKind.Function, s.kind) for s in server.symbols(found)
+        items += [_symbol_item(s, lsp.CompletionItemKind.Function) for s in server.symbols(found)
                   if s.kind in ("check", "procedure", "condition", "resource", "option", "table")]
-        items += [_item(n, lsp.CompletionItemKind.Variable, k) for n, k in _names(found)]
+        items += _code_items(found, scope_at(lines, params.position.line), params.position.line)
     else:
         items += [_item(w, lsp.CompletionItemKind.Keyword, "declaration") for w in completion.DECLARATION_KEYWORDS]
-    unique = {(i.label, i.kind): i for i in items}
+    unique: dict[tuple[str, Any], lsp.CompletionItem] = {}
+    for item in items:  # the first is kept: a declaration's own name shadows the game's
+        unique.setdefault((item.label, item.kind), item)
     return lsp.CompletionList(is_incomplete=False, items=list(unique.values()))
 
 
@@ -428,13 +501,29 @@ async def _hover_text(found: Analysis, position: lsp.Position) -> str | None:
                     result = await _budgeted(_odds_job(found, checked.entry.name, True))
                     lines.append(f"{_odds_note(True)}:\n\n{_fenced(result)}")
             return "\n\n".join(lines)
+    local = _local_at(found, position)
+    if local is not None:
+        scope, name = local[0], local[1]
+        return (f"**{name.name}** — {name.kind} in {scope.header.split('(')[0].strip()}\n\n"
+                f"```runebook\n{name.text}\n```")
     hit = _at(found, position)
     if hit is not None:
         return _symbol_hover(hit[0])
+    builtin = _builtin_at(found, text, character)
+    if builtin is not None:
+        return f"**{builtin.name}** — builtin\n\n{_builtin_doc(builtin)}"
     for match in re.finditer(r"\[([^\[\]]+)\]", text):
         if match.start() <= character < match.end():
             return await _expression_hover(match.group(1))
     return None
+
+
+def _builtin_at(found: Analysis, text: str, character: int) -> Builtin | None:
+    """The builtin called on ``text`` at 0-based ``character`` (a name followed by '(')."""
+    word = word_at(text, character)
+    if word is None or not text[word[2] - 1:].lstrip().startswith("("):
+        return None
+    return next((b for b in _builtins(found) if b.name.casefold() == word[0].casefold()), None)
 
 
 async def _budgeted(job: Callable[[], str]) -> str:
@@ -473,6 +562,10 @@ async def hover(params: lsp.HoverParams) -> lsp.Hover | None:
 @_safe()
 def definition(params: lsp.DefinitionParams) -> lsp.Location | None:
     found = server.analysis(params.text_document.uri)
+    local = _local_at(found, params.position) if found else None
+    if found is not None and local is not None:
+        name = local[1]
+        return _location(found, found.source.name, name.line, name.column, name.end_column)
     hit = _at(found, params.position) if found else None
     if hit is None:
         return None
@@ -488,6 +581,13 @@ def _uses(found: Analysis, symbol: Symbol) -> list[Any]:
 @_safe(default=[])
 def references(params: lsp.ReferenceParams) -> list[lsp.Location]:
     found = server.analysis(params.text_document.uri)
+    local = _local_at(found, params.position) if found else None
+    if found is not None and local is not None:
+        scope, name = local[0], local[1]
+        places = _scope_uses(found, scope, name.name)
+        if not params.context.include_declaration:
+            places = [p for p in places if (p[0], p[1]) != (name.line, name.column)]
+        return [_location(found, found.source.name, *place) for place in places]
     hit = _at(found, params.position) if found else None
     if found is None or hit is None:
         return []
@@ -510,6 +610,9 @@ def _renamable(found: Analysis, symbol: Symbol) -> bool:
 @_safe()
 def prepare_rename(params: lsp.PrepareRenameParams) -> lsp.Range | None:
     found = server.analysis(params.text_document.uri)
+    local = _local_at(found, params.position) if found else None
+    if found is not None and local is not None:
+        return _range(found, found.source.name, params.position.line + 1, local[2], local[3])
     hit = _at(found, params.position) if found else None
     if found is None or hit is None or not _renamable(found, hit[0]):
         return None
@@ -517,16 +620,25 @@ def prepare_rename(params: lsp.PrepareRenameParams) -> lsp.Range | None:
 
 
 _NEW_NAME = re.compile(r"^[A-Za-z][\w' -]*$")
+#: A declaration's own names are single words (an input, a `let`).
+_NEW_LOCAL = re.compile(r"^[A-Za-z_]\w*$")
 
 
 @server.feature(lsp.TEXT_DOCUMENT_RENAME)
 @_safe()
 def rename(params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
     found = server.analysis(params.text_document.uri)
+    new = params.new_name.strip()
+    local = _local_at(found, params.position) if found else None
+    if found is not None and local is not None:
+        if not _NEW_LOCAL.match(new):
+            return None
+        edits = [lsp.TextEdit(range=_range(found, found.source.name, *place), new_text=new)
+                 for place in _scope_uses(found, local[0], local[1].name)]
+        return lsp.WorkspaceEdit(changes={params.text_document.uri: edits})
     hit = _at(found, params.position) if found else None
     if found is None or hit is None or not _NEW_NAME.match(params.new_name.strip()) or not _renamable(found, hit[0]):
         return None
-    new = params.new_name.strip()
     changes: dict[str, list[lsp.TextEdit]] = {}
     for place in _uses(found, hit[0]):
         uri = from_fs_path(place.path) or place.path

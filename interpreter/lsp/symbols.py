@@ -17,7 +17,7 @@ from runebook.dsl import ast
 from runebook.dsl.source import Source, Span
 from runebook.dsl.vocabulary import fold
 
-__all__ = ["Occurrence", "Symbol", "collect_symbols", "name_pattern", "occurrences", "symbol_at"]
+__all__ = ["Occurrence", "Symbol", "code_regions", "collect_symbols", "name_pattern", "occurrences", "symbol_at"]
 
 #: Declaration classes whose ``name`` is an expression (a ``Name``), with the word shown for them.
 _NAMED: dict[type, str] = {
@@ -169,6 +169,12 @@ def _code_regions(line: str, in_entry: bool, header: bool, label_is_code: Any) -
     if label and label_is_code(label.group(1).strip()):
         regions.append((label.end(), len(line)))
     return regions
+
+
+def code_regions(line: str) -> list[tuple[int, int]]:
+    """The parts of a mechanics line where names are code, not a comment or a string
+    (0-based, end exclusive)."""
+    return _code_regions(line, False, False, None)
 
 
 def occurrences(name: str, files: Iterable[tuple[Source, ast.RulesFile]], code_label: Any = None) -> list[Occurrence]:
