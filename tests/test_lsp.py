@@ -494,3 +494,33 @@ async def test_completion_on_a_declarations_own_line(client: LanguageClient, hom
     games = {i.label for i in (await client.text_document_completion_async(
         lsp.CompletionParams(where, lsp.Position(2, len("extends "))))).items}
     assert games == {p.parent.name for p in (REPO / "rulesets").glob("*/*.rules")}
+
+
+LEVELS = """option pace: slow | fast = slow
+
+# How far a runner goes at the table's pace.
+function speed(x) = x * 2 if pace == fast else x
+
+check Run (speed = 1)
+  result far = speed + 1
+"""
+
+
+async def test_levels_hover_and_complete_and_a_rename_leaves_a_shadowing_input(client: LanguageClient,
+                                                                              homebrew: Path) -> None:
+    path = homebrew / "tiny" / "levels.rules"
+    await _open(client, path, LEVELS)
+    lines = LEVELS.split("\n")
+    where = lsp.TextDocumentIdentifier(_uri(path))
+    function = lines.index("function speed(x) = x * 2 if pace == fast else x")
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        where, lsp.Position(function, lines[function].index("fast") + 1)))
+    assert hover.contents.value.startswith("**fast** — level (a value of option pace)")
+    offered = await client.text_document_completion_async(lsp.CompletionParams(
+        where, lsp.Position(function, lines[function].index("fast"))))
+    assert {"slow", "fast"} <= {i.label for i in offered.items}
+    edit = await client.text_document_rename_async(lsp.RenameParams(
+        text_document=where, position=lsp.Position(function, lines[function].index("speed")), new_name="pace_of"))
+    # The function's name only: the check's input `speed` is another name.
+    assert [(e.range.start.line, e.range.start.character) for e in edit.changes[_uri(path)]] == [
+        (function, lines[function].index("speed"))]

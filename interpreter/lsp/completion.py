@@ -65,7 +65,7 @@ def place_at(lines: Sequence[str], line: int, column: int) -> Place:
             start += 1
         first = lines[start] if start < line else ""
         if start == line:
-            return Place("body" if text[:1].isspace() else "top")
+            return _own_line(text, column)
     word = first.split(maxsplit=1)[0] if first.split() else ""
     if first[:1].isspace() or word in DECLARATION_KEYWORDS:
         # At the margin after a declaration, the next declaration starts; indented, its body goes on.

@@ -331,7 +331,7 @@ def _names(found: Analysis) -> list[lsp.CompletionItem]:
     items = [_item(n, lsp.CompletionItemKind.Variable, "stat") for n in (vocab.stats.values() if vocab else ())]
     items += [_item(n, lsp.CompletionItemKind.Variable, "name") for n in (vocab.names.values() if vocab else ())]
     items += [_symbol_item(s, lsp.CompletionItemKind.Variable) for s in server.symbols(found)
-              if s.kind in ("derive", "table", "function", "levels", "resource", "condition", "option")]
+              if s.kind in ("derive", "table", "function", "levels", "level", "resource", "condition", "option")]
     return items
 
 
@@ -574,7 +574,21 @@ def definition(params: lsp.DefinitionParams) -> lsp.Location | None:
 
 
 def _uses(found: Analysis, symbol: Symbol) -> list[Any]:
-    return occurrences(symbol.name, found.files(), _code_label(found))
+    """Where the game's ``symbol`` is used: not where a declaration's own name of that
+    spelling (an input, a ``let``) stands for something else."""
+    places = occurrences(symbol.name, found.files(), _code_label(found))
+    texts = {name: source.text.split("\n") for name, source in _texts(found).items()
+             if any(p.path == name for p in places)}
+    kept = []
+    for place in places:
+        lines = texts.get(place.path)
+        if lines is not None and (place.path, place.line) != (symbol.path, symbol.line):
+            scope = scope_at(lines, place.line - 1)
+            written = lines[place.line - 1][place.column - 1:place.end_column - 1]
+            if scope is not None and scope.find(written) is not None:
+                continue
+        kept.append(place)
+    return kept
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
@@ -664,8 +678,8 @@ def document_symbols(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbo
         return []
     result = []
     for symbol in server.symbols(found):
-        if symbol.path != found.source.name:
-            continue
+        if symbol.path != found.source.name or symbol.kind == "level":
+            continue  # a level is a part of its levels or option line, which the outline shows
         end_line = max(symbol.end_line, symbol.line)
         whole = to_range(Span(symbol.line, 1, end_line, len(found.source.line_text(end_line)) + 1), found.source)
         name_range = to_range(Span(symbol.line, symbol.column, symbol.line, symbol.end_column), found.source)

@@ -117,10 +117,29 @@ def collect_symbols(files: Iterable[tuple[Source, ast.RulesFile]],
     the kind the checker read it as."""
     kinds = entry_kinds or {}
     found: list[Symbol] = []
+    values: list[Symbol] = []
     for source, rules in files:
         for block in rules.blocks:
             found.extend(_block_symbols(source, block, kinds))
-    return found
+            values.extend(_level_symbols(source, block))
+    # Last: where a level is spelt like a declared name, the declaration is the one meant.
+    return found + values
+
+
+def _level_symbols(source: Source, block: object) -> Iterator[Symbol]:
+    """The levels of a ``levels`` line and the values of an ``option``, as ``level`` symbols
+    whose detail says whose they are."""
+    if isinstance(block, ast.LevelsDecl):
+        owner, phrases = f"of {block.name.text}", block.levels
+    elif isinstance(block, ast.OptionDecl):
+        owner, phrases = f"a value of option {block.name.text}", block.choices
+    else:
+        return
+    for phrase in phrases:
+        line = phrase.span.line if phrase.span is not None else 1
+        start = phrase.span.column if phrase.span is not None else 1
+        yield Symbol(phrase.text.strip(), "level", source.name, line, start, source.line_text(line).strip(),
+                     "", owner, line)
 
 
 def name_pattern(names: Sequence[str]) -> re.Pattern[str]:
