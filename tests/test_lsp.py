@@ -524,3 +524,26 @@ async def test_levels_hover_and_complete_and_a_rename_leaves_a_shadowing_input(c
     # The function's name only: the check's input `speed` is another name.
     assert [(e.range.start.line, e.range.start.character) for e in edit.changes[_uri(path)]] == [
         (function, lines[function].index("speed"))]
+
+
+async def test_a_change_to_a_games_file_rechecks_its_other_open_files(client: LanguageClient,
+                                                                      tmp_path_factory: pytest.TempPathFactory) -> None:
+    import asyncio
+
+    folder = tmp_path_factory.mktemp("open-together")
+    vocabulary, moves = folder / "vocabulary.rules", folder / "moves.rules"
+    vocabulary.write_text(TINY_VOCABULARY, encoding="utf-8")
+    moves.write_text(TINY_MOVES, encoding="utf-8")
+    assert await _open(client, moves) == []
+    assert await _open(client, vocabulary) == []
+    # Grit goes from the vocabulary, not saved: Shove's bracket names it.
+    await _replace(client, vocabulary, TINY_VOCABULARY.replace("stats Grit, Wits", "stats Wits"), 2)
+
+    async def moves_flagged() -> list[lsp.Diagnostic]:
+        while not client.diagnostics.get(_uri(moves)):
+            await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        return list(client.diagnostics[_uri(moves)])
+
+    (found,) = await asyncio.wait_for(moves_flagged(), 10)
+    line = TINY_MOVES.split("\n").index("Roll: [Grit + 1]")
+    assert (found.code, found.range.start.line, found.range.start.character) == ("E0207", line, len("Roll: ["))

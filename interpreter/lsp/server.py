@@ -126,6 +126,28 @@ class RunebookServer(LanguageServer):
         items = [to_lsp_diagnostic(d) for d in diagnostics]
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version))
 
+    def dependents(self, uri: str) -> list[str]:
+        """The other open documents whose check reads the document at ``uri``: those of a
+        game (not homebrew) whose folder holds it, in the document's folder or above it."""
+        changed = to_fs_path(uri)
+        if not changed:
+            return []
+        where = Path(changed).resolve()
+        found = []
+        for other in list(self.workspace.text_documents):
+            path = to_fs_path(other) if other != uri else None
+            cached = self.analyses.get(other)
+            if path and where.is_relative_to(Path(path).resolve().parent) and (cached is None or cached[1].base is None):
+                found.append(other)
+        return found
+
+    def recheck(self, uri: str) -> None:
+        """Check ``uri`` and the open documents that read it (their analyses are stale now)."""
+        self.schedule(uri)
+        for other in self.dependents(uri):
+            self.analyses.pop(other, None)
+            self.schedule(other)
+
     def schedule(self, uri: str) -> None:
         """Check ``uri`` after :attr:`debounce` seconds, replacing a check already waiting."""
         waiting = self.pending.pop(uri, None)
@@ -302,13 +324,13 @@ async def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 @_safe()
 def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
-    server.schedule(params.text_document.uri)
+    server.recheck(params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
 @_safe()
 def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
-    server.schedule(params.text_document.uri)
+    server.recheck(params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -320,6 +342,10 @@ def did_close(params: lsp.DidCloseTextDocumentParams) -> None:
     if waiting is not None:
         waiting.cancel()
     server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    # Its saved text, not the editor's, is what the others read now.
+    for other in server.dependents(uri):
+        server.analyses.pop(other, None)
+        server.schedule(other)
 
 
 # -------------------------------------------------------------------- completion
