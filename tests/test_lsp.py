@@ -547,3 +547,27 @@ async def test_a_change_to_a_games_file_rechecks_its_other_open_files(client: La
     (found,) = await asyncio.wait_for(moves_flagged(), 10)
     line = TINY_MOVES.split("\n").index("Roll: [Grit + 1]")
     assert (found.code, found.range.start.line, found.range.start.character) == ("E0207", line, len("Roll: ["))
+
+
+async def test_signature_help_inside_a_call(client: LanguageClient, homebrew: Path) -> None:
+    path = homebrew / "tiny" / "calls.rules"
+    text = ("# Halves a value, rounding down.\nfunction part(value, by) = value // by\n\n"
+            "check Dare (bonus = 0)\n  roll dice = 2d6\n  result total = part(highest(dice), 2) + bonus\n")
+    await _open(client, path, text)
+    lines = text.split("\n")
+    use = lines.index("  result total = part(highest(dice), 2) + bonus")
+
+    async def help_at(column: int) -> lsp.SignatureHelp | None:
+        return await client.text_document_signature_help_async(lsp.SignatureHelpParams(
+            lsp.TextDocumentIdentifier(_uri(path)), lsp.Position(use, column)))
+
+    inner = await help_at(lines[use].index("dice"))
+    label = inner.signatures[inner.active_signature].label
+    assert label.startswith("highest(") and inner.active_parameter == 0
+    outer = await help_at(lines[use].index(" 2)") + 1)
+    signature = outer.signatures[outer.active_signature]
+    assert signature.label == "function part(value, by)" and outer.active_parameter == 1
+    start, end = signature.parameters[1].label
+    assert signature.label[start:end] == "by"
+    assert "Halves a value" in signature.documentation.value
+    assert await help_at(lines[use].index(" + bonus") + 2) is None

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import attrs
 
-__all__ = ["Local", "Scope", "scope_at", "word_at"]
+__all__ = ["Local", "Scope", "call_at", "params", "scope_at", "word_at"]
 
 #: Declarations whose inputs and lines bind names of their own.
 _SCOPED = ("check", "procedure", "function", "condition")
@@ -61,8 +61,8 @@ def _is_margin(text: str) -> bool:
     return bool(text.strip()) and not text[:1].isspace() and not text.startswith("#")
 
 
-def _params(header: str, line: int) -> list[Local]:
-    """The inputs between the first parentheses of a header line."""
+def params(header: str, line: int = 1) -> list[Local]:
+    """The inputs between the first parentheses of a header line (``line`` is its number)."""
     start = header.find("(")
     if start < 0:
         return []
@@ -101,7 +101,7 @@ def scope_at(lines: Sequence[str], line: int) -> Scope | None:
         end += 1
     while end - 1 > start and not lines[end - 1].strip():
         end -= 1
-    names = _params(header, start + 1)
+    names = params(header, start + 1)
     for number in range(start + 1, end):
         text = lines[number]
         for pattern, kind in ((_BINDING, None), (_FOR_EACH, "for each"), (_DO_AS, "do")):
@@ -119,4 +119,21 @@ def word_at(text: str, column: int) -> tuple[str, int, int] | None:
     for match in _WORD.finditer(text):
         if match.start() <= column <= match.end():
             return match.group(0), match.start() + 1, match.end() + 1
+    return None
+
+
+def call_at(before: str) -> tuple[str, int] | None:
+    """The call the text ``before`` the cursor is inside: the text before its unclosed
+    '(' (the callee's name is at its end) and how many arguments precede the cursor's."""
+    depth, commas = 0, 0
+    for at in range(len(before) - 1, -1, -1):
+        char = before[at]
+        if char in ")]}":
+            depth += 1
+        elif char in "([{":
+            if depth == 0:
+                return (before[:at], commas) if char == "(" else None
+            depth -= 1
+        elif char == "," and depth == 0:
+            commas += 1
     return None

@@ -33,8 +33,9 @@ from runebook.dsl.vocabulary import fold
 from runebook.interpreter.lsp import completion
 from runebook.interpreter.lsp.analysis import Analysis, analyze, mechanics_diagnostics
 from runebook.interpreter.lsp.odds import Pending, blank_entity, chart, odds_charts
-from runebook.interpreter.lsp.scope import Local, Scope, scope_at, word_at
-from runebook.interpreter.lsp.symbols import Symbol, code_regions, collect_symbols, occurrences, symbol_at
+from runebook.interpreter.lsp.scope import Local, Scope, call_at, params, scope_at, word_at
+from runebook.interpreter.lsp.symbols import (Symbol, code_regions, collect_symbols, name_pattern, occurrences,
+                                              symbol_at)
 
 __all__ = ["RunebookServer", "main", "server"]
 
@@ -685,6 +686,57 @@ def rename(params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
         edit_range = _range(found, place.path, place.line, place.column, place.end_column)
         changes.setdefault(uri, []).append(lsp.TextEdit(range=edit_range, new_text=new))
     return lsp.WorkspaceEdit(changes=changes)
+
+
+def _signature(label: str, names: list[str], doc: str) -> lsp.SignatureInformation:
+    """A signature whose parameters are found, in order, in its label (as offsets)."""
+    places: list[lsp.ParameterInformation] = []
+    at = label.find("(") + 1
+    for name in names:
+        start = label.find(name, at)
+        if start < 0:
+            break
+        places.append(lsp.ParameterInformation(label=(start, start + len(name))))
+        at = start + len(name)
+    documentation = lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=doc) if doc else None
+    return lsp.SignatureInformation(label=label, parameters=places, documentation=documentation)
+
+
+def _callee_signatures(found: Analysis, callee: str) -> list[lsp.SignatureInformation]:
+    """The signatures of what ``callee`` (the text before a '(') ends by naming: a game's
+    function, check or procedure (the longest name that fits), or a builtin."""
+    own = [s for s in server.symbols(found) if s.kind in ("function", "check", "procedure", "condition")
+           and s.signature and re.search(name_pattern([s.name]).pattern + r"\s*$", callee, re.IGNORECASE)]
+    for symbol in sorted(own, key=lambda s: len(s.name), reverse=True)[:1]:
+        header = symbol.signature
+        close = header.find(")")
+        label = header[:close + 1] if close >= 0 else header
+        return [_signature(label, [p.name for p in params(label)], symbol.doc)]
+    word = re.search(r"[A-Za-z_]\w*$", callee.rstrip())
+    builtin = next((b for b in _builtins(found) if word and b.name.casefold() == word.group(0).casefold()), None)
+    if builtin is None:
+        return []
+    return [_signature(s.text, [p.name for p in s.params], builtin.doc) for s in builtin.signatures]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SIGNATURE_HELP, lsp.SignatureHelpOptions(trigger_characters=["(", ","]))
+@_safe()
+def signature_help(params: lsp.SignatureHelpParams) -> lsp.SignatureHelp | None:
+    """The signature of the function, check or builtin whose parentheses hold the cursor,
+    with the argument being written."""
+    found = server.analysis(params.text_document.uri)
+    if found is None:
+        return None
+    text = _line(found, params.position.line)
+    call = call_at(text[:index(text, params.position.character)])
+    if call is None:
+        return None
+    signatures = _callee_signatures(found, call[0])
+    if not signatures:
+        return None
+    fits = [i for i, s in enumerate(signatures) if s.parameters and len(s.parameters) > call[1]]
+    return lsp.SignatureHelp(signatures=signatures, active_signature=fits[0] if fits else 0,
+                             active_parameter=call[1])
 
 
 _SYMBOL_KINDS = {
