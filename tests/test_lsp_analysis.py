@@ -133,3 +133,13 @@ def test_a_byte_order_mark_and_crlf_are_read_as_check_reads_them(tmp_path: Path)
     assert _check_prints(mine) == []
     assert analyze(mine, text).diagnostics == []
     assert analyze(mine, "\ufeff" + text).diagnostics == []
+
+
+def test_a_misspelt_stat_in_a_check_suggests_the_stat(tmp_path: Path) -> None:
+    """The suggestion is what the editor's quick fix offers (and what `check` prints)."""
+    path = tmp_path / "dare.rules"
+    text = "extends mestezia\n\ncheck Dare (bonus = 0)\n  result total = Strenght + bonus\n"
+    path.write_text(text, encoding="utf-8")
+    (found,) = analyze(path, text).diagnostics
+    assert (found.code, found.help) == ("E0207", "did you mean 'Strength'?")
+    assert _check_prints(path) == [(found.code, found.message, found.help, found.span)]
