@@ -524,6 +524,10 @@ async def test_levels_hover_and_complete_and_a_rename_leaves_a_shadowing_input(c
     # The function's name only: the check's input `speed` is another name.
     assert [(e.range.start.line, e.range.start.character) for e in edit.changes[_uri(path)]] == [
         (function, lines[function].index("speed"))]
+    # From a comment nothing is renamed: the comment would not change.
+    comment = lines.index("# How far a runner goes at the table's pace.")
+    assert await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(
+        text_document=where, position=lsp.Position(comment, lines[comment].index("pace")))) is None
 
 
 async def test_a_change_to_a_games_file_rechecks_its_other_open_files(client: LanguageClient,
@@ -571,3 +575,16 @@ async def test_signature_help_inside_a_call(client: LanguageClient, homebrew: Pa
     assert signature.label[start:end] == "by"
     assert "Halves a value" in signature.documentation.value
     assert await help_at(lines[use].index(" + bonus") + 2) is None
+
+
+async def test_formatting_a_document_with_crlf_line_ends(client: LanguageClient, homebrew: Path) -> None:
+    """`fmt` reads CRLF as LF (and `fmt --check` accepts either): the edit is its text with
+    the document's own line ends."""
+    path = homebrew / "windows.rules"
+    messy = "function  half(x)=floor( x/2 )\n\n\n\nfunction twice(x) = x*2\n"
+    await _open(client, path, messy.replace("\n", "\r\n"))
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        lsp.TextDocumentIdentifier(_uri(path)), lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    (edit,) = edits
+    assert edit.new_text == format_source(Source(str(path), messy)).text.replace("\n", "\r\n")
+    assert (edit.range.end.line, edit.range.end.character) == (messy.count("\n"), 0)

@@ -639,6 +639,10 @@ def references(params: lsp.ReferenceParams) -> list[lsp.Location]:
     return [_location(found, p.path, p.line, p.column, p.end_column) for p in places]
 
 
+def _in_comment(found: Analysis, position: lsp.Position) -> bool:
+    return _line(found, position.line).lstrip().startswith("#")
+
+
 def _renamable(found: Analysis, symbol: Symbol) -> bool:
     """A homebrew file may not rename what the game it extends declares (that would edit
     the game); in the game's own files everything is renamable."""
@@ -651,8 +655,10 @@ def _renamable(found: Analysis, symbol: Symbol) -> bool:
 @_safe()
 def prepare_rename(params: lsp.PrepareRenameParams) -> lsp.Range | None:
     found = server.analysis(params.text_document.uri)
-    local = _local_at(found, params.position) if found else None
-    if found is not None and local is not None:
+    if found is None or _in_comment(found, params.position):
+        return None  # a rename changes code, never comments: from one, nothing would change here
+    local = _local_at(found, params.position)
+    if local is not None:
         return _range(found, found.source.name, params.position.line + 1, local[2], local[3])
     hit = _at(found, params.position) if found else None
     if found is None or hit is None or not _renamable(found, hit[0]):
@@ -669,8 +675,10 @@ _NEW_LOCAL = re.compile(r"^[A-Za-z_]\w*$")
 @_safe()
 def rename(params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
     found = server.analysis(params.text_document.uri)
+    if found is None or _in_comment(found, params.position):
+        return None
     new = params.new_name.strip()
-    local = _local_at(found, params.position) if found else None
+    local = _local_at(found, params.position)
     if found is not None and local is not None:
         if not _NEW_LOCAL.match(new):
             return None
@@ -777,12 +785,18 @@ def formatting(params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | Non
     except Exception:  # noqa: BLE001
         return None
     text = document.source
-    formatted = format_source(Source(to_fs_path(params.text_document.uri) or "<document>", text))
+    # Read as `fmt` reads a file (no byte-order mark, LF); the edit keeps the document's
+    # line ends, which `fmt --check` accepts either way.
+    plain = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    formatted = format_source(Source(to_fs_path(params.text_document.uri) or "<document>", plain))
     if formatted.refused is not None or not formatted.changed:
         return []
-    lines = text.split("\n")
-    end = lsp.Position(len(lines) - 1, len(lines[-1].encode("utf-16-le")) // 2)
-    return [lsp.TextEdit(range=lsp.Range(lsp.Position(0, 0), end), new_text=formatted.text)]
+    new_text = formatted.text.replace("\n", "\r\n") if "\r\n" in text else formatted.text
+    lines = document.lines
+    last = lines[-1] if lines else ""
+    end = lsp.Position(len(lines), 0) if last.endswith(("\n", "\r")) else lsp.Position(
+        max(len(lines) - 1, 0), len(last.encode("utf-16-le")) // 2)
+    return [lsp.TextEdit(range=lsp.Range(lsp.Position(0, 0), end), new_text=new_text)]
 
 
 @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
