@@ -91,3 +91,21 @@ def test_diagnostics_of_a_version_changed_during_its_check_are_not_sent(workspac
     asyncio.run(lsp_server.server.publish(uri))
     (sent,) = workspace.published  # type: ignore[attr-defined]
     assert sent.version == 2 and [d.code for d in sent.diagnostics] == ["E0207"]
+
+
+def test_an_unsaved_document_is_checked_on_its_own(workspace: Workspace) -> None:
+    uri = "untitled:Untitled-1"
+    text = "function twice(x) = x * 2\n\ncheck Dare (bonus = 0)\n  result total = twice(bonus) + missing\n"
+    workspace.put_text_document(lsp.TextDocumentItem(uri=uri, language_id="runebook", version=1, text=text))
+    asyncio.run(lsp_server.server.publish(uri))
+    (sent,) = workspace.published  # type: ignore[attr-defined]
+    assert [(d.code, d.range.start.line) for d in sent.diagnostics] == [("E0207", 3)]
+    target = lsp_server.definition(lsp.DefinitionParams(lsp.TextDocumentIdentifier(uri),
+                                                        lsp.Position(3, text.split("\n")[3].index("twice"))))
+    assert (target.uri, target.range.start.line, target.range.start.character) == (uri, 0, len("function "))
+
+
+def test_a_crlf_document_is_analysed_once_per_version(workspace: Workspace) -> None:
+    uri = _open(workspace, REPO / "no-such-folder" / "windows.rules", "function twice(x) = x * 2\r\n")
+    first = lsp_server.server.analysis(uri)
+    assert first is not None and lsp_server.server.analysis(uri) is first

@@ -44,6 +44,13 @@ log = logging.getLogger("runebook.lsp")
 #: Value types of labels whose values are code (names may be renamed there).
 CODE_TYPES = frozenset({"expression", "number", "rating"})
 _DID_YOU_MEAN = re.compile(r"did you mean (?:one of )?(.*)\?")
+#: The folder unsaved documents are placed in; it is never made, so they have no siblings.
+UNSAVED = Path(tempfile.gettempdir()) / "runebook-lsp-unsaved-documents"
+
+
+def plain_text(text: str) -> str:
+    """A document's text as `check` reads a file: no byte-order mark, LF line ends."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 class RunebookServer(LanguageServer):
@@ -61,6 +68,8 @@ class RunebookServer(LanguageServer):
         self.analyses: dict[str, tuple[int | None, Analysis]] = {}
         self.symbol_cache: dict[int, list[Symbol]] = {}
         self.pending: dict[str, asyncio.Task[None]] = {}
+        #: The made-up paths of documents not saved yet → their URIs.
+        self.unsaved: dict[str, str] = {}
         #: One mechanics check at a time: checks queued behind it for an older version of a
         #: document are skipped, not run.
         self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="runebook-check")
@@ -85,13 +94,12 @@ class RunebookServer(LanguageServer):
             document = self.workspace.get_text_document(uri)
         except Exception:  # noqa: BLE001
             return None
-        path = to_fs_path(uri)
-        if not path:
-            return None
+        path = self.document_path(uri)
         cached = self.analyses.get(uri)
-        if cached is not None and cached[0] == document.version and cached[1].source.text == document.source:
+        if (cached is not None and cached[0] == document.version
+                and cached[1].source.text == plain_text(document.source)):
             return cached[1]
-        found = analyze(Path(path).resolve(), document.source, self.overlay(), self.game, mechanics=False)
+        found = analyze(path, document.source, self.overlay(), self.game, mechanics=False)
         self.analyses[uri] = (document.version, found)
         return found
 
@@ -126,6 +134,21 @@ class RunebookServer(LanguageServer):
             return
         items = [to_lsp_diagnostic(d) for d in diagnostics]
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version))
+
+    def document_path(self, uri: str) -> Path:
+        """Where the document is, or for one not saved yet (``untitled:``) a place in a folder
+        that does not exist: it is read alone, as a file of its own."""
+        path = to_fs_path(uri)
+        if path:
+            return Path(path).resolve()
+        name = re.sub(r"[^\w.-]+", "-", uri.rsplit("/", 1)[-1].rsplit(":", 1)[-1]) or "untitled"
+        virtual = UNSAVED / (name if name.endswith(".rules") else f"{name}.rules")
+        self.unsaved[str(virtual)] = uri
+        return virtual
+
+    def uri_of(self, path: str) -> str:
+        """The URI of a file named in an analysis (an unsaved document's own)."""
+        return self.unsaved.get(path) or from_fs_path(path) or path
 
     def dependents(self, uri: str) -> list[str]:
         """The other open documents whose check reads the document at ``uri``: those of a
@@ -248,7 +271,7 @@ def _range(found: Analysis, path: str, line: int, column: int, end_column: int) 
 
 
 def _location(found: Analysis, path: str, line: int, column: int, end_column: int) -> lsp.Location:
-    return lsp.Location(from_fs_path(path) or path, _range(found, path, line, column, end_column))
+    return lsp.Location(server.uri_of(path), _range(found, path, line, column, end_column))
 
 
 def _line(found: Analysis, line: int) -> str:
@@ -690,7 +713,7 @@ def rename(params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
         return None
     changes: dict[str, list[lsp.TextEdit]] = {}
     for place in _uses(found, hit[0]):
-        uri = from_fs_path(place.path) or place.path
+        uri = server.uri_of(place.path)
         edit_range = _range(found, place.path, place.line, place.column, place.end_column)
         changes.setdefault(uri, []).append(lsp.TextEdit(range=edit_range, new_text=new))
     return lsp.WorkspaceEdit(changes=changes)
@@ -787,7 +810,7 @@ def formatting(params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | Non
     text = document.source
     # Read as `fmt` reads a file (no byte-order mark, LF); the edit keeps the document's
     # line ends, which `fmt --check` accepts either way.
-    plain = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    plain = plain_text(text)
     formatted = format_source(Source(to_fs_path(params.text_document.uri) or "<document>", plain))
     if formatted.refused is not None or not formatted.changed:
         return []
