@@ -588,3 +588,15 @@ async def test_formatting_a_document_with_crlf_line_ends(client: LanguageClient,
     (edit,) = edits
     assert edit.new_text == format_source(Source(str(path), messy)).text.replace("\n", "\r\n")
     assert (edit.range.end.line, edit.range.end.character) == (messy.count("\n"), 0)
+
+
+async def test_workspace_symbols_search_the_open_documents_games(client: LanguageClient) -> None:
+    path = MESTEZIA / "mechanics.rules"
+    await _open(client, path)
+    found = await client.workspace_symbol_async(lsp.WorkspaceSymbolParams(query="skillcheck"))
+    places = {(s.name, Path(s.location.uri.removeprefix("file://")).name) for s in found}
+    assert ("Skill Check", "mechanics.rules") in places
+    # Independent: the line the declaration is on, read from the file.
+    (skill,) = [s for s in found if s.name == "Skill Check"]
+    line = path.read_text(encoding="utf-8").split("\n")[skill.location.range.start.line]
+    assert line.startswith("check Skill Check")

@@ -798,6 +798,29 @@ def document_symbols(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbo
     return result
 
 
+@server.feature(lsp.WORKSPACE_SYMBOL)
+@_safe(default=[])
+def workspace_symbols(params: lsp.WorkspaceSymbolParams) -> list[lsp.WorkspaceSymbol]:
+    """The declarations of the games of the open documents whose names hold the query (as
+    the language matches names: case, spaces, hyphens and underscores aside)."""
+    wanted = fold(params.query)
+    seen: set[tuple[str, int, str]] = set()
+    found = []
+    for uri in list(server.workspace.text_documents):
+        analysis = server.analysis(uri)
+        if analysis is None:
+            continue
+        for symbol in server.symbols(analysis):
+            key = (symbol.path, symbol.line, symbol.name)
+            if key in seen or symbol.kind == "level" or wanted not in fold(symbol.name):
+                continue
+            seen.add(key)
+            where = _location(analysis, symbol.path, symbol.line, symbol.column, symbol.end_column)
+            found.append(lsp.WorkspaceSymbol(name=symbol.name, kind=_SYMBOL_KINDS.get(symbol.kind, lsp.SymbolKind.Key),
+                                             location=where, container_name=symbol.detail or symbol.kind))
+    return found
+
+
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
 @_safe(default=None)
 def formatting(params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
