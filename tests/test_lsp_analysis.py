@@ -61,6 +61,10 @@ BROKEN = {
     "mechanics.rules": "extends mettle\n\ncheck Odd (pool: number = 2)\n  roll dice = pool d6\n"
                        "  result top = highest(dice) + missing_name\n",
     "unknown-game.rules": "extends nowhere\n\nThing\nNote: x\n",
+    # A block with a syntax error still reports its other mistakes (read without the broken part).
+    "recovered.rules": "extends mestezia\n\nFrost Lance [Atack]\nCost: 2 CP\nCheck: [Aim + Strength\n"
+                       "Keywords: *Cold*\n\nIce Wall [Attack]\nCost: 2 CP\nCost: 3 CP\nCheck: [Aim + (Aim * 2]\n"
+                       "Keywords: *Cold*\n",
 }
 
 

@@ -24,7 +24,7 @@ from runebook.dsl.files import FileRefused, rules_files
 from runebook.dsl.loader import (Ruleset, _after_syntax, _assemble, _extends, _references, combined_entries, load_game,
                                   read_text, unknown_game)
 from runebook.dsl.model import build_model
-from runebook.dsl.parser import _parse_slice, _prechecks, split_blocks
+from runebook.dsl.parser import _parse_slice, _prechecks, _recover, split_blocks
 from runebook.dsl.source import Source, Span, gc_paused
 from runebook.dsl.vocabulary import build_vocabulary
 from runebook.interpreter.rules import Rules
@@ -130,7 +130,12 @@ def _parse_text(name: str, text: str) -> tuple[Source, ast.RulesFile, tuple[Diag
             sink = DiagnosticSink(source)
             parsed: list[Any] = []
             if _prechecks(source.text[start:end], first - 1, sink):
-                parsed = _parse_slice(source, first, last, start, end, sink) or []
+                found_blocks = _parse_slice(source, first, last, start, end, sink)
+                if found_blocks is None and sink.items and sink.items[-1].span is not None:
+                    # As parse_rules does: the block read again without its broken part, so
+                    # that its other mistakes are reported too.
+                    found_blocks = _recover(source, first, last, start, end, sink)
+                parsed = found_blocks or []
             hit = _BLOCKS[key] = (first, parsed, tuple(sink.items))
             if len(_BLOCKS) > _MAX_BLOCKS:
                 _BLOCKS.popitem(last=False)
