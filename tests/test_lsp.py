@@ -600,3 +600,24 @@ async def test_workspace_symbols_search_the_open_documents_games(client: Languag
     (skill,) = [s for s in found if s.name == "Skill Check"]
     line = path.read_text(encoding="utf-8").split("\n")[skill.location.range.start.line]
     assert line.startswith("check Skill Check")
+
+
+async def test_a_games_file_changed_on_disk_rechecks_its_open_files(client: LanguageClient,
+                                                                    tmp_path_factory: pytest.TempPathFactory) -> None:
+    import asyncio
+
+    folder = tmp_path_factory.mktemp("changed-on-disk")
+    vocabulary, moves = folder / "vocabulary.rules", folder / "moves.rules"
+    vocabulary.write_text(TINY_VOCABULARY, encoding="utf-8")
+    assert await _open(client, moves, TINY_MOVES) == []
+    vocabulary.write_text(TINY_VOCABULARY.replace("stats Grit, Wits", "stats Wits"), encoding="utf-8")
+    client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+        changes=[lsp.FileEvent(uri=_uri(vocabulary), type=lsp.FileChangeType.Changed)]))
+
+    async def moves_flagged() -> list[lsp.Diagnostic]:
+        while not client.diagnostics.get(_uri(moves)):
+            await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        return list(client.diagnostics[_uri(moves)])
+
+    (found,) = await asyncio.wait_for(moves_flagged(), 10)
+    assert found.code == "E0207" and "'Grit'" in found.message

@@ -357,6 +357,17 @@ def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
     server.recheck(params.text_document.uri)
 
 
+@server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+@_safe()
+def did_change_watched_files(params: lsp.DidChangeWatchedFilesParams) -> None:
+    """A .rules file changed on disk (a checkout, another program): the open documents that
+    read it are checked again."""
+    stale = {other for change in params.changes for other in server.dependents(change.uri)}
+    for uri in stale:
+        server.analyses.pop(uri, None)
+        server.schedule(uri)
+
+
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
 @_safe()
 def did_close(params: lsp.DidCloseTextDocumentParams) -> None:
