@@ -659,10 +659,10 @@ def references(params: lsp.ReferenceParams) -> list[lsp.Location]:
     local = _local_at(found, params.position) if found else None
     if found is not None and local is not None:
         scope, name = local[0], local[1]
-        places = _scope_uses(found, scope, name.name)
+        spots = _scope_uses(found, scope, name.name)
         if not params.context.include_declaration:
-            places = [p for p in places if (p[0], p[1]) != (name.line, name.column)]
-        return [_location(found, found.source.name, *place) for place in places]
+            spots = [p for p in spots if (p[0], p[1]) != (name.line, name.column)]
+        return [_location(found, found.source.name, *spot) for spot in spots]
     hit = _at(found, params.position) if found else None
     if found is None or hit is None:
         return []

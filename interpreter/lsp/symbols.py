@@ -238,7 +238,7 @@ def symbol_at(text: str, column: int, symbols: Sequence[Symbol]) -> tuple[Symbol
         by_key.setdefault(fold(symbol.name), symbol)
     for match in name_pattern([s.name for s in symbols]).finditer(text):
         if match.start() + 1 <= column <= match.end() + 1:
-            symbol = by_key.get(fold(match.group(0)))
-            if symbol is not None:
-                return symbol, match.start() + 1, match.end() + 1
+            hit = by_key.get(fold(match.group(0)))
+            if hit is not None:
+                return hit, match.start() + 1, match.end() + 1
     return None
