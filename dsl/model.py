@@ -945,7 +945,8 @@ class _Builder:
         """Every name ``expr`` reads is known, and every function it calls exists here."""
         def candidates() -> list[str]:
             # Only for a suggestion: a long procedure has many lines and few mistakes.
-            return local + self.value_names() + [o.name for o in self.options.values()]
+            return (local + self.value_names() + [o.name for o in self.options.values()]
+                    + list(self.ruleset.vocabulary.stats.values()))
 
         for node in expression_names(expr):
             target = node.owner if isinstance(node, ex.Possessive) else node

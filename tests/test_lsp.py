@@ -438,3 +438,186 @@ async def test_formatting_is_runebook_fmt_on_the_open_text(client: LanguageClien
     assert edits[0].range.start == lsp.Position(0, 0)
     assert edits[0].new_text == format_source(Source(str(path), messy)).text
     assert edits[0].new_text == "function half(x) = floor(x / 2)  # rounds down\n\nfunction twice(x) = x * 2\n"
+
+
+OWN_NAMES = """function best(x) = x * 10
+
+check Dare (bonus = 0, edge: number = 1)
+  roll dice = 2d6
+  let best = highest(dice) + bonus
+  result total = best + edge + Grit
+"""
+
+
+async def test_a_declarations_own_names_shadow_the_games(client: LanguageClient, homebrew: Path) -> None:
+    """Inputs and the names a check's lines bind complete, hover, lead to their binding and
+    rename within the check; the game's function of the same spelling is left alone."""
+    path = homebrew / "tiny" / "own.rules"
+    await _open(client, path, OWN_NAMES)
+    lines = OWN_NAMES.split("\n")
+    use = lines.index("  result total = best + edge + Grit")
+    let = lines.index("  let best = highest(dice) + bonus")
+    where = lsp.TextDocumentIdentifier(_uri(path))
+    at = lsp.Position(use, lines[use].index("best") + 1)
+
+    completion = await client.text_document_completion_async(
+        lsp.CompletionParams(where, lsp.Position(use, len("  result total = "))))
+    items = {i.label: i for i in completion.items}
+    assert {"bonus", "edge", "dice", "best", "Grit"} <= set(items) and "total" not in items
+    assert items["best"].detail == "let: let best = highest(dice) + bonus"
+    assert items["highest"].kind == lsp.CompletionItemKind.Function and "highest(" in items["highest"].detail
+
+    hover = await client.text_document_hover_async(lsp.HoverParams(where, at))
+    assert hover.contents.value.startswith("**best** — let in check Dare")
+    target = await client.text_document_definition_async(lsp.DefinitionParams(where, at))
+    assert (target.range.start.line, target.range.start.character) == (let, lines[let].index("best"))
+    edit = await client.text_document_rename_async(lsp.RenameParams(text_document=where, position=at, new_name="top"))
+    spots = sorted((e.range.start.line, e.range.start.character) for e in edit.changes[_uri(path)])
+    assert spots == [(let, lines[let].index("best")), (use, lines[use].index("best"))]
+    found = await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=where, position=lsp.Position(let, lines[let].index("bonus")),
+        context=lsp.ReferenceContext(include_declaration=True)))
+    assert sorted(f.range.start.line for f in found) == [lines.index("check Dare (bonus = 0, edge: number = 1)"), let]
+
+    builtin = await client.text_document_hover_async(lsp.HoverParams(where, lsp.Position(let, lines[let].index("highest"))))
+    assert builtin.contents.value.startswith("**highest** — builtin") and "highest(" in builtin.contents.value
+
+
+async def test_completion_on_a_declarations_own_line(client: LanguageClient, homebrew: Path) -> None:
+    path = homebrew / "tiny" / "half.rules"
+    text = "function half(x) = \n\nextends \n"
+    await _open(client, path, text)
+    where = lsp.TextDocumentIdentifier(_uri(path))
+    code = {i.label for i in (await client.text_document_completion_async(
+        lsp.CompletionParams(where, lsp.Position(0, len("function half(x) = "))))).items}
+    assert {"x", "Grit", "floor"} <= code and "kind" not in code
+    games = {i.label for i in (await client.text_document_completion_async(
+        lsp.CompletionParams(where, lsp.Position(2, len("extends "))))).items}
+    assert games == {p.parent.name for p in (REPO / "rulesets").glob("*/*.rules")}
+
+
+LEVELS = """option pace: slow | fast = slow
+
+# How far a runner goes at the table's pace.
+function speed(x) = x * 2 if pace == fast else x
+
+check Run (speed = 1)
+  result far = speed + 1
+"""
+
+
+async def test_levels_hover_and_complete_and_a_rename_leaves_a_shadowing_input(client: LanguageClient,
+                                                                              homebrew: Path) -> None:
+    path = homebrew / "tiny" / "levels.rules"
+    await _open(client, path, LEVELS)
+    lines = LEVELS.split("\n")
+    where = lsp.TextDocumentIdentifier(_uri(path))
+    function = lines.index("function speed(x) = x * 2 if pace == fast else x")
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        where, lsp.Position(function, lines[function].index("fast") + 1)))
+    assert hover.contents.value.startswith("**fast** — level (a value of option pace)")
+    offered = await client.text_document_completion_async(lsp.CompletionParams(
+        where, lsp.Position(function, lines[function].index("fast"))))
+    assert {"slow", "fast"} <= {i.label for i in offered.items}
+    edit = await client.text_document_rename_async(lsp.RenameParams(
+        text_document=where, position=lsp.Position(function, lines[function].index("speed")), new_name="pace_of"))
+    # The function's name only: the check's input `speed` is another name.
+    assert [(e.range.start.line, e.range.start.character) for e in edit.changes[_uri(path)]] == [
+        (function, lines[function].index("speed"))]
+    # From a comment nothing is renamed: the comment would not change.
+    comment = lines.index("# How far a runner goes at the table's pace.")
+    assert await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(
+        text_document=where, position=lsp.Position(comment, lines[comment].index("pace")))) is None
+
+
+async def test_a_change_to_a_games_file_rechecks_its_other_open_files(client: LanguageClient,
+                                                                      tmp_path_factory: pytest.TempPathFactory) -> None:
+    import asyncio
+
+    folder = tmp_path_factory.mktemp("open-together")
+    vocabulary, moves = folder / "vocabulary.rules", folder / "moves.rules"
+    vocabulary.write_text(TINY_VOCABULARY, encoding="utf-8")
+    moves.write_text(TINY_MOVES, encoding="utf-8")
+    assert await _open(client, moves) == []
+    assert await _open(client, vocabulary) == []
+    # Grit goes from the vocabulary, not saved: Shove's bracket names it.
+    await _replace(client, vocabulary, TINY_VOCABULARY.replace("stats Grit, Wits", "stats Wits"), 2)
+
+    async def moves_flagged() -> list[lsp.Diagnostic]:
+        while not client.diagnostics.get(_uri(moves)):
+            await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        return list(client.diagnostics[_uri(moves)])
+
+    (found,) = await asyncio.wait_for(moves_flagged(), 10)
+    line = TINY_MOVES.split("\n").index("Roll: [Grit + 1]")
+    assert (found.code, found.range.start.line, found.range.start.character) == ("E0207", line, len("Roll: ["))
+
+
+async def test_signature_help_inside_a_call(client: LanguageClient, homebrew: Path) -> None:
+    path = homebrew / "tiny" / "calls.rules"
+    text = ("# Halves a value, rounding down.\nfunction part(value, by) = value // by\n\n"
+            "check Dare (bonus = 0)\n  roll dice = 2d6\n  result total = part(highest(dice), 2) + bonus\n")
+    await _open(client, path, text)
+    lines = text.split("\n")
+    use = lines.index("  result total = part(highest(dice), 2) + bonus")
+
+    async def help_at(column: int) -> lsp.SignatureHelp | None:
+        return await client.text_document_signature_help_async(lsp.SignatureHelpParams(
+            lsp.TextDocumentIdentifier(_uri(path)), lsp.Position(use, column)))
+
+    inner = await help_at(lines[use].index("dice"))
+    label = inner.signatures[inner.active_signature].label
+    assert label.startswith("highest(") and inner.active_parameter == 0
+    outer = await help_at(lines[use].index(" 2)") + 1)
+    signature = outer.signatures[outer.active_signature]
+    assert signature.label == "function part(value, by)" and outer.active_parameter == 1
+    start, end = signature.parameters[1].label
+    assert signature.label[start:end] == "by"
+    assert "Halves a value" in signature.documentation.value
+    assert await help_at(lines[use].index(" + bonus") + 2) is None
+
+
+async def test_formatting_a_document_with_crlf_line_ends(client: LanguageClient, homebrew: Path) -> None:
+    """`fmt` reads CRLF as LF (and `fmt --check` accepts either): the edit is its text with
+    the document's own line ends."""
+    path = homebrew / "windows.rules"
+    messy = "function  half(x)=floor( x/2 )\n\n\n\nfunction twice(x) = x*2\n"
+    await _open(client, path, messy.replace("\n", "\r\n"))
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        lsp.TextDocumentIdentifier(_uri(path)), lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    (edit,) = edits
+    assert edit.new_text == format_source(Source(str(path), messy)).text.replace("\n", "\r\n")
+    assert (edit.range.end.line, edit.range.end.character) == (messy.count("\n"), 0)
+
+
+async def test_workspace_symbols_search_the_open_documents_games(client: LanguageClient) -> None:
+    path = MESTEZIA / "mechanics.rules"
+    await _open(client, path)
+    found = await client.workspace_symbol_async(lsp.WorkspaceSymbolParams(query="skillcheck"))
+    places = {(s.name, Path(s.location.uri.removeprefix("file://")).name) for s in found}
+    assert ("Skill Check", "mechanics.rules") in places
+    # Independent: the line the declaration is on, read from the file.
+    (skill,) = [s for s in found if s.name == "Skill Check"]
+    line = path.read_text(encoding="utf-8").split("\n")[skill.location.range.start.line]
+    assert line.startswith("check Skill Check")
+
+
+async def test_a_games_file_changed_on_disk_rechecks_its_open_files(client: LanguageClient,
+                                                                    tmp_path_factory: pytest.TempPathFactory) -> None:
+    import asyncio
+
+    folder = tmp_path_factory.mktemp("changed-on-disk")
+    vocabulary, moves = folder / "vocabulary.rules", folder / "moves.rules"
+    vocabulary.write_text(TINY_VOCABULARY, encoding="utf-8")
+    assert await _open(client, moves, TINY_MOVES) == []
+    vocabulary.write_text(TINY_VOCABULARY.replace("stats Grit, Wits", "stats Wits"), encoding="utf-8")
+    client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+        changes=[lsp.FileEvent(uri=_uri(vocabulary), type=lsp.FileChangeType.Changed)]))
+
+    async def moves_flagged() -> list[lsp.Diagnostic]:
+        while not client.diagnostics.get(_uri(moves)):
+            await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        return list(client.diagnostics[_uri(moves)])
+
+    (found,) = await asyncio.wait_for(moves_flagged(), 10)
+    assert found.code == "E0207" and "'Grit'" in found.message

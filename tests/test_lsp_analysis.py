@@ -61,6 +61,10 @@ BROKEN = {
     "mechanics.rules": "extends mettle\n\ncheck Odd (pool: number = 2)\n  roll dice = pool d6\n"
                        "  result top = highest(dice) + missing_name\n",
     "unknown-game.rules": "extends nowhere\n\nThing\nNote: x\n",
+    # A block with a syntax error still reports its other mistakes (read without the broken part).
+    "recovered.rules": "extends mestezia\n\nFrost Lance [Atack]\nCost: 2 CP\nCheck: [Aim + Strength\n"
+                       "Keywords: *Cold*\n\nIce Wall [Attack]\nCost: 2 CP\nCost: 3 CP\nCheck: [Aim + (Aim * 2]\n"
+                       "Keywords: *Cold*\n",
 }
 
 
@@ -94,3 +98,52 @@ def test_the_mechanics_gate_is_the_one_check_uses() -> None:
     from runebook.interpreter.lsp.analysis import MECHANICS
 
     assert (MECHANICS.pattern, MECHANICS.flags) == (_MECHANICS.pattern, _MECHANICS.flags)
+
+
+def _check_prints(path: Path) -> list[tuple]:
+    from runebook.interpreter.cli.commands.check import _mechanics_problems
+
+    report = check_paths([str(path)])
+    report.diagnostics.extend(_mechanics_problems([str(path)], report.diagnostics))
+    return sorted((d.code, d.message, d.help, d.span) for d in report.diagnostics)
+
+
+def test_a_broken_sibling_neither_leaks_its_diagnostics_nor_hides_the_documents(tmp_path: Path) -> None:
+    (tmp_path / "other.rules").write_text("stats Grit\n\nstats Grit\n", encoding="utf-8")
+    mine = tmp_path / "mine.rules"
+    mine.write_text("check Dare (bonus = 0)\n  roll dice = 2d6\n  result total = sum(dice) + bonsu\n", encoding="utf-8")
+    found = analyze(mine, mine.read_text())
+    assert all(d.source is None or d.source.name == str(mine) for d in found.diagnostics)
+    assert [d.code for d in found.diagnostics] == ["E0207"]
+    assert sorted((d.code, d.message, d.help, d.span) for d in found.diagnostics) == _check_prints(mine)
+
+
+def test_a_half_typed_line_reports_its_syntax_error_alone(tmp_path: Path) -> None:
+    # Two kinds: a line that did not read as a declaration is also an entry of no known kind.
+    vocabulary = "stats Grit\n\nkind Move\n  Roll: expression\n\nkind Gear\n  Cost: text\n"
+    (tmp_path / "vocabulary.rules").write_text(vocabulary, encoding="utf-8")
+    mine = tmp_path / "moves.rules"
+    mine.write_text("check\n", encoding="utf-8")
+    found = analyze(mine, mine.read_text())
+    assert [d.code for d in found.diagnostics] == ["E0115"]
+    assert sorted((d.code, d.message, d.help, d.span) for d in found.diagnostics) == _check_prints(mine)
+
+
+def test_a_byte_order_mark_and_crlf_are_read_as_check_reads_them(tmp_path: Path) -> None:
+    (tmp_path / "vocabulary.rules").write_bytes(b"\xef\xbb\xbfstats Grit\r\n\r\nfunction twice(x) = x * 2\r\n")
+    mine = tmp_path / "moves.rules"
+    text = "check Dare (bonus = 0)\r\n  result total = twice(bonus) + Grit\r\n"
+    mine.write_text(text, encoding="utf-8", newline="")
+    assert _check_prints(mine) == []
+    assert analyze(mine, text).diagnostics == []
+    assert analyze(mine, "\ufeff" + text).diagnostics == []
+
+
+def test_a_misspelt_stat_in_a_check_suggests_the_stat(tmp_path: Path) -> None:
+    """The suggestion is what the editor's quick fix offers (and what `check` prints)."""
+    path = tmp_path / "dare.rules"
+    text = "extends mestezia\n\ncheck Dare (bonus = 0)\n  result total = Strenght + bonus\n"
+    path.write_text(text, encoding="utf-8")
+    (found,) = analyze(path, text).diagnostics
+    assert (found.code, found.help) == ("E0207", "did you mean 'Strength'?")
+    assert _check_prints(path) == [(found.code, found.message, found.help, found.span)]

@@ -12,6 +12,8 @@ function activate(context) {
   const serverOptions = { command, args, transport: TransportKind.stdio };
   const clientOptions = {
     documentSelector: [{ scheme: "file", language: "runebook" }, { scheme: "untitled", language: "runebook" }],
+    // A .rules file changed on disk is read again by the open documents of its game.
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher("**/*.rules") },
     initializationOptions: {
       game: config.get("game") || null,
       actor: config.get("actor") || null,

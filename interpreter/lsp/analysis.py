@@ -21,14 +21,15 @@ from runebook.dsl import ast
 from runebook.dsl.checker import check_entries
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink
 from runebook.dsl.files import FileRefused, rules_files
-from runebook.dsl.loader import Ruleset, _assemble, _extends, _references, combined_entries, load_game, unknown_game
+from runebook.dsl.loader import (Ruleset, _after_syntax, _assemble, _extends, _references, combined_entries, load_game,
+                                  read_text, unknown_game)
 from runebook.dsl.model import build_model
-from runebook.dsl.parser import _parse_slice, _prechecks, split_blocks
+from runebook.dsl.parser import _parse_slice, _prechecks, _recover, split_blocks
 from runebook.dsl.source import Source, Span, gc_paused
 from runebook.dsl.vocabulary import build_vocabulary
 from runebook.interpreter.rules import Rules
 
-__all__ = ["MECHANICS", "Analysis", "analyze"]
+__all__ = ["MECHANICS", "Analysis", "analyze", "mechanics_diagnostics"]
 
 #: A line that declares mechanics. `check` builds the rules layer of a file only when one
 #: is there (interpreter/cli/commands/check.py, which the server may not import: only the
@@ -116,7 +117,8 @@ def _shift(node: Any, lines: int) -> Any:
 def _parse_text(name: str, text: str) -> tuple[Source, ast.RulesFile, tuple[Diagnostic, ...]]:
     """Parse a document block by block — `parse_rules`' own way for a file with errors —
     reusing the blocks of earlier versions that did not change."""
-    source = Source(name, text.replace("\r\n", "\n").replace("\r", "\n"))
+    # As `check` reads a file (dsl.source.decode_source): no byte-order mark, LF line ends.
+    source = Source(name, text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"))
     layout = DiagnosticSink(source)
     spans = split_blocks(source.text, layout)
     found: list[Diagnostic] = list(layout.items)
@@ -128,7 +130,12 @@ def _parse_text(name: str, text: str) -> tuple[Source, ast.RulesFile, tuple[Diag
             sink = DiagnosticSink(source)
             parsed: list[Any] = []
             if _prechecks(source.text[start:end], first - 1, sink):
-                parsed = _parse_slice(source, first, last, start, end, sink) or []
+                found_blocks = _parse_slice(source, first, last, start, end, sink)
+                if found_blocks is None and sink.items and sink.items[-1].span is not None:
+                    # As parse_rules does: the block read again without its broken part, so
+                    # that its other mistakes are reported too.
+                    found_blocks = _recover(source, first, last, start, end, sink)
+                parsed = found_blocks or []
             hit = _BLOCKS[key] = (first, parsed, tuple(sink.items))
             if len(_BLOCKS) > _MAX_BLOCKS:
                 _BLOCKS.popitem(last=False)
@@ -146,10 +153,11 @@ def _parse_text(name: str, text: str) -> tuple[Source, ast.RulesFile, tuple[Diag
 def _sibling(path: Path, overlay: Mapping[str, str]) -> tuple[Source, ast.RulesFile] | None:
     text = overlay.get(str(path))
     if text is None:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return None  # `check` on that file reports it; this document is not about it
+        # Read as `check` reads it (a byte-order mark and CRLF are fine); a file it refuses
+        # is reported when that file is checked: this document is not about it.
+        text = read_text(path)
+        if text is None:
+            return None
     source, rules, _ = _parse_text(str(path), text)
     return source, rules
 
@@ -189,12 +197,31 @@ def _neighbours(found: Analysis) -> tuple[tuple[Source, ast.RulesFile], ...]:
     return tuple(kept)
 
 
-def analyze(path: Path, text: str, overlay: Mapping[str, str] | None = None, game: str | None = None) -> Analysis:
+def analyze(path: Path, text: str, overlay: Mapping[str, str] | None = None, game: str | None = None, *,
+            mechanics: bool = True) -> Analysis:
     """Check one document whose current text is ``text``; ``overlay`` holds the text of
     other open documents (absolute path → text); ``game`` is the game content files extend
-    when they have no ``extends`` line (like ``check --game``)."""
+    when they have no ``extends`` line (like ``check --game``).
+
+    Without ``mechanics`` only the front end runs (syntax, content, declarations): what
+    completion, hover and navigation need, in a fraction of the time the mechanics of a
+    whole game take; :func:`mechanics_diagnostics` adds the rest later.
+    """
     with gc_paused():
-        return _analyze(path, text, dict(overlay or {}), game)
+        found = _analyze(path, text, dict(overlay or {}), game)
+    if mechanics:
+        found.diagnostics = mechanics_diagnostics(found)
+    return found
+
+
+def mechanics_diagnostics(found: Analysis) -> list[Diagnostic]:
+    """All of the document's diagnostics: the front end's and the mechanics' (dsl.model),
+    sorted by place, as `check` reports them. Reads ``found`` without changing it."""
+    return _sorted(_after_syntax([*found.diagnostics, *_mechanics(found)]))
+
+
+def _sorted(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    return sorted(diagnostics, key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
 
 
 def _analyze(path: Path, text: str, overlay: dict[str, str], game: str | None) -> Analysis:
@@ -230,12 +257,12 @@ def _analyze(path: Path, text: str, overlay: dict[str, str], game: str | None) -
         entries = check_entries(vocab, files, sink)
         mine = [e for e in entries if e.source.name == source.name]
         references = _references(vocab, entries, mine, sink)
-        found.diagnostics.extend(d for d in sink.items if d.source is None or d.source.name == source.name
-                                 or d.code.startswith("E03"))
+        # Only this document's: a problem of a sibling has its place in the sibling (`check`
+        # on this file does not report it either).
+        found.diagnostics.extend(d for d in sink.items if d.source is None or d.source.name == source.name)
         found.ruleset = Ruleset(folder.name, folder, tuple(files), vocab, tuple(entries), tuple(sink.items),
                                 tuple(references))
-    found.diagnostics.extend(_mechanics(found))
-    found.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
+    found.diagnostics = _sorted(_after_syntax(found.diagnostics))
     return found
 
 
@@ -246,8 +273,6 @@ def _mechanics(found: Analysis) -> list[Diagnostic]:
         return []
     if any(d.severity == "error" and not d.code.startswith("E04") for d in found.diagnostics):
         return []
-    if found.base is None and any(d.severity == "error" for d in found.ruleset.diagnostics):
-        return []  # a sibling is broken: its own diagnostics say so
     try:
         model = build_model(found.ruleset)
     except Exception:  # noqa: BLE001 - a half-written document must never stop the server

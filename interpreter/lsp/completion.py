@@ -32,7 +32,8 @@ _HEADER = re.compile(r"^([^\[\(#:]+?)\s*(?:\[([^\]]*)\])?\s*(?:\(.*\))?\s*$")
 @attrs.frozen
 class Place:
     """What the cursor is in: ``bracket`` (an expression), ``label`` (the start of a line
-    in an entry), ``body`` (an indented line of a declaration) or ``top`` (the margin)."""
+    in an entry), ``body`` (a declaration's line past its keyword), ``game`` (the game an
+    ``extends`` line names) or ``top`` (the margin)."""
 
     what: str
     #: For ``label``: the entry's header line number (0-based) and the labels above the cursor.
@@ -58,19 +59,30 @@ def place_at(lines: Sequence[str], line: int, column: int) -> Place:
         start -= 1
     first = lines[start] if start < line else ""
     if start == line or not first.strip():
-        return Place("body" if text[:1].isspace() else "top")
+        return _own_line(text, column)
     if first.lstrip().startswith("#"):
         while start < line and lines[start].lstrip().startswith("#"):
             start += 1
         first = lines[start] if start < line else ""
         if start == line:
-            return Place("body" if text[:1].isspace() else "top")
+            return _own_line(text, column)
     word = first.split(maxsplit=1)[0] if first.split() else ""
     if first[:1].isspace() or word in DECLARATION_KEYWORDS:
         # At the margin after a declaration, the next declaration starts; indented, its body goes on.
         return Place("body" if text[:1].isspace() or column > 0 else "top")
     above = tuple(m.group(1).strip() for m in (LABEL_LINE.match(lines[i]) for i in range(start + 1, line)) if m)
     return Place("label", start, above)
+
+
+def _own_line(text: str, column: int) -> Place:
+    """The place on a line that starts its paragraph: past a declaration's keyword (``function
+    half(x) = |``) the line goes on as code; before it, a declaration starts."""
+    if text[:1].isspace():
+        return Place("body")
+    word = text.split(maxsplit=1)[0] if text.split() else ""
+    if word in DECLARATION_KEYWORDS and column > len(word) and text[:column].strip() != "":
+        return Place("game" if word == "extends" else "body")
+    return Place("top")
 
 
 def entry_kind(vocab: Vocabulary, header: str, labels: Sequence[str], values: str) -> KindSpec | None:

@@ -17,7 +17,7 @@ from runebook.dsl import ast
 from runebook.dsl.source import Source, Span
 from runebook.dsl.vocabulary import fold
 
-__all__ = ["Occurrence", "Symbol", "collect_symbols", "name_pattern", "occurrences", "symbol_at"]
+__all__ = ["Occurrence", "Symbol", "code_regions", "collect_symbols", "name_pattern", "occurrences", "symbol_at"]
 
 #: Declaration classes whose ``name`` is an expression (a ``Name``), with the word shown for them.
 _NAMED: dict[type, str] = {
@@ -117,10 +117,29 @@ def collect_symbols(files: Iterable[tuple[Source, ast.RulesFile]],
     the kind the checker read it as."""
     kinds = entry_kinds or {}
     found: list[Symbol] = []
+    values: list[Symbol] = []
     for source, rules in files:
         for block in rules.blocks:
             found.extend(_block_symbols(source, block, kinds))
-    return found
+            values.extend(_level_symbols(source, block))
+    # Last: where a level is spelt like a declared name, the declaration is the one meant.
+    return found + values
+
+
+def _level_symbols(source: Source, block: object) -> Iterator[Symbol]:
+    """The levels of a ``levels`` line and the values of an ``option``, as ``level`` symbols
+    whose detail says whose they are."""
+    if isinstance(block, ast.LevelsDecl):
+        owner, phrases = f"of {block.name.text}", block.levels
+    elif isinstance(block, ast.OptionDecl):
+        owner, phrases = f"a value of option {block.name.text}", block.choices
+    else:
+        return
+    for phrase in phrases:
+        line = phrase.span.line if phrase.span is not None else 1
+        start = phrase.span.column if phrase.span is not None else 1
+        yield Symbol(phrase.text.strip(), "level", source.name, line, start, source.line_text(line).strip(),
+                     "", owner, line)
 
 
 def name_pattern(names: Sequence[str]) -> re.Pattern[str]:
@@ -171,6 +190,12 @@ def _code_regions(line: str, in_entry: bool, header: bool, label_is_code: Any) -
     return regions
 
 
+def code_regions(line: str) -> list[tuple[int, int]]:
+    """The parts of a mechanics line where names are code, not a comment or a string
+    (0-based, end exclusive)."""
+    return _code_regions(line, False, False, None)
+
+
 def occurrences(name: str, files: Iterable[tuple[Source, ast.RulesFile]], code_label: Any = None) -> list[Occurrence]:
     """Every place ``name`` is written as code in ``files``: in mechanics lines (not in
     comments or strings), in an entry's name, brackets, and the values of labels
@@ -213,7 +238,7 @@ def symbol_at(text: str, column: int, symbols: Sequence[Symbol]) -> tuple[Symbol
         by_key.setdefault(fold(symbol.name), symbol)
     for match in name_pattern([s.name for s in symbols]).finditer(text):
         if match.start() + 1 <= column <= match.end() + 1:
-            symbol = by_key.get(fold(match.group(0)))
-            if symbol is not None:
-                return symbol, match.start() + 1, match.end() + 1
+            hit = by_key.get(fold(match.group(0)))
+            if hit is not None:
+                return hit, match.start() + 1, match.end() + 1
     return None
