@@ -147,3 +147,20 @@ def test_a_misspelt_stat_in_a_check_suggests_the_stat(tmp_path: Path) -> None:
     (found,) = analyze(path, text).diagnostics
     assert (found.code, found.help) == ("E0207", "did you mean 'Strength'?")
     assert _check_prints(path) == [(found.code, found.message, found.help, found.span)]
+
+
+def test_an_entry_its_kinds_check_refuses_is_shown_as_check_shows_it(tmp_path: Path) -> None:
+    """E0232 (interpreter.rules.kind_checks): in a game's own file and in a homebrew file."""
+    from tests.test_kind_checks import GAME
+
+    folder = tmp_path / "gadgets"
+    folder.mkdir()
+    game = folder / "game.rules"
+    game.write_text(GAME + "\nClock [Gadget]\nCost: 25 gold\nParts: 3 parts\n", encoding="utf-8")
+    found = analyze(game, game.read_text())
+    assert [(d.code, d.span.line) for d in found.diagnostics] == [("E0232", 17)]
+    assert sorted((d.code, d.message, d.help, d.span) for d in found.diagnostics) == _check_prints(game)
+    homebrew = REPO / "tests" / "cases" / "mezzo" / "storm_blade.rules"
+    found = analyze(homebrew, homebrew.read_text(encoding="utf-8"))
+    assert [d.code for d in found.diagnostics] == ["E0232"] and "Storm Blade" in found.diagnostics[0].message
+    assert sorted((d.code, d.message, d.help, d.span) for d in found.diagnostics) == _check_prints(homebrew)

@@ -26,8 +26,9 @@ from runebook.dsl.loader import (Ruleset, _after_syntax, _assemble, _extends, _r
 from runebook.dsl.model import build_model
 from runebook.dsl.parser import _parse_slice, _prechecks, _recover, split_blocks
 from runebook.dsl.source import Source, Span, gc_paused
-from runebook.dsl.vocabulary import build_vocabulary
+from runebook.dsl.vocabulary import build_vocabulary, fold
 from runebook.interpreter.rules import Rules
+from runebook.interpreter.rules.kind_checks import kind_checks, refused_entries
 
 __all__ = ["MECHANICS", "Analysis", "analyze", "mechanics_diagnostics"]
 
@@ -267,14 +268,22 @@ def _analyze(path: Path, text: str, overlay: dict[str, str], game: str | None) -
 
 
 def _mechanics(found: Analysis) -> list[Diagnostic]:
-    """The rules layer's problems in this document, as `check` reports them: only when the
-    document declares mechanics and its content and syntax are clean."""
-    if found.ruleset is None or not MECHANICS.search(found.source.text):
+    """The rules layer's problems in this document, as `check` reports them, when its content
+    and syntax are clean: the model's when the document declares mechanics, and E0232 for
+    each of its entries a check its kind names refuses (interpreter.rules.kind_checks)."""
+    if found.ruleset is None:
+        return []
+    declares = MECHANICS.search(found.source.text) is not None
+    checks = kind_checks(found.ruleset)
+    mine = [e for e in found.ruleset.entries if e.source.name == found.source.name
+            and fold(e.kind or "") in checks] if checks else []
+    if not declares and not mine:
         return []
     if any(d.severity == "error" and not d.code.startswith("E04") for d in found.diagnostics):
         return []
     try:
         model = build_model(found.ruleset)
+        own = [d for d in model.diagnostics if d.source is not None and d.source.name == found.source.name]
+        return (own if declares else []) + refused_entries(model, mine)
     except Exception:  # noqa: BLE001 - a half-written document must never stop the server
         return []
-    return [d for d in model.diagnostics if d.source is not None and d.source.name == found.source.name]

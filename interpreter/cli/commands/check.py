@@ -16,7 +16,7 @@ from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render
 from runebook.dsl.loader import _EXTENDS, CheckReport, _extends, _parse, check_paths, combined_entries, load_game, read_text
 from runebook.dsl.model import build_model
 from runebook.interpreter.cli.characters import CHARACTER_FILES, character_problems
-from runebook.interpreter.cli.kind_checks import homebrew_entries, kind_checks, refused_entries
+from runebook.interpreter.rules.kind_checks import homebrew_entries, kind_checks, refused_entries
 from runebook.interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 from runebook.interpreter.cli.sarif import sarif_log
 

@@ -1,6 +1,6 @@
-"""Kind checks at `runebook check` time: a kind that says `check NAME, ...` has every entry of
-that kind (the game's, and a homebrew file's) given to those checks, and an entry one refuses
-is E0232 at its header. Unlike the model's checks (dsl.model), this runs the rules: it needs
+"""Kind checks, as `runebook check` and the language server run them: a kind that says
+`check NAME, ...` has every entry of that kind (the game's, and a homebrew file's) given to
+those checks, and an entry one refuses is E0232 at its header. Unlike the model's checks (dsl.model), this runs the rules: it needs
 the rules layer, and runs only on a ruleset whose model is clean."""
 
 from __future__ import annotations
