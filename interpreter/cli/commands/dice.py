@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any
+
+import attrs
 
 from runebook.interpreter.cli.commands import EXIT_USAGE
 from runebook.interpreter.cli.options import add_check_inputs, add_trace_options, faces
 from runebook.interpreter.core.limits import DEFAULT_LIMITS
 from runebook.interpreter.core.notation import DEFAULT_DIALECT, DIALECTS
+from runebook.interpreter.core.values import Rating
 
 # The rest (the evaluator, the loader, the renderers, charts) is imported by the command that
 # runs: a one-shot `runebook roll 1d20` loads neither games nor chart writers.
@@ -24,6 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "order the trace shows. (An expression starting with '-' goes after '--'.)",
     )
     roll.add_argument("expr", metavar="EXPR", help="the expression, e.g. '4d6kh3' or '1d20+5'")
+    roll.add_argument("--with", dest="inputs", action="append", metavar="NAME=VALUE",
+                      help="a name the expression reads, e.g. '1d20 + dex' --with dex=3")
     source = roll.add_mutually_exclusive_group()
     source.add_argument("--seed", type=int, metavar="N", help="seed the random generator")
     source.add_argument("--dice", type=faces, metavar="F,F,...",
@@ -87,6 +96,43 @@ def _positive(text: str) -> int:
     return value
 
 
+def _given_names(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The values ``--with NAME=VALUE`` gives an expression's names: numbers (``3``, ``-1``,
+    ``2.5``, ``1/2``) or ratings (``7M``); None after printing what is wrong with one."""
+    from runebook.dsl.diagnostics import RunebookError
+    from runebook.interpreter import api
+
+    names: dict[str, Any] = {}
+    for given in args.inputs or []:
+        name, sep, text = given.partition("=")
+        value: Any = None
+        if sep and name.strip() and text.strip():
+            try:
+                value = api.roll(text, dice=[], limits=args.limits).total  # no dice: a number or a rating
+            except RunebookError:
+                value = None
+        if type(value) not in (int, Fraction, Rating):
+            print(f"runebook: error: --with {given}: give a name and a number, e.g. --with dex=3 (dice go in the "
+                  "expression: '1d20 + 1d4')", file=sys.stderr)
+            return None
+        names[name.strip()] = value
+    return names
+
+
+@contextmanager
+def _naming_the_flag() -> Iterator[None]:
+    """An unknown name in an expression given on the command line: say how to give it."""
+    from runebook.dsl.diagnostics import RunebookError
+
+    try:
+        yield
+    except RunebookError as error:
+        problems = [attrs.evolve(d, help=f"give it a value: --with {d.message.split(chr(39))[1]}=3")
+                    if d.code == "E0207" and d.help is None and d.message.count("'") == 2 else d
+                    for d in error.diagnostics]
+        raise RunebookError(problems) from None
+
+
 def _warn(expr: str, args: argparse.Namespace) -> None:
     from runebook.dsl.diagnostics import render_text
     from runebook.interpreter import api
@@ -101,8 +147,12 @@ def run_roll(args: argparse.Namespace) -> int:
     from runebook.interpreter import api
     from runebook.interpreter.core.render import roll_json, roll_text
 
-    result = api.roll(args.expr, seed=args.seed, dice=args.dice, dialect=args.dialect, max_dice=args.max_dice,
-                      limits=args.limits)
+    names = _given_names(args)
+    if names is None:
+        return EXIT_USAGE
+    with _naming_the_flag():
+        result = api.roll(args.expr, seed=args.seed, dice=args.dice, dialect=args.dialect, max_dice=args.max_dice,
+                          limits=args.limits, env=names)
     _warn(args.expr, args)
     sys.stdout.write(roll_json(result) if args.json else roll_text(result, args.trace))
     return 0
@@ -147,10 +197,14 @@ def run_odds(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         args.json = args.format == "json"
         return run_check_odds(args, *args.expr)
-    if args.inputs or args.options or args.of or args.answers or args.choices:
-        print("runebook: error: --with, --option, --of, --answer and --choices are for a game's check: "
+    if args.options or args.of or args.answers or args.choices or args.actor or args.target:
+        print("runebook: error: --option, --of, --answer, --choices, --as and --against are for a game's check: "
               "runebook odds GAME CHECK ...", file=sys.stderr)
         return EXIT_USAGE
+    names = _given_names(args)
+    if names is None:
+        return EXIT_USAGE
+    args.names = names
     if len(args.expr) > 1:
         return _compare(args)
     args.expr = args.expr[0]
@@ -158,7 +212,8 @@ def run_odds(args: argparse.Namespace) -> int:
         print(f"runebook: error: '{args.expr}' is a game; name one of its checks or procedures: "
               f"runebook odds {args.expr} CHECK --with NAME=VALUE", file=sys.stderr)
         return EXIT_USAGE
-    dist = api.odds(args.expr, dialect=args.dialect, max_dice=args.max_dice, limits=args.limits)
+    with _naming_the_flag():
+        dist = api.odds(args.expr, dialect=args.dialect, max_dice=args.max_dice, limits=args.limits, env=names)
     _warn(args.expr, args)
     failed = write_chart(args.chart, lambda: svg_chart([args.expr], [dist]))
     if failed is not None:
@@ -178,7 +233,9 @@ def _compare(args: argparse.Namespace) -> int:
     from runebook.interpreter.cli.charts import comparison_json, comparison_text, distributions_csv, svg_chart, write_chart
 
     expressions = list(args.expr)
-    dists = [api.odds(e, dialect=args.dialect, max_dice=args.max_dice, limits=args.limits) for e in expressions]
+    with _naming_the_flag():
+        dists = [api.odds(e, dialect=args.dialect, max_dice=args.max_dice, limits=args.limits, env=args.names)
+                 for e in expressions]
     for expression in expressions:
         _warn(expression, args)
     failed = write_chart(args.chart, lambda: svg_chart(expressions, dists))
