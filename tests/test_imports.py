@@ -166,7 +166,8 @@ def test_check_needs_only_the_front_end() -> None:
 #: plain dice sums loads the grammar; a result's `shown` values read statements (the AST).
 #: The test of cycles above still counts these imports.
 STARTUP = {
-    "runebook.interpreter.cli.commands.dice": {"_warn", "run_roll", "_is_game", "run_odds", "_compare"},
+    "runebook.interpreter.cli.commands.dice": {"_warn", "run_roll", "_is_game", "run_odds", "_compare",
+                                               "_given_names", "_naming_the_flag"},
     "runebook.interpreter.core.evaluate": {"_compile_new_text"},
     "runebook.interpreter.rules.results": {"shown"},
 }

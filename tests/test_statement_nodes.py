@@ -34,6 +34,7 @@ NOT_STATEMENTS = {
     ("dsl/builder.py", "line"),  # an entry's line as written (_Line): label, sub, text...
     ("interpreter/core/render.py", "event"),  # a trace event (StepEvent)
     ("interpreter/core/render.py", "following"),
+    ("interpreter/lsp/server.py", "local"),  # a name the declaration at the cursor binds (lsp.scope.Local)
 }
 
 

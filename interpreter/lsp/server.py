@@ -436,7 +436,8 @@ def _builtin_items(found: Analysis) -> list[lsp.CompletionItem]:
 def _code_items(found: Analysis, scope: Scope | None, line: int) -> list[lsp.CompletionItem]:
     """What an expression at 0-based ``line`` may name: the declaration's own names bound
     above it, the game's names, and the builtins."""
-    own = [_local_item(n) for n in (scope.names if scope else ()) if n.line <= line or n.kind == "input"]
+    bound = scope.names if scope else ()
+    own = [_local_item(local) for local in bound if local.line <= line or local.kind == "input"]
     return own + _names(found) + _builtin_items(found)
 
 
