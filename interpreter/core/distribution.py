@@ -214,7 +214,7 @@ def _too_big(site: tuple[Source | None, Span | None], why: str) -> RunebookError
 
 
 #: A product of two weights' bit lengths that costs about one step to multiply and reduce.
-_PRODUCT_BITS = 400_000
+_PRODUCT_BITS = 200_000
 
 
 class World:
@@ -933,7 +933,7 @@ def _extremes(groups: list[tuple[int, dict[Any, int], int]], agg: str,
     bits = sum(n * total.bit_length() for n, _, total in groups)
     work = (len(thresholds) + 3) * len(groups) * (1 + bits * bits // 400_000)
     if work > limits.max_work:
-        raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
+        raise _TooBig(f"more than max_work = {limits.max_work:,} steps foreseen (about {work:,})")
 
     # Per kind of die: the weight of no value (a die not selected), of each value plain
     # and as a tail, and of unknown.
@@ -1316,6 +1316,8 @@ def _kept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[
             running += weights.get(v, 0)
         after.append(list(reversed(suffix)))
     unknown_state = tuple(UNKNOWN for _ in readers)
+    if kept_count == 1 and not unknown_faces:
+        return _kept_one(groups, ordered, after, identity, combine, element, limits), denominator
     if len(groups) == 1 and not unknown_faces:
         if len(readers) == 1 and aggs[0] in ("sum", "count") and all(type(element(v)[0]) is int for v in ordered):
             return _kept_summed(groups[0], ordered, after[0], kept_count, element, limits), denominator
@@ -1369,6 +1371,28 @@ def _kept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[
     return final, denominator
 
 
+def _kept_one(groups: list[tuple[int, dict[Any, int], int]], ordered: list[Any], after: list[list[int]],
+              identity: tuple[Any, ...], combine: Callable[[Any, Any], Any],
+              element: Callable[[Any], tuple[Any, ...]], limits: Limits) -> dict[Any, int]:
+    """One die kept (``kh1``, ``kl1``, ``dl`` all but one): the first face in ``ordered`` some
+    die shows, by order statistics. Every die shows that face or a later one, less every die
+    a later one: a power per kind of die and face (``1000d1000kl1`` walked a thousand faces
+    with a thousand counts each, 10 s for a sum of them)."""
+    bits = sum(n * total.bit_length() for n, _, total in groups)
+    work = (len(ordered) + 1) * len(groups) * (1 + bits * bits // 400_000)
+    if work > limits.max_work:
+        raise _TooBig(f"more than max_work = {limits.max_work:,} steps foreseen (about {work:,})")
+    final: dict[Any, int] = {}
+    from_here = math.prod(sum(weights.values()) ** n for n, weights, _ in groups)
+    for i, face in enumerate(ordered):
+        later = math.prod(after[g][i] ** n for g, (n, _, _) in enumerate(groups))
+        if from_here != later:
+            acc = combine(identity, element(face))
+            final[acc] = final.get(acc, 0) + from_here - later
+        from_here = later
+    return final
+
+
 def _binomials(n: int, limits: Limits) -> tuple[int, list[list[int]]]:
     """Pascal's triangle to row ``n`` by additions (``math.comb`` row by row is quadratic in
     big multiplications), and the work it counts."""
@@ -1399,8 +1423,9 @@ def _kept_one_group(group: tuple[int, dict[Any, int], int], ordered: list[Any], 
         if not fw:
             continue
         rest = after[i]
-        # Charged before the face is walked: each state tries up to n + 1 counts.
-        work += len(states) * (n + 1) * size
+        # Charged before the face is walked: each state tries up to n + 1 counts, and the
+        # face's n + 1 powers and the rest's are made.
+        work += (len(states) + 2) * (n + 1) * size
         if work > limits.max_work:
             raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
         powers = [fw**c for c in range(n + 1)]
@@ -1441,17 +1466,20 @@ def _kept_summed(group: tuple[int, dict[Any, int], int], ordered: list[Any], aft
     ``c`` of them moves all of ``A_r`` at once (shifted by ``c`` times its value, scaled by
     ``C(r, c) w^c``), so each (dice left, count) pair costs one pass over its sums and
     one big multiplication, not one per sum."""
-    n, weights, _total = group
+    n, weights, total = group
     work, combs = _binomials(n, limits)
     final: dict[Any, int] = {}
     by_left: dict[int, dict[int, int]] = {n: {0: 1}}
+    # As in _kept_one_group: a step multiplies weights of up to n times a die's bits, and
+    # each face makes its n powers (sum(each(1000d1000kl2) % 2 == 0) took 7 s to be refused).
+    size = 1 + n * total.bit_length() // 2048
     for i, face in enumerate(ordered):
         fw = weights.get(face)
         if not fw:
             continue
         rest = after[i]
         value = element(face)[0]
-        work += sum(len(sums) for sums in by_left.values()) * (n + 1)
+        work += (sum(len(sums) for sums in by_left.values()) * (n + 1) + 2 * n) * size
         if work > limits.max_work:
             raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
         powers = [1]
