@@ -143,6 +143,10 @@ class Distribution(Mapping):  # type: ignore[type-arg]
         """The expected value, when every outcome is a plain number and nothing is residual."""
         if self.residual or not self._items:
             return None
+        common = max(p.denominator for p in self._items.values())
+        if all(type(o) is int and common % p.denominator == 0 for o, p in self._items.items()):
+            # Whole numbers over one denominator: a sum of Fractions costs a gcd each.
+            return Fraction(sum(o * p.numerator * (common // p.denominator) for o, p in self._items.items()), common)
         total = Fraction(0)
         for outcome, p in self._items.items():
             if type(outcome) not in (int, Fraction):
