@@ -17,7 +17,6 @@ from typing import Any
 
 import attrs
 import pytest
-
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter import api
 from runebook.interpreter.core.dice import PoolSource

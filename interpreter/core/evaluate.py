@@ -1287,8 +1287,8 @@ class Compiler:
 
         def comprehension(ctx: Context, env: Any) -> tuple[Any, ...]:
             out = []
-            items = items_of(number(items, ctx) if type(items := collection(ctx, env)) is PoolView else items,
-                             "for", site, limits)
+            items = collection(ctx, env)
+            items = items_of(number(items, ctx) if type(items) is PoolView else items, "for", site, limits)
             # Counted before the walk, over the whole evaluation: each list is bounded, but
             # a list made in a list multiplies them (a million items walked took 12 s).
             ctx.iterations += len(items)
