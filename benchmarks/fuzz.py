@@ -53,14 +53,15 @@ def _die(draw: Any) -> str:
     sides = draw(_SMALL.map(str) | st.just("%") | st.just("F") | st.sampled_from(["d6", "6"]))
     text = f"{count or ''}d{sides}"
     for _ in range(draw(st.integers(0, 3))):
-        mod = draw(st.sampled_from(["kh", "kl", "dh", "dl", "x", "!", "!!", "r", "ro", "cs", "cf", "df", "mi", "ma"]))
+        mod = draw(st.sampled_from(["kh", "kl", "dh", "dl", "x", "!", "!!", "!p", "xo", "r", "ro", "u", "cs", "cf", "df",
+                                    "mi", "ma", "min", "max"]))
         compare = draw(st.sampled_from(["", ">=", "<=", ">", "<", "="]))
         value = draw(st.none() | _SMALL.map(str))
         text += mod + compare + (value or "")
     return text
 
 
-_ATOMS = st.one_of(_die(), _SMALL.map(str), st.sampled_from(["none", "true", "7M2", "x", "1/3", "0.5"]))
+_ATOMS = st.one_of(_die(), _SMALL.map(str), st.sampled_from(["none", "true", "7M2", "x", "i", "1/3", "0.5"]))
 
 
 def _compound(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
@@ -70,18 +71,41 @@ def _compound(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
                                       "range", "each", "len"]), st.lists(inner, min_size=1, max_size=3)).map(
         lambda t: f"{t[0]}({', '.join(t[1])})")
     conditional = st.tuples(inner, inner, inner).map(lambda t: f"{t[0]} if {t[1]} else {t[2]}")
+    # Lists made with 'for', which nest: a list of a thousand made in each of a thousand items.
+    made = st.tuples(inner, _SMALL, st.sampled_from(["i", "j"])).map(
+        lambda t: f"[{t[0]} for {t[2]} in range({t[1]})]")
     return st.one_of(binary, call, conditional, inner.map(lambda s: f"({s})"), inner.map(lambda s: f"-{s}"),
-                     st.lists(inner, max_size=3).map(lambda xs: "[" + ", ".join(xs) + "]"))
+                     st.lists(inner, max_size=3).map(lambda xs: "[" + ", ".join(xs) + "]"), made)
 
 
 _GRAMMAR_DICE = st.recursive(_ATOMS, _compound, max_leaves=8)
+
+#: Large pools read die by die, the shapes the grammar-guided strategy rarely draws whole:
+#: `highest(each(1000d100x>=5))` ran for 12 s.
+_LARGE_POOLS = st.tuples(
+    st.sampled_from(["highest", "lowest", "count", "sum", "any", "all"]),
+    st.booleans(),
+    st.sampled_from([100, 1000, 10000]),
+    st.sampled_from([6, 20, 100, 1000]),
+    st.sampled_from(["", "x>=5", "!", "!!", "!p", "xo", "r<50", "ro<50", "min50", "kh1", "kl1", "cs>=50"]),
+    st.sampled_from(["", " >= 50", " * 2", " % 2 == 0"]),
+).map(lambda t: f"{t[0]}({'each(' if t[1] else ''}{t[2]}d{t[3]}{t[4]}{')' if t[1] else ''}{t[5]})")
+#: Several of them in one expression, in a list or made with 'for'.
+_MANY_POOLS = st.one_of(
+    st.lists(_LARGE_POOLS, min_size=2, max_size=4).map(lambda xs: "[" + ", ".join(xs) + "]"),
+    st.tuples(_LARGE_POOLS, st.sampled_from([2, 10, 100, 1000])).map(lambda t: f"[{t[0]} for i in range({t[1]})]"),
+    st.tuples(st.sampled_from([10, 100, 1000]), st.sampled_from([10, 100, 1000])).map(
+        lambda t: f"sum([sum([i * j for i in range({t[0]})]) for j in range({t[1]})])"),
+)
 _DICE_CHARS = st.text(alphabet="0123456789d%+-*/()!xkhlrocsfmiF<>=, .[]", max_size=30)
 _HUGE = st.integers(4300, 6000).map(lambda n: "9" * n)
 
 
 def dice_text() -> st.SearchStrategy[str]:
-    """Dice expressions: grammar-guided, random characters of the dice alphabet, huge numbers."""
-    return st.one_of(_GRAMMAR_DICE, _GRAMMAR_DICE, _DICE_CHARS, st.tuples(_GRAMMAR_DICE, _HUGE).map("".join))
+    """Dice expressions: grammar-guided, random characters of the dice alphabet, huge numbers,
+    large pools read die by die and lists of them."""
+    return st.one_of(_GRAMMAR_DICE, _GRAMMAR_DICE, _DICE_CHARS, st.tuples(_GRAMMAR_DICE, _HUGE).map("".join),
+                     _LARGE_POOLS, _MANY_POOLS)
 
 
 def _shipped_rules() -> list[str]:

@@ -144,6 +144,10 @@ class Distribution(Mapping):  # type: ignore[type-arg]
         """The expected value, when every outcome is a plain number and nothing is residual."""
         if self.residual or not self._items:
             return None
+        common = max(p.denominator for p in self._items.values())
+        if all(type(o) is int and common % p.denominator == 0 for o, p in self._items.items()):
+            # Whole numbers over one denominator: a sum of Fractions costs a gcd each.
+            return Fraction(sum(o * p.numerator * (common // p.denominator) for o, p in self._items.items()), common)
         total = Fraction(0)
         for outcome, p in self._items.items():
             if type(outcome) not in (int, Fraction):
@@ -219,6 +223,10 @@ def _too_big(site: tuple[Source | None, Span | None], why: str) -> RunebookError
                                           help="use fewer dice, or raise the limit with --limit NAME=N")])
 
 
+#: A product of two weights' bit lengths that costs about one step to multiply and reduce.
+_PRODUCT_BITS = 200_000
+
+
 class World:
     """One path through the choices; the evaluator's ``ctx.world`` while computing odds."""
 
@@ -241,7 +249,18 @@ class World:
         self.taken.append(i)
         self.sizes.append(len(options))
         value, p = options[i]
-        self.weight = p if self.weight == 1 else self.weight * p
+        weight = self.weight
+        if weight == 1:
+            self.weight = p
+        else:
+            # A product of fractions costs a gcd of each numerator with the other's
+            # denominator: negligible for dice of a few faces, but the highest of a thousand
+            # d100 is 7,000 bits, and ten of them multiplied took seconds while each counted
+            # one step.
+            size = weight.denominator.bit_length() * p.denominator.bit_length()
+            if size > _PRODUCT_BITS:
+                self.session.spend(size // _PRODUCT_BITS)
+            self.weight = weight * p
         return value
 
     def new_pool(self, spec: PoolSpec, site: Any) -> LazyPool:
@@ -435,6 +454,10 @@ def _explore(fn: Callable[[Any], Any], session: _Session, context: Any, limits: 
     # Each outcome's probability is summed as a whole number over a denominator (the worlds'
     # weights mostly share theirs): adding Fractions would reduce every sum, two gcds each.
     sums: dict[Any, list[int]] = {}
+    # An outcome reached once keeps its weight as it came, already in lowest terms: making
+    # it again from its parts costs a gcd, quadratic in their length (a hundred of 70,000
+    # bits, the highest of 10000d100, took half a second).
+    alone: dict[Any, Fraction] = {}
     residual = Fraction(0)
     stack: list[tuple[int, ...]] = [()]
     while stack:
@@ -451,7 +474,10 @@ def _explore(fn: Callable[[Any], Any], session: _Session, context: Any, limits: 
                 stack.append(base + (i,))
         weight = world.weight
         spread = outcome.options if type(outcome) is Spread else ((outcome, 1),)
-        session.spend(len(spread))
+        # A world costs a step per outcome it spreads, per choice it made (each a reading the
+        # evaluator made again) and per item its lists made with 'for' walked: a list of a
+        # thousand dice was one step a world, and took seconds to be refused.
+        session.spend(len(spread) + len(world.taken) + ctx.iterations)
         for outcome, p in spread:
             if outcome is UNKNOWN or (isinstance(outcome, tuple) and UNKNOWN in outcome):
                 outcome = _RESIDUAL
@@ -464,9 +490,13 @@ def _explore(fn: Callable[[Any], Any], session: _Session, context: Any, limits: 
             except TypeError:  # a record or another value that cannot be a key: show it as text
                 outcome = format_value(outcome)
                 found = sums.get(outcome)
+            if found is not None and alone:
+                alone.pop(outcome, None)
             num, den = (w.numerator, w.denominator) if type(w) is Fraction else (int(w), 1)
             if found is None:
                 sums[outcome] = [num, den]
+                if type(w) is Fraction:
+                    alone[outcome] = w
                 if len(sums) > limits.max_support:
                     source, span = session.site
                     raise RunebookError([Diagnostic.make("E0408", source, span, size=f"{len(sums)} outcomes",
@@ -479,7 +509,8 @@ def _explore(fn: Callable[[Any], Any], session: _Session, context: Any, limits: 
                 common = math.lcm(found[1], den)
                 found[0] = found[0] * (common // found[1]) + num * (common // den)
                 found[1] = common
-    results = {outcome: Fraction(num, den) for outcome, (num, den) in sums.items()}
+    results = {outcome: alone[outcome] if outcome in alone else Fraction(num, den)
+               for outcome, (num, den) in sums.items()}
     results, note = _merge_tails(results)
     if residual:
         note = "some outcomes depend on explosions deeper than the limit"
@@ -668,10 +699,10 @@ def _to_integers(dist: dict[Any, Fraction]) -> tuple[dict[Any, int], int]:
 
 def _chain(element_of: Callable[[Any], Any], weights: dict[Any, int], total: int, explode: frozenset[int],
            combine: Callable[[Any, Any], Any], identity: Any, overflow: Callable[[Any], Any],
-           depth: int, max_work: int = DEFAULT_LIMITS.max_work) -> dict[Any, Fraction]:
+           depth: int, max_work: int = DEFAULT_LIMITS.max_work, cost: int = 1) -> dict[Any, Fraction]:
     """The distribution of one die's exploding chain as monoid elements (see the module
     docstring): exact when the chain stabilises, else followed to ``depth`` explosions with
-    ``overflow(element)`` standing for everything deeper."""
+    ``overflow(element)`` standing for everything deeper. ``cost``: steps one ``combine`` counts."""
     stop: dict[Any, int] = {}
     go: dict[Any, int] = {}
     for face, w in weights.items():
@@ -688,7 +719,7 @@ def _chain(element_of: Callable[[Any], Any], weights: dict[Any, int], total: int
     work = 0
     for _j in range(depth + 1):
         # Charged before the step: a long chain of many states (8d%!p>=9) is refused at once.
-        work += len(power) * len(weights)
+        work += len(power) * len(weights) * cost
         if work > max_work:
             raise _TooBig(f"more than max_work = {max_work:,} steps")
         denominator = scale * total
@@ -725,11 +756,11 @@ def _chain(element_of: Callable[[Any], Any], weights: dict[Any, int], total: int
 
 def _explosion_chain(die: DieSpec, element_of: Callable[[Any], Any], weights: dict[Any, int], total: int,
                      combine: Callable[[Any, Any], Any], identity: Any, overflow: Callable[[Any], Any],
-                     depth: int, max_work: int = DEFAULT_LIMITS.max_work) -> dict[Any, Fraction]:
+                     depth: int, max_work: int = DEFAULT_LIMITS.max_work, cost: int = 1) -> dict[Any, Fraction]:
     """:func:`_chain` for any exploding die: a penetrating die's added dice count one less
     than their faces (``!p``), and a die that explodes once (``xo``) adds one plain die."""
     if not (die.penetrate or die.explode_once):
-        return _chain(element_of, weights, total, die.explode, combine, identity, overflow, depth, max_work)
+        return _chain(element_of, weights, total, die.explode, combine, identity, overflow, depth, max_work, cost)
     if die.explode_once:
         tail: dict[Any, Fraction] = {}
         for face, w in weights.items():
@@ -737,11 +768,11 @@ def _explosion_chain(die: DieSpec, element_of: Callable[[Any], Any], weights: di
             tail[element] = tail.get(element, Fraction(0)) + Fraction(w, total)
     else:
         tail = _chain(lambda f: element_of(f - 1), weights, total, die.explode, combine, identity,
-                      overflow, depth - 1, max_work)
+                      overflow, depth - 1, max_work, cost)
     # Every exploding face meets every element of the tail: charged before, and summed as
     # whole numbers over total * (the tail's denominator), not Fraction by Fraction.
     exploding = sum(1 for face in weights if face in die.explode)
-    if exploding * len(tail) > max_work:
+    if exploding * len(tail) * cost > max_work:
         raise _TooBig(f"more than max_work = {max_work:,} steps")
     tail_weights, tail_total = _to_integers(tail)
     result: dict[Any, int] = {}
@@ -798,6 +829,7 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
     identity = tuple(_IDENTITY[agg] for _, agg in readers)
     combine = _combiner(readers)
     element = _element_fn(readers)
+    cost = _combine_cost(readers)
     per_group: list[tuple[int, dict[Any, int], int]] = []
     for n, die in spec.groups:
         if die.explode and die.compound:
@@ -811,7 +843,7 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
                 return tuple(_overflow_reading(agg, v, nn) for (_, agg), v, nn in zip(readers, k, nonnegative))
 
             chain = _explosion_chain(die, element, weights, total, combine, identity, overflow,
-                                     limits.max_explosion_depth, limits.max_work)
+                                     limits.max_explosion_depth, limits.max_work, cost)
             per_die, total = _to_integers(chain)
         else:
             per_die = {}
@@ -820,6 +852,10 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
                 per_die[k] = per_die.get(k, 0) + w
         per_group.append((n, per_die, total))
     lump = _lumper(readers, [d for _, d, _ in per_group])
+    if len(readers) == 1 and readers[0][1] in ("max", "min"):
+        extreme = _extremes(per_group, readers[0][1], lump, limits)
+        if extreme is not None:
+            return extreme
     scalar = len(readers) == 1 and readers[0][1] in ("sum", "count")
     if scalar:
         # One sum or count: plain numbers as states, no tuples.
@@ -840,7 +876,10 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
     work = 0
     for n, per_die, total in groups:
         for _ in range(n):
-            work += len(states) * len(per_die)
+            # A step multiplies weights as long as the denominator so far: past a few
+            # thousand bits (an exploding die's chain makes a hundred or more each) a step
+            # costs more the longer they are (1000d100x>=5 read twice ran for 15 s).
+            work += len(states) * len(per_die) * (cost + denominator.bit_length() // _BITS_PER_STEP)
             if work > limits.max_work:
                 raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
             states = _convolve(states, per_die, add)
@@ -856,6 +895,102 @@ def _unkept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tupl
     if scalar:
         states = {(k,): w for k, w in states.items()}
     return states, denominator
+
+
+#: Bits of a weight that cost as much as one step of a fold (a step's Python overhead).
+_BITS_PER_STEP = 2_000
+
+
+def _combine_cost(readers: tuple[Reader, ...]) -> int:
+    """Steps one combination of two states counts: a sum or count adds, a highest,
+    lowest, any or all calls a function or two for each (measured: 1.2 µs a combination
+    for one highest, 3 µs for a highest and a lowest, against 0.3 µs for a sum)."""
+    return 1 + 2 * sum(1 for _, agg in readers if agg not in ("sum", "count"))
+
+
+def _extremes(groups: list[tuple[int, dict[Any, int], int]], agg: str,
+              lump: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None,
+              limits: Limits) -> tuple[dict[Any, int], int] | None:
+    """The highest (``max``) or lowest (``min``) die of a pool by order statistics: the
+    chance that no die passes ``v`` is each die's chance of that raised to the number of
+    dice, so each outcome costs one power per kind of die, not one step per die and state
+    (``highest(1000d100x>=5)`` folded die by die took 15 s). None where the dice's values
+    are not plain numbers, or ``min`` meets a tail ``b+`` (whose fold is not a plain minimum).
+
+    The result is the one the fold gives: a die is ``None`` (not selected), a number, a
+    tail ``b+`` (for ``max``: the highest known value, and whether a tail took part) or
+    unknown (which makes the reading unknown); ``lump`` then folds values into the lowest
+    tail as the fold does."""
+    highest = agg == "max"
+    values: set[Any] = set()
+    for _, per_die, _ in groups:
+        for (v,) in per_die:
+            if isinstance(v, Bound):
+                if not highest:
+                    return None
+                v = v.low
+            elif v is None or v is UNKNOWN:
+                continue
+            if type(v) not in (int, Fraction):
+                return None
+            values.add(v)
+    low = None
+    if lump is not None:
+        low = lump((Bound(0),))[0].low  # every tail lumps into the lowest one
+    thresholds = sorted((v for v in values if low is None or v < low), reverse=not highest)
+    # One power of each kind of die per outcome, and one fraction made of each outcome
+    # later (a gcd, quadratic in the weights' length: a 140,000-bit one takes 30 ms).
+    bits = sum(n * total.bit_length() for n, _, total in groups)
+    work = (len(thresholds) + 3) * len(groups) * (1 + bits * bits // 400_000)
+    if work > limits.max_work:
+        raise _TooBig(f"more than max_work = {limits.max_work:,} steps foreseen (about {work:,})")
+
+    # Per kind of die: the weight of no value (a die not selected), of each value plain
+    # and as a tail, and of unknown.
+    kinds = []
+    for n, per_die, total in groups:
+        plain: dict[Any, int] = {}
+        tails: dict[Any, int] = {}
+        nothing = unknown = 0
+        for (v,), w in per_die.items():
+            if v is None:
+                nothing += w
+            elif v is UNKNOWN:
+                unknown += w
+            elif isinstance(v, Bound):
+                tails[v.low] = tails.get(v.low, 0) + w
+            else:
+                plain[v] = plain.get(v, 0) + w
+        kinds.append((n, plain, tails, nothing, unknown, sum(per_die.values())))
+    out: dict[Any, int] = {}
+
+    def add(state: Any, w: int) -> None:
+        if w:
+            key = lump((state,)) if lump is not None else (state,)
+            out[key] = out.get(key, 0) + w
+
+    # Walking the values in order (up for max, down for min), each kind's weight at or
+    # before the value, without tails (``plain``) and with them (``every``): the chance
+    # that every die is there is that weight to the power of the dice.
+    running = [[nothing, nothing] for _, _, _, nothing, _, _ in kinds]
+    below_plain = below_every = math.prod(nothing**n for n, *_ in kinds)
+    add(None, below_plain)
+    for v in thresholds:
+        plain_product = every_product = 1
+        for (n, plain, tails, _, _, _), sums in zip(kinds, running):
+            sums[0] += plain.get(v, 0)
+            sums[1] += plain.get(v, 0) + tails.get(v, 0)
+            plain_product *= sums[0] ** n
+            every_product *= sums[1] ** n
+        add(v, plain_product - below_plain)
+        add(Bound(v), (every_product - plain_product) - (below_every - below_plain))
+        below_plain, below_every = plain_product, every_product
+    known = math.prod((whole - unknown) ** n for n, _, _, _, unknown, whole in kinds)
+    if low is not None:
+        add(Bound(low), known - below_every)  # every value from the lowest tail up
+    add(UNKNOWN, math.prod(whole**n for n, *_, whole in kinds) - known)
+    denominator = math.prod(total**n for n, _, total in groups)
+    return out, denominator
 
 
 def _summed(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[dict[Any, int], int] | None:
@@ -1191,6 +1326,8 @@ def _kept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[
             running += weights.get(v, 0)
         after.append(list(reversed(suffix)))
     unknown_state = tuple(UNKNOWN for _ in readers)
+    if kept_count == 1 and not unknown_faces:
+        return _kept_one(groups, ordered, after, identity, combine, element, limits), denominator
     if len(groups) == 1 and not unknown_faces:
         if len(readers) == 1 and aggs[0] in ("sum", "count") and all(type(element(v)[0]) is int for v in ordered):
             return _kept_summed(groups[0], ordered, after[0], kept_count, element, limits), denominator
@@ -1244,6 +1381,28 @@ def _kept(spec: PoolSpec, readers: tuple[Reader, ...], limits: Limits) -> tuple[
     return final, denominator
 
 
+def _kept_one(groups: list[tuple[int, dict[Any, int], int]], ordered: list[Any], after: list[list[int]],
+              identity: tuple[Any, ...], combine: Callable[[Any, Any], Any],
+              element: Callable[[Any], tuple[Any, ...]], limits: Limits) -> dict[Any, int]:
+    """One die kept (``kh1``, ``kl1``, ``dl`` all but one): the first face in ``ordered`` some
+    die shows, by order statistics. Every die shows that face or a later one, less every die
+    a later one: a power per kind of die and face (``1000d1000kl1`` walked a thousand faces
+    with a thousand counts each, 10 s for a sum of them)."""
+    bits = sum(n * total.bit_length() for n, _, total in groups)
+    work = (len(ordered) + 1) * len(groups) * (1 + bits * bits // 400_000)
+    if work > limits.max_work:
+        raise _TooBig(f"more than max_work = {limits.max_work:,} steps foreseen (about {work:,})")
+    final: dict[Any, int] = {}
+    from_here = math.prod(sum(weights.values()) ** n for n, weights, _ in groups)
+    for i, face in enumerate(ordered):
+        later = math.prod(after[g][i] ** n for g, (n, _, _) in enumerate(groups))
+        if from_here != later:
+            acc = combine(identity, element(face))
+            final[acc] = final.get(acc, 0) + from_here - later
+        from_here = later
+    return final
+
+
 def _binomials(n: int, limits: Limits) -> tuple[int, list[list[int]]]:
     """Pascal's triangle to row ``n`` by additions (``math.comb`` row by row is quadratic in
     big multiplications), and the work it counts."""
@@ -1274,8 +1433,9 @@ def _kept_one_group(group: tuple[int, dict[Any, int], int], ordered: list[Any], 
         if not fw:
             continue
         rest = after[i]
-        # Charged before the face is walked: each state tries up to n + 1 counts.
-        work += len(states) * (n + 1) * size
+        # Charged before the face is walked: each state tries up to n + 1 counts, and the
+        # face's n + 1 powers and the rest's are made.
+        work += (len(states) + 2) * (n + 1) * size
         if work > limits.max_work:
             raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
         powers = [fw**c for c in range(n + 1)]
@@ -1316,17 +1476,20 @@ def _kept_summed(group: tuple[int, dict[Any, int], int], ordered: list[Any], aft
     ``c`` of them moves all of ``A_r`` at once (shifted by ``c`` times its value, scaled by
     ``C(r, c) w^c``), so each (dice left, count) pair costs one pass over its sums and
     one big multiplication, not one per sum."""
-    n, weights, _total = group
+    n, weights, total = group
     work, combs = _binomials(n, limits)
     final: dict[Any, int] = {}
     by_left: dict[int, dict[int, int]] = {n: {0: 1}}
+    # As in _kept_one_group: a step multiplies weights of up to n times a die's bits, and
+    # each face makes its n powers (sum(each(1000d1000kl2) % 2 == 0) took 7 s to be refused).
+    size = 1 + n * total.bit_length() // 2048
     for i, face in enumerate(ordered):
         fw = weights.get(face)
         if not fw:
             continue
         rest = after[i]
         value = element(face)[0]
-        work += sum(len(sums) for sums in by_left.values()) * (n + 1)
+        work += (sum(len(sums) for sums in by_left.values()) * (n + 1) + 2 * n) * size
         if work > limits.max_work:
             raise _TooBig(f"more than max_work = {limits.max_work:,} steps")
         powers = [1]

@@ -277,7 +277,8 @@ class Spread:
 class Context:
     """What one evaluation (or one world of an odds computation) runs against."""
 
-    __slots__ = ("active", "calls", "counter", "depth", "limits", "oracle", "realized", "run", "trace", "world")
+    __slots__ = ("active", "calls", "counter", "depth", "iterations", "limits", "oracle", "realized", "run", "trace",
+                 "world")
 
     def __init__(self, *, oracle: DiceOracle | None = None, world: Any = None,
                  limits: Limits = DEFAULT_LIMITS, trace: Trace | None = None, run: Any = None) -> None:
@@ -291,6 +292,8 @@ class Context:
         self.counter = [0]
         #: Calls of rules-defined functions so far (``Limits.max_calls``).
         self.calls = 0
+        #: Items walked by lists made with ``for`` so far (``Limits.max_iterations``).
+        self.iterations = 0
         self.depth = 0
         self.realized: dict[int, tuple[PoolSource, PoolView]] = {}
         self.active: set[str] = set()
@@ -1285,7 +1288,14 @@ class Compiler:
         def comprehension(ctx: Context, env: Any) -> tuple[Any, ...]:
             out = []
             items = collection(ctx, env)
-            for item in items_of(number(items, ctx) if type(items) is PoolView else items, "for", site, limits):
+            items = items_of(number(items, ctx) if type(items) is PoolView else items, "for", site, limits)
+            # Counted before the walk, over the whole evaluation: each list is bounded, but
+            # a list made in a list multiplies them (a million items walked took 12 s).
+            ctx.iterations += len(items)
+            if ctx.iterations > ctx.limits.max_iterations:
+                raise limit_error("max_iterations", ctx.limits, site,
+                                  f"more than {ctx.limits.max_iterations:,} items walked by lists made with 'for'")
+            for item in items:
                 inner = MapEnv.indexed({name: item}, {normalize_name(name): name}, env)
                 if condition is None or truth(condition(ctx, inner), ctx):
                     out.append(value(ctx, inner))

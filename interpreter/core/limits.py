@@ -30,8 +30,9 @@ class Limits:
     max_depth: int = 200
     #: Distinct states or outcomes a distribution may hold.
     max_support: int = 200_000
-    #: Steps of the exact-odds computation: pool states combined, and worlds evaluated
-    #: (a world counts as one step; a few seconds of work at most).
+    #: Steps of the exact-odds computation: pool states combined (a step on weights of
+    #: thousands of bits counts more), and worlds evaluated (a world counts a step per
+    #: outcome, per choice it makes and per item its lists walk); a second or two at most.
     max_work: int = 2_000_000
     #: Lines a procedure may run (loops included) before it is stopped.
     max_steps: int = 10_000
@@ -48,12 +49,16 @@ class Limits:
     max_calls: int = 20_000
     #: Digits of a number a computation makes (a product, a quotient's parts).
     max_digits: int = 1_000
+    #: Items the lists made with ``for`` (``[x * 2 for x in xs]``) walk in one evaluation, the
+    #: items of a list made in another's items all counted (about 10 µs each).
+    max_iterations: int = 100_000
 
 
 DEFAULT_LIMITS = Limits()
 
 #: The diagnostic code that names each limit when it is exceeded.
-LIMIT_CODES = {"max_worlds": "E0904", "max_calls": "E0902", "max_digits": "E0903", "max_work": "E0904", "max_support": "E0905"}
+LIMIT_CODES = {"max_worlds": "E0904", "max_calls": "E0902", "max_digits": "E0903", "max_work": "E0904", "max_support": "E0905",
+               "max_iterations": "E0904"}
 
 
 def limit_error(name: str, limits: Limits, site: Any, what: str) -> RunebookError:

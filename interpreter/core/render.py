@@ -155,7 +155,7 @@ def roll_json(result: Any) -> str:
     return json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
 
-def _percent(p: Fraction) -> str:
+def _percent(p: Fraction | float) -> str:
     value = float(p) * 100
     if 0 < value < 0.01:
         return "<0.01%"
@@ -167,7 +167,8 @@ def _percent(p: Fraction) -> str:
 def _bar(p: Fraction, top: Fraction, width: int, unicode: bool) -> str:
     if top == 0:
         return ""
-    cells = float(p / top) * width
+    # One correctly rounded division of whole numbers: float(p / top) without its gcds.
+    cells = (p.numerator * top.denominator) / (p.denominator * top.numerator) * width
     if not unicode:
         return "#" * round(cells)
     full = int(cells)
@@ -200,8 +201,11 @@ def distribution_text(expression: str, dist: Any, *, unicode: bool = True, width
         if len(shown) < len(items):
             collapsed = format_value(shown[-1][0])
         items = shown
-    fractions = [format_value(p) for _, p in items]
-    show_exact = all(len(f) <= 13 for f in fractions)
+    # A denominator of twelve digits or more is never shown, and writing a long one in
+    # decimal costs time quadratic in its length (the highest of 10000d100: 20,000 digits).
+    show_exact = all(p.denominator < 10**12 for _, p in items)
+    fractions = [format_value(p) for _, p in items] if show_exact else [""] * len(items)
+    show_exact = show_exact and all(len(f) <= 13 for f in fractions)
     keys = [format_value(k) for k, _ in items]
     key_width = max([len("outcome")] + [len(k) for k in keys])
     exact_width = max([len("exact")] + [len(f) for f in fractions]) if show_exact else 0
@@ -212,12 +216,26 @@ def distribution_text(expression: str, dist: Any, *, unicode: bool = True, width
     if show_exact:
         header += f"  {'exact':>{exact_width}}"
     lines = [expression, header] if expression else [header]
-    remaining = sum((p for _, p in items), Fraction(0))
-    for (outcome, p), key, fraction in zip(items, keys, fractions):
+    # The chances at least each outcome, as whole numbers over one denominator when the
+    # probabilities share one: a Fraction's sum costs a gcd, quadratic in its length.
+    common = max((p.denominator for _, p in items), default=1)
+    if all(common % p.denominator == 0 for _, p in items):
+        whole = [p.numerator * (common // p.denominator) for _, p in items]
+        left = sum(whole)
+        at_least: list[float | Fraction] = []
+        for part in whole:
+            at_least.append(left / common)  # correctly rounded, as float(Fraction(left, common))
+            left -= part
+    else:
+        remaining = sum((p for _, p in items), Fraction(0))
+        at_least = []
+        for _, p in items:
+            at_least.append(remaining)
+            remaining -= p
+    for (outcome, p), key, fraction, least in zip(items, keys, fractions, at_least):
         row = f"{key:>{key_width}}  {_percent(p):>8}"
         if numeric:
-            row += f"  {_percent(remaining):>8}"
-            remaining -= p
+            row += f"  {_percent(least):>8}"
         if show_exact:
             row += f"  {fraction:>{exact_width}}"
         row += "  " + _bar(p, top, width, unicode)
