@@ -78,6 +78,6 @@ def test_a_game_and_its_check_still_mean_a_check(cli, tmp_path: Path) -> None:  
 def test_what_odds_refuses(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert cli("odds", "1d6", "1d8", "--chart", "png", str(tmp_path / "x.png")).code == 2
     assert cli("odds", "mestezia", "skill check", "--format", "csv").code == 2
-    assert cli("odds", "1d6", "1d8", "--with", "n=1").code == 2
+    assert cli("odds", "1d6 + n", "1d8", "--with", "n=one").code == 2  # --with gives expressions numbers
     bad = cli("odds", "1d6", "2d")
     assert bad.code == 1 and "Traceback" not in bad.stderr
