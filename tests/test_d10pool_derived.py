@@ -214,6 +214,13 @@ def test_ca6_an_interval_that_can_never_be_met_fails_without_rolling(rules) -> N
                        options={"teamwork_gate": "helper_ungated"}).results
     alongside = rules.run("Complex Action", pool=0, others=[1], milestones=1, dice=[9]).results
     assert (plain(helped["outcome"]), plain(alongside["outcome"])) == ("success", "success")
+    # With 10-again one helper's die can give any number of successes (10, then 8: two, for
+    # Difficulty 2); without it one die gives at most one, and the action cannot succeed.
+    ungated = {"teamwork_gate": "helper_ungated"}
+    chained = rules.run("Complex Action", pool=0, helpers=[1], difficulty=2, milestones=1, dice=[10, 8], options=ungated)
+    short = rules.run("Complex Action", pool=0, helpers=[1], difficulty=2, milestones=1, dice=[],
+                      options={**ungated, "ten_again": "off"})
+    assert (plain(chained.results["outcome"]), plain(short.results["outcome"])) == ("success", "failure")
     # Neither side of an opposed one can score: a tie at 0, to the defender.
     opposed = rules.run("Opposed Complex Action", pool=0, defender_pool=0, milestones=1, dice=[]).results
     assert (plain(opposed["outcome"]), opposed["milestones"], opposed["defender_milestones"]) == ("failure", 0, 0)
