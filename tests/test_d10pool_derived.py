@@ -364,3 +364,40 @@ def test_ca6_odds_with_ten_again_off_match_an_enumeration(rules) -> None:  # typ
     meets an interval, and without a limit the action always ends in success."""
     odds = rules.odds("Complex Action", pool=2, difficulty=2, milestones=2, options={"ten_again": "off"})
     assert {plain(k): v for k, v in odds.results["outcome"].items()} == {"success": 1}
+
+
+# ---------------------------------------------------------------- golden rolls from a sheet
+
+# Ayla: Dexterity 4 + Athletics 3 (seven dice); the troupe: 4 players (capacity 8), 3 Momentum.
+# (inputs, dice, answers, options, expected results)
+ROLLS: list[tuple[dict[str, Any], list[int], list[str], dict[str, str], dict[str, Any]]] = [
+    # DB.3 + XB.18: 7 + 2 Momentum dice = 9; two Momentum spent, none gained on a success.
+    ({"momentum_dice": 2}, [8, 2, 2, 2, 2, 2, 2, 2, 2], ["done"], {}, {"pool": 9, "outcome": "success", "momentum": 1}),
+    # MS.17 with A2's literal reading: Difficulty 1 + 2 out of range, three successes fail.
+    ({"range": "out_of_range"}, [8, 8, 8, 2, 2, 2, 2], ["take_momentum"], {"fail_on_equal": "exceed_difficulty"},
+     {"difficulty": 3, "outcome": "failure", "momentum_gained": 1, "momentum": 4}),
+    # SS.4: a Feat of Scale is +1 Scale, behind the gate: no success, no Scale (a Failure).
+    ({"feat": "title", "difficulty": 1}, [2, 2, 2, 2, 2, 2, 2], ["take_momentum"], {},
+     {"total_successes": 0, "outcome": "failure"}),
+    ({"feat": "title", "difficulty": 2}, [8, 2, 2, 2, 2, 2, 2], ["done"], {}, {"total_successes": 2, "degree": "Normal"}),
+    # CO.5 + XB.15: a Botch with a Specialty is 4 Momentum; 3 + 4 = 7 of 8.
+    ({"specialty": True}, [1, 2, 2, 2, 2, 2, 2], [], {}, {"outcome": "botch", "momentum_gained": 4, "momentum": 7}),
+    # A4's alternative: Momentum besides the consolation chosen.
+    ({"difficulty": 2}, [8, 2, 2, 2, 2, 2, 2], ["fateful_encounter"], {"consolation_mode": "momentum_always"},
+     {"consolation": "fateful_encounter", "momentum_gained": 1}),
+    # DB.9, ST.1: two threshold successes buy a Notable complication; nothing left for a stunt.
+    ({"complications": [2]}, [8, 8, 8, 2, 2, 2, 2], ["pay"], {}, {"complications_bought": [2], "stunts": [], "threshold_left": 0}),
+    # XB.5-6: Enhancement 4 needs a Drawback; "add a Complication" adds a Minor one, bought
+    # off first (1 + 4 = 5 successes, 4 threshold, 3 left).
+    ({"enhancement": 4, "drawback": "add_complication"}, [8, 2, 2, 2, 2, 2, 2], ["pay", "done"], {},
+     {"total_successes": 5, "complications_bought": [1], "threshold_left": 3}),
+]
+
+
+@pytest.mark.parametrize(("inputs", "dice", "answers", "options", "expected"), ROLLS)
+def test_golden_roll(rules, inputs: dict[str, Any], dice: list[int], answers: list[str],  # type: ignore[no-untyped-def]
+                     options: dict[str, str], expected: dict[str, Any]) -> None:
+    run = rules.run("Roll", as_=sheets(rules, "ayla", "troupe"), attribute="Dexterity", skill="Athletics",
+                    driver=ScriptedDriver(list(answers)), dice=dice, options=options, **inputs)
+    results = plain(run.results)
+    assert {k: results[k] for k in expected} == expected
