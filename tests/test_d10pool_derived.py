@@ -225,6 +225,10 @@ def test_ca6_an_interval_that_can_never_be_met_fails_without_rolling(rules) -> N
     opposed = rules.run("Opposed Complex Action", pool=0, defender_pool=0, milestones=1, dice=[]).results
     assert (plain(opposed["outcome"]), opposed["milestones"], opposed["defender_milestones"]) == ("failure", 0, 0)
     assert refused(lambda: rules.run("Complex Action", pool=-1, milestones=1, dice=[])) == ["E0613"]
+    # Nothing rolled is no excuse for a Difficulty of 0 (DB.17) or a target number off the die.
+    assert refused(lambda: rules.run("Complex Action", pool=0, difficulty=0, milestones=1, dice=[])) == ["E0613"]
+    assert refused(lambda: rules.run("Opposed Complex Action", pool=0, defender_pool=0, target_number=11,
+                                     milestones=1, dice=[])) == ["E0613"]
 
 
 # ---------------------------------------------------------------- golden cases derived from the rules
