@@ -18,6 +18,8 @@ Defects found and fixed (rulesets/d10-pool/mechanics.rules, rolls.rules, complex
   10-again off and too few) ran until the interpreter stopped it (run: E0612; odds: E0614);
   it now fails with nothing rolled (an opposed one when neither side can score: a tie, to the
   defender).
+- DB.5: `Mixed Roll` and `Contest` took no target number, so a higher Tier's lower one could
+  not reach them.
 
 Exact odds are compared with enumerations written here: every face with 10-again off, and a
 die's 10-again chain in closed form when it is on.
@@ -405,3 +407,17 @@ def test_golden_roll(rules, inputs: dict[str, Any], dice: list[int], answers: li
                     driver=ScriptedDriver(list(answers)), dice=dice, options=options, **inputs)
     results = plain(run.results)
     assert {k: results[k] for k in expected} == expected
+
+
+def test_db5_a_lower_target_number_reaches_every_roll_from_a_sheet(rules) -> None:  # type: ignore[no-untyped-def]
+    """DB.5: a higher Tier lowers the target number, for every roll the character makes. The
+    mixed roll from a sheet and the contest between two sheets took none (unknown input): a 7
+    now succeeds at 7."""
+    ayla, hunter = sheets(rules, "ayla", "hunter")
+    mixed = rules.run("Mixed Roll", as_=ayla, attributes=["Dexterity", "Cunning"], skills=["Athletics", "Subterfuge"],
+                      difficulties=[1, 1], target_number=7, dice=[7, 2, 2, 2, 2, 2]).results
+    assert (mixed["pool"], plain(mixed["outcomes"])) == (6, ["success", "success"])
+    contest = rules.run("Contest", as_=ayla, against=hunter, attribute="Dexterity", skill="Athletics",
+                        defender_attribute="Dexterity", defender_skill="Athletics", target_number=7,
+                        dice=[7] + [2] * 11).results
+    assert (contest["total"], contest["defender_total"], plain(contest["outcome"])) == (1, 0, "success")
