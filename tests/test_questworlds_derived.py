@@ -4,7 +4,7 @@ them: through the command line (in-process, ``--json``) and the Python API.
 
 Two parts. First the defects this audit found, one test each (each fails without its fix):
 no check read a rating's notation; the crisis test (SRD 8.2.5) and bolstering (8.2.3) were
-missing; a week of recovery ended every impairment and pumped state instead of a single one;
+missing; 0M2 was read as 40 where the spec refuses it; a week of recovery ended every impairment and pumped state instead of a single one;
 resting left every state of fortune in place although rest is idleness. Then a compact table
 of golden cases derived by hand (dice in, results out), each also checked against an
 independent model of the d20 contest written here, and exact odds checked against an
@@ -151,6 +151,32 @@ def test_no_relevant_ability_is_six(rules) -> None:  # type: ignore[no-untyped-d
     """T-12: with no relevant ability the target number is 6, and modifiers still apply."""
     assert rules.resolve("Rating").results["target"] == 6
     assert rules.resolve("Rating", modifier=3).results["target"] == 9
+
+
+# --- 1b. AMB-1: a rating written with the symbol needs 1 to 20 before it (spec §1.1 grammar,
+# [OPT lenient_zero_tn=false]); 0M2 was silently read as 40.
+
+@pytest.mark.parametrize("rating", ["0M2", "0M", "21M", "25M2"])
+@pytest.mark.parametrize("where", ["ability", "resistance"])
+def test_a_rating_with_nothing_valid_before_the_symbol_is_refused(cli, rating: str, where: str) -> None:  # type: ignore[no-untyped-def]
+    other = "resistance" if where == "ability" else "ability"
+    run = cli("resolve", "questworlds", "contest", "--with", f"{where}={rating}", "--with", f"{other}=14",
+              "--dice", "5,5")
+    assert run.code == 1 and "E0613" in run.stdout + run.stderr
+
+
+def test_lenient_notation_reads_the_number(cli) -> None:  # type: ignore[no-untyped-def]
+    results = json_of(cli, "resolve", "questworlds", "rating", "--with", "rating=0M2",
+                      "--option", "mastery_notation=lenient")["results"]
+    assert (results["value"], results["target"], results["masteries"]) == (40, 20, 1)
+    run = cli("resolve", "questworlds", "rating", "--with", "rating=0M2")
+    assert run.code == 1 and "E0613" in run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("rating", ["20M", "1M2", "7M1", "40", "20M3"])
+def test_well_written_ratings_are_read(rules, rating: str) -> None:  # type: ignore[no-untyped-def]
+    results = rules.resolve("Rating", rating=rating).results
+    assert (results["target"], results["masteries"]) == split(value(rating))
 
 
 # --- 2. The crisis test (SRD 8.2.5) was missing: a penalised resource against the average.
