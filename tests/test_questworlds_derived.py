@@ -472,3 +472,37 @@ def test_golden_states(rules, tmp_path: Path, steps: list[tuple[str, str]], opti
         results = run.results
         entity = attrs.evolve(entity, conditions=[Held(c) for c in run.state["actor"]["conditions"]])
     assert sorted(c.name for c in entity.conditions) == sorted(left) and results["modifier"] == modifier
+
+
+@pytest.mark.parametrize(("options", "first", "second"), [
+    # §2.2 with §7.1's conversion (AMB-3): 3 a session, the unspent 3 become XP
+    ({}, (3, 0), (3, 3)),
+    ({"first_session_points": "six_points"}, (6, 0), (3, 6)),
+    ({"unspent_hero_points": "lost"}, (3, 0), (3, 0)),
+    ({"hero_point_regime": "section_7"}, (1, 0), (1, 1)),
+])
+def test_golden_sessions(rules, tmp_path: Path, options: dict[str, str], first: tuple[int, int],  # type: ignore[no-untyped-def]
+                         second: tuple[int, int]) -> None:
+    entity = hero_with(rules, tmp_path)
+    got = []
+    for is_first in (1, 0):
+        run = rules.run("new session", as_=entity, first=is_first, options=options)
+        got.append((run.results["hero_points"], run.results["xp"]))
+        entity = attrs.evolve(entity, resources=dict(run.state["actor"]["resources"]))
+    assert got == [first, second]
+
+
+def test_golden_hero_points_spent_and_refused(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # 15 against 14, 17 vs 5: a failure against a success (minor defeat); the point bumps it to
+    # a success that wins on the higher roll, and the pool drops to 2.
+    run = rules.run("hero contest", as_=hero_with(rules, tmp_path), ability=15, resistance=14, dice=[17, 5],
+                    answers={"hero_point": "use"})
+    results = {k: getattr(v, "name", v) for k, v in run.results.items()}
+    assert (results["outcome"], results["degree"], results["hero_points"]) == ("victory", "marginal", 2)
+    # a critical cannot be raised: the point is not offered, nothing is spent
+    run = rules.run("hero contest", as_=hero_with(rules, tmp_path), ability=15, resistance=14, dice=[1, 5])
+    assert (run.results["result"].name, run.results["hero_points"]) == ("critical", 3)
+    # at most 5 awards a session (section_7)
+    with pytest.raises(RunebookError, match="E0613"):
+        rules.run("award hero points", as_=hero_with(rules, tmp_path), points=6,
+                  options={"hero_point_regime": "section_7"})
