@@ -73,8 +73,8 @@ def contest(ability: int, resistance: int, a: int, b: int, bumps: int = 0, resis
         mine = max(FUMBLE, min(CRITICAL, mine + bumps))
         theirs = max(FUMBLE, min(CRITICAL, theirs + resistance_bumps))
     mine = min(CRITICAL, mine + (1 if hero and ta > 0 else 0))
-    if ta <= 0:
-        return "defeat", DEGREES[abs(mine - theirs)], mine, theirs
+    if ta <= 0:   # a forced defeat, by the steps the resistance stands above failure (at least 1)
+        return "defeat", DEGREES[max(0, theirs - FAILURE)], mine, theirs
     if mine == theirs and (a == b or mine == FUMBLE):
         return "tie", None, mine, theirs
     won = mine > theirs or (mine == theirs and a > b)
@@ -276,6 +276,27 @@ def test_rest_may_keep_benefits(rules, tmp_path: Path) -> None:  # type: ignore[
     assert held == sorted(FORTUNE) and results["benefits_waned"] == 0
 
 
+# --- 6. A target of 0 or less forces a defeat (AMB-50); its degree came from the steps between
+# the two results, so a resistance that fumbled made the defeat worse (minor) than one that
+# failed (marginal). Now the resistance's margin over a failure, at least marginal.
+
+@pytest.mark.parametrize(("face", "degree"), [(20, "marginal"), (16, "marginal"), (3, "minor"), (1, "major")])
+def test_a_forced_defeat_is_no_worse_when_the_resistance_fumbles(rules, face: int, degree: str) -> None:  # type: ignore[no-untyped-def]
+    results = rules.resolve("Contest", ability=15, resistance=14, modifier=-15, dice=[5, face]).results
+    assert (results["outcome"].name, results["degree"].name) == ("defeat", degree)
+    assert (results["hero_outcome"].name, results["hero_degree"].name) == ("defeat", degree)
+
+
+def test_forced_defeat_degrees_in_odds(rules) -> None:  # type: ignore[no-untyped-def]
+    """Ability 3 hurt three times (-9): every roll is a defeat; the degrees by the resistance's die."""
+    odds = rules.odds("Contest", ability=3, resistance=14, modifier=-9)
+    expected: dict[str, Fraction] = {}
+    for b in range(1, 21):
+        degree = DEGREES[max(0, d20(b, 14) - FAILURE)]
+        expected[degree] = expected.get(degree, Fraction(0)) + Fraction(1, 20)
+    assert dist(odds, "outcome") == {"defeat": 1} and dist(odds, "degree") == expected
+
+
 # ================================================================== golden derived cases
 
 # (ability, resistance, extra --with, options, dice, outcome, degree): derived by hand from the
@@ -298,9 +319,12 @@ CONTESTS: list[tuple[Any, Any, dict[str, Any], dict[str, str], tuple[int, int], 
     (40, 14, {}, {}, (20, 5), "defeat", "minor"),
     # 1M against 20: both critical, the spare bump takes the resistance down to a success
     ("1M", 20, {}, {}, (1, 1), "victory", "minor"),
-    # a target of 0 or less loses whatever the dice
-    (0, 14, {}, {}, (1, 20), "defeat", None),
-    (15, 14, {"modifier": "-M"}, {}, (1, 20), "defeat", None),
+    # a target of 0 or less loses whatever the dice, by the resistance's margin over a failure
+    (0, 14, {}, {}, (1, 20), "defeat", "marginal"),
+    (0, 14, {}, {}, (1, 16), "defeat", "marginal"),
+    (0, 14, {}, {}, (1, 3), "defeat", "minor"),
+    (0, 14, {}, {}, (20, 1), "defeat", "major"),
+    (15, 14, {"modifier": "-M"}, {}, (1, 20), "defeat", "marginal"),
     # +M: 15M, a success bumped to a critical
     (15, 14, {"modifier": "+M"}, {}, (10, 3), "victory", "minor"),
     # bumps beyond critical are held there (default), or join the masteries and spill over
@@ -320,7 +344,7 @@ CONTESTS: list[tuple[Any, Any, dict[str, Any], dict[str, str], tuple[int, int], 
     # a hero point already spent: 17 fails, bumped to a success, the higher roll wins
     (15, 14, {"hero_point": 1}, {}, (17, 5), "victory", "marginal"),
     # a hero point on a target of 0: refused by default, a bump under the option
-    (0, 14, {"hero_point": 1}, {}, (5, 20), "defeat", None),
+    (0, 14, {"hero_point": 1}, {}, (5, 20), "defeat", "marginal"),
     (0, 14, {"hero_point": 1}, {"zero_target": "hero_point_allowed"}, (5, 20), "victory", "major"),
 ]
 
@@ -334,9 +358,7 @@ def test_golden_contest(cli, ability: Any, resistance: Any, extra: dict[str, Any
     for key, chosen in options.items():
         args += ["--option", f"{key}={chosen}"]
     results = json_of(cli, *args, "--dice", f"{dice[0]},{dice[1]}")["results"]
-    assert results["outcome"] == outcome
-    if outcome != "defeat" or degree is not None:
-        assert results["degree"] == degree
+    assert (results["outcome"], results["degree"]) == (outcome, degree)
     modifier = extra.get("modifier", "0")
     number = value(ability) + (-20 if modifier == "-M" else 20 if modifier == "+M" else 0)
     model = contest(number, value(resistance), *dice, extra.get("bumps", 0), extra.get("resistance_bumps", 0),
@@ -345,7 +367,7 @@ def test_golden_contest(cli, ability: Any, resistance: Any, extra: dict[str, Any
                     joined=options.get("automatic_bumps") == "with_masteries")
     if not options.get("fumble_against_fumble") and not options.get("better_roll") and not options.get("ties") \
             and not options.get("zero_target"):
-        assert model[0] == outcome
+        assert model[:2] == (outcome, degree)
 
 
 @pytest.mark.parametrize(("ability", "resistance", "options", "kw"), [
