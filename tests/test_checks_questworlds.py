@@ -247,6 +247,8 @@ def by_hand(a_face: int, r_face: int, ability: Any, resistance: Any, *, modifier
     if outcome == "tie" and tie_victory:
         outcome = "victory"
     degree = None if outcome == "tie" else DEGREES[abs(ra - rr)]
+    if tn_a <= 0:
+        degree = DEGREES[max(0, rr - 1)]  # a forced defeat: the resistance's margin over a failure
     return RESULTS[ra], RESULTS[rr], outcome, degree
 
 
