@@ -4,6 +4,7 @@ whose expected odds come from enumerations written here, run through the CLI and
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from fractions import Fraction
@@ -122,3 +123,25 @@ def test_inputs_out_of_range_are_refused(rules, name: str, inputs: dict[str, Any
     entity = "rulesets/mezzo/examples/hurt-wren.yaml"
     with pytest.raises(RunebookError, match=rule.replace("(", r"\(")):
         rules.run(name, dice=[2, 3], as_=entity if name == "Treat Wounds" else None, **inputs)
+
+
+def test_a_specialty_tie_reduced_by_one_is_what_the_foe_faces(rules, cli) -> None:  # type: ignore[no-untyped-def]
+    """§3.19, A27: a Specialty with two major picks that only ties reduces the number rolled
+    by 1. The hero's d6 (1 vote + 1 for the Specialty) and the foe's d6 both show 4: the hero's
+    roll becomes 3, a failure (1 adversity), and the foe's 4 beats 3: a success and a major
+    perk (a Push: a trump for its goal). The foe used to be left with a tie (a minor perk)
+    against the very roll that had failed against it."""
+    run = cli("run", "mezzo", "Challenge", "--with", "challengers=hero,foe", "--with", "sides=1,2",
+              "--with", "votes=1,2", "--with", "specialty=2,0", "--with", "max_rounds=1", "--dice", "4,4",
+              "--answer", "perk=push", "--answer", "push_counter=allow", "--answer", "withdraw=remain",
+              "--answer", "exile=spare", "--json")
+    assert run.code == 0, run.stderr
+    results = json.loads(run.stdout)["results"]
+    assert results["adversity"] == [1, 0]
+    assert results["minor_perks"] == [0, 0]
+    assert results["trumps"] == [0, 1]
+    # Both tie-holders with only major picks: each roll drops by 1, each a failure (A27).
+    both = rules.run("Challenge", dice=[4, 4], answers={"perk": "two_minor"}, challengers=["a", "b"], sides=[1, 2],
+                     votes=[1, 1], specialty=[2, 2], max_rounds=1)
+    assert list(both.results["adversity"]) == [1, 1]
+    assert list(both.results["minor_perks"]) == [0, 0]
