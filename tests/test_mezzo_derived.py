@@ -15,6 +15,7 @@ import pytest
 
 from runebook.interpreter.rules import load
 from runebook.interpreter.rules.model import RunebookError
+from mezzo_helpers import saved
 
 LADDER = [4, 6, 8, 10, 12]
 BASE = {"negligible": 0, "occasional": 1, "common": 2}
@@ -145,3 +146,21 @@ def test_a_specialty_tie_reduced_by_one_is_what_the_foe_faces(rules, cli) -> Non
                      votes=[1, 1], specialty=[2, 2], max_rounds=1)
     assert list(both.results["adversity"]) == [1, 1]
     assert list(both.results["minor_perks"]) == [0, 0]
+
+
+def test_a_favored_flaw_used_outside_a_challenge_still_triggers_once_in_one(rules, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """§3.14, Favored Flaw: once per challenge, or once per scene outside challenges. Wren's
+    flaw used against her outside a challenge gives a point; a challenge then starts in the same
+    scene: its first trigger gives one more (it used to be refused), its second is refused; out
+    of the challenge, still in the scene, the scene's use is spent."""
+    wren = "rulesets/mezzo/examples/wren.yaml"
+    outside = rules.run("Favored Flaw", as_=rules.entity(wren), in_challenge=False)
+    path = saved(tmp_path, outside.state["actor"], "wren")
+    inside = rules.run("Favored Flaw", as_=rules.entity(path), in_challenge=True)
+    assert inside.results["adversity"] == outside.results["adversity"] + 1
+    again = saved(tmp_path, inside.state["actor"], "wren2")
+    with pytest.raises(RunebookError, match="Favored Used"):
+        rules.run("Favored Flaw", as_=rules.entity(again), in_challenge=True)
+    ended = saved(tmp_path, rules.run("End Challenge", as_=rules.entity(again)).state["actor"], "wren3")
+    with pytest.raises(RunebookError, match="Favored Used In Scene"):
+        rules.run("Favored Flaw", as_=rules.entity(ended), in_challenge=False)
