@@ -164,3 +164,15 @@ def test_a_favored_flaw_used_outside_a_challenge_still_triggers_once_in_one(rule
     ended = saved(tmp_path, rules.run("End Challenge", as_=rules.entity(again)).state["actor"], "wren3")
     with pytest.raises(RunebookError, match="Favored Used In Scene"):
         rules.run("Favored Flaw", as_=rules.entity(ended), in_challenge=False)
+
+
+def test_linking_two_of_ones_own_cards_needs_two_active_cards(rules, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """§3.21: a player who alone owns cards may link two of their own active cards. Bo has
+    one active card: there is no pair to link (he used to earn 2 influence for it). With a
+    second card played and accepted, the link earns 1 for each card: 1 + 2 = 3."""
+    bo = "rulesets/mezzo/examples/player-bo.yaml"
+    with pytest.raises(RunebookError, match="Active"):
+        rules.run("Link Seeds", as_=rules.entity(bo), own_cards=True, sole_card_owner=True)
+    played = saved(tmp_path, rules.run("Play Seed", as_=rules.entity(bo)).state["actor"], "bo")
+    linked = rules.run("Link Seeds", as_=rules.entity(played), own_cards=True, sole_card_owner=True)
+    assert linked.results["influence"] == 3
