@@ -176,3 +176,142 @@ def test_linking_two_of_ones_own_cards_needs_two_active_cards(rules, tmp_path) -
     played = saved(tmp_path, rules.run("Play Seed", as_=rules.entity(bo)).state["actor"], "bo")
     linked = rules.run("Link Seeds", as_=rules.entity(played), own_cards=True, sole_card_owner=True)
     assert linked.results["influence"] == 3
+
+
+# ---------------------------------------------------------------- golden cases (derived, all pass)
+
+#: Given dice → expected results, through the command line as a user types them. Each row:
+#: command, game entry, inputs, options, dice, answers, the results expected (a subset).
+GOLDEN_RUNS = [
+    # §3.2-3.3: the README's example: d12 & d4 (3, 4) against a d6 (5).
+    ("resolve", "action check", {"action_votes": 6, "failure_votes": 2}, {}, [3, 4, 5], {},
+     {"action_score": 4, "failure_score": 5, "outcome": "failure"}),
+    # A tie exactly met (d6 4 against d4 4); no dice on either side: 1 against 1.
+    ("resolve", "action check", {"action_votes": 2, "failure_votes": 1}, {}, [4, 4], {}, {"outcome": "tie"}),
+    ("resolve", "action check", {"action_votes": 0, "failure_votes": -3}, {}, [], {},
+     {"action_score": 1, "failure_score": 1, "outcome": "tie"}),
+    # §3.9: one restraint holds 5 votes at a d10 (its 10 beats a d6's 6); five: no dice, a 1.
+    ("resolve", "action check", {"action_votes": 5, "failure_votes": 2, "restraints": 1}, {}, [10, 6], {},
+     {"action_score": 10, "outcome": "success"}),
+    ("resolve", "action check", {"action_votes": 9, "failure_votes": 1, "restraints": 5}, {}, [1], {},
+     {"action_score": 1, "outcome": "tie"}),
+    # A4 alternative: 6 votes, 1 restraint, shorter ladder: d10 & d6 (the 6 shows 6).
+    ("resolve", "action check", {"action_votes": 6, "failure_votes": 1, "restraints": 1},
+     {"restraint_cap": "shorter_ladder"}, [2, 6, 4], {}, {"action_score": 6, "outcome": "success"}),
+    # T04, A6: 4 laws for, 1 against (as a failure law): +2 and +1 apart; the net +2 per check.
+    ("resolve", "action check", {"action_votes": 1, "failure_votes": 1, "action_laws": 4, "failure_laws": 1}, {},
+     [7, 5], {}, {"action_score": 7, "failure_score": 5}),
+    ("resolve", "action check", {"action_votes": 1, "failure_votes": 1, "action_laws": 4, "failure_laws": 1},
+     {"law_limits": "per_check"}, [7, 4], {}, {"action_score": 7, "failure_score": 4, "outcome": "success"}),
+    # A12: Sudden Surge twice turns a 4 against a 5 into a 6.
+    ("resolve", "action check", {"action_votes": 3, "failure_votes": 2, "surge": 2}, {}, [4, 5], {},
+     {"action_score": 6, "outcome": "success"}),
+    # §3.12: exactly double (6 against 3) is a double success; 5 against 3 a success; equal a tie;
+    # lower a failure and a point of adversity.
+    ("resolve", "major action", {"action_votes": 3, "opposing_votes": 1}, {}, [6, 3], {},
+     {"outcome": "double_success", "major_perks": 2}),
+    ("resolve", "major action", {"action_votes": 3, "opposing_votes": 1}, {}, [5, 3], {},
+     {"outcome": "major_success", "major_perks": 1}),
+    ("resolve", "major action", {"action_votes": 3, "opposing_votes": 1}, {}, [3, 3], {},
+     {"outcome": "major_tie", "minor_perks": 1}),
+    ("resolve", "major action", {"action_votes": 3, "opposing_votes": 1}, {}, [2, 3], {},
+     {"outcome": "major_failure", "adversity": 1}),
+    # 1 against 1 (no dice on either side) is a tie, not a double success.
+    ("resolve", "major action", {"action_votes": 0, "opposing_votes": 0}, {}, [], {}, {"outcome": "major_tie"}),
+    # §3.5: the tiebreaker's d12s; the D6 variant's d6s.
+    ("resolve", "tiebreaker", {}, {}, [12, 11], {}, {"outcome": "success"}),
+    ("resolve", "tiebreaker", {}, {"tiebreaker_die": "six_sided"}, [6, 6], {}, {"outcome": "tie"}),
+    # §3.4, A2 (D09b): 3, 0, 3 takes the middle road; dropped first, the ends tie.
+    ("run", "Conflict", {"outcomes": ["a", "b", "c"], "votes": [3, 0, 3]}, {}, [],
+     {"approach": "take_median", "break_tie": "compromise"}, {"winner": "b"}),
+    ("run", "Conflict", {"outcomes": ["a", "b", "c"], "votes": [3, 0, 3]}, {"median_zero_votes": "drop_first"},
+     [], {"approach": "take_median", "break_tie": "compromise"}, {"first_tie": ["a", "c"], "winner": "compromise"}),
+    # A1 alternative: every option selected comes down to the most votes (2, 5, 3: b).
+    ("run", "Conflict", {"outcomes": ["a", "b", "c"], "votes": [2, 5, 3]}, {"median_selection": "all_remaining"},
+     [], {"approach": "take_median"}, {"winner": "b"}),
+    # §3.20: 3 votes, a first 3 at the threshold bursts: a 5 at multiplier 2 is 10, beating 2 × 4.
+    ("run", "Conflict", {"outcomes": ["a", "b"], "votes": [3, 6]}, {"dice_game": "sixes"}, [3, 5, 4],
+     {"approach": "leave_to_chance", "burst": "take"}, {"winner": "a"}),
+    # A8: Negligible on either side needs no check; an Aptitude step makes it Occasional.
+    ("run", "Action", {"chance": "negligible", "votes": 4}, {}, [], {}, {"outcome": "failure", "checked": False}),
+    ("run", "Action", {"failure_chance": "negligible"}, {}, [], {}, {"outcome": "success", "checked": False}),
+    ("run", "Action", {"chance": "negligible", "aptitude": 1}, {}, [3, 2], {}, {"outcome": "success"}),
+    # §3.14: Impaired Ability takes the Occasional action's d4 (no dice, a 1 against a d6's 1:
+    # a tie, rolled off 9 against 4).
+    ("run", "Action", {"impaired": 1, "failure_chance": "common"}, {}, [1, 9, 4], {"break_tie": "roll"},
+     {"first_outcome": "tie", "outcome": "success"}),
+    # §3.13, T05-T07: boons; §3.18, T10: edge slots; T11: Asset Investment; T21: the deck.
+    ("resolve", "Boon Price", {"momentum": 3}, {}, [], {}, {"uses": 5}),
+    ("resolve", "Edge Slots", {"action_checks": 1, "challenges": 1, "claims": 1}, {}, [], {}, {"slots": 10}),
+    ("resolve", "Empowering Gift Capacity", {"asset_investments": 2}, {}, [], {}, {"lent_at_once": 3}),
+    ("resolve", "New Arc", {"players": 4}, {}, [], {}, {"influence": 3, "smallest_deck": 12}),
+    # §3.16, T19, T20, A44, A45: hook prices and thresholds, Raise Stakes.
+    ("resolve", "Plot Hook Cost", {"payment": "pay_adversity", "after_turning_point": True}, {}, [], {}, {"cost": 4}),
+    ("resolve", "Triggered Hooks", {"hooks": 4}, {}, [], {}, {"best_option": "no_escape"}),
+    ("resolve", "Stake Raise", {"influence": 1, "momentum": 2, "adversity": 3}, {}, [], {},
+     {"stake_momentum": 4, "adversity_left": 1}),
+    ("resolve", "Turning Point Check", {"hooks": 5, "resources": 3, "challengers": 3}, {}, [], {},
+     {"adversity_boost": 3}),
+    # T12: 5 points among 3 targets: 2, 2, 1.
+    ("run", "Resolve Hook", {"stored": 5, "targets": ["a", "b", "c"]}, {}, [], {}, {"given": [2, 2, 1]}),
+]
+
+
+def cli_args(command: str, name: str, inputs: dict[str, Any], options: dict[str, str], dice: list[int],
+             answers: dict[str, str]) -> list[str]:
+    args = [command, "mezzo", name, "--json"]
+    for k, v in inputs.items():
+        text = ",".join(map(str, v)) if isinstance(v, list) else str(v).lower() if isinstance(v, bool) else str(v)
+        args += ["--with", f"{k}={text}"]
+    for k, v in options.items():
+        args += ["--option", f"{k}={v}"]
+    for k, v in answers.items():
+        args += ["--answer", f"{k}={v}"]
+    return args + (["--dice", ",".join(map(str, dice))] if dice else [])
+
+
+@pytest.mark.parametrize("case", GOLDEN_RUNS, ids=lambda c: f"{c[1]}-{c[2]}-{c[3]}")
+def test_golden_runs(cli, case: tuple) -> None:  # type: ignore[no-untyped-def, type-arg]
+    command, name, inputs, options, dice, answers, expected = case
+    run = cli(*cli_args(command, name, inputs, options, dice, answers))
+    assert run.code == 0, run.stderr
+    results = json.loads(run.stdout)["results"]
+    assert {k: results[k] for k in expected} == expected
+
+
+def six(votes: int) -> Counter:
+    """§3.20 by hand: 1 + full sixes the multiplier, the rest the threshold; a burst taken."""
+    if votes <= 0:
+        return Counter({1: Fraction(1)})
+    mult, threshold = 1 + votes // 6, votes % 6
+    dist: Counter = Counter()
+    for first in range(1, 7):
+        for second in range(1, 7):
+            dist[second * (mult + 1) if first <= threshold else first * mult] += Fraction(1, 36)
+    return dist
+
+
+#: Exact odds against an enumeration: (entry, inputs, options, answers, the action's and the
+#: failure's score distributions, the surge).
+GOLDEN_ODDS = [
+    ("Action", {"chance": "common", "votes": 4, "restraints": 2}, {}, {"break_tie": "roll"},
+     score_odds(pool(6, 2)), score_odds(pool(1)), 0),
+    ("Action", {"aptitude": 1, "focused": 1, "forte": [3], "failure_votes": 1}, {}, {"break_tie": "roll"},
+     score_odds(pool(3)), score_odds(pool(1 + 1 + 1)), 0),
+    ("Action", {"resist_aptitude": 1, "fortified": [4], "votes": 0, "surge": 1}, {}, {"break_tie": "roll"},
+     score_odds(pool(1 + 2)), score_odds(pool(2)), 1),
+    ("Action", {"votes": 6, "failure_votes": 2, "action_laws": 3}, {"dice_game": "sixes"},
+     {"break_tie": "roll", "burst": "take"}, six(9), six(3), 0),
+    ("Action", {"votes": 11, "failure_votes": 5}, {"dice_game": "sixes", "multiplier_votes": "no_multiplier"},
+     {"break_tie": "roll", "burst": "take"}, None, None, 0),
+]
+
+
+@pytest.mark.parametrize("case", GOLDEN_ODDS, ids=lambda c: f"{c[0]}-{c[1]}-{c[2]}")
+def test_golden_odds(rules, case: tuple) -> None:  # type: ignore[no-untyped-def, type-arg]
+    name, inputs, options, answers, action, failure, surge = case
+    if action is None:
+        # no_multiplier: every vote is threshold, so 12 votes and 6 always burst: a d6 × 2.
+        action = failure = Counter({2 * f: Fraction(1, 6) for f in range(1, 7)})
+    odds = rules.odds(name, options=options or None, answers=answers, **inputs)
+    assert named(odds.results["outcome"]) == action_outcome(action, failure, surge)
