@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -116,13 +117,17 @@ def test_surge_refusal_from_the_command_line(cli) -> None:  # type: ignore[no-un
     ("Challenge", {"challengers": ["a", "b"], "sides": [1, 2], "votes": [1, 1], "goal_momentum": [0, 1, 4]},
      "goal_momentum"),
     ("Turning Point Check", {"hooks": 5, "resources": 0, "challengers": -1}, "challengers >= 1"),
+    ("Conflict", {"outcomes": ["a", "b"], "players": 2, "free_votes": [3, 0, 1]}, "free_votes_for_players"),
+    ("Challenge", {"challengers": ["a", "b"], "sides": [1, 2], "votes": [1, 1], "specialty": [0, 1, 2]},
+     "count(specialty)"),
 ])
 def test_inputs_out_of_range_are_refused(rules, name: str, inputs: dict[str, Any], rule: str) -> None:  # type: ignore[no-untyped-def]
     """A negative time skipped a Vicious Wound's Recovery Check (§3.15: triple the time
     needed); a goal's momentum below none (§3.16) or for a side that is not there, and fewer
-    challengers than none at the Turning Point, were computed. Each is refused now."""
+    challengers than none at the Turning Point, were computed; free votes or Specialties given
+    for more players or challengers than there are were ignored. Each is refused now."""
     entity = "rulesets/mezzo/examples/hurt-wren.yaml"
-    with pytest.raises(RunebookError, match=rule.replace("(", r"\(")):
+    with pytest.raises(RunebookError, match=re.escape(rule)):
         rules.run(name, dice=[2, 3], as_=entity if name == "Treat Wounds" else None, **inputs)
 
 
