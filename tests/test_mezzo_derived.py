@@ -320,3 +320,20 @@ def test_golden_odds(rules, case: tuple) -> None:  # type: ignore[no-untyped-def
         action = failure = Counter({2 * f: Fraction(1, 6) for f in range(1, 7)})
     odds = rules.odds(name, options=options or None, answers=answers, **inputs)
     assert named(odds.results["outcome"]) == action_outcome(action, failure, surge)
+
+
+def test_a_heroic_sacrifice_outside_a_challenge_returns_at_the_end_of_the_scene(rules, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A30: outside a challenge the loan lasts the scene, and the lender's protection returns
+    at the same moment. The guard lends his to the thief; after the scene both the loan and
+    the sacrifice are over: narration cannot remove the guard again (it could: his protection
+    stayed spent until the end of a challenge that never came), and he may sacrifice it again."""
+    run = rules.run("Heroic Sacrifice", as_=rules.entity("rulesets/mezzo/examples/guard.yaml"),
+                    against=rules.entity("rulesets/mezzo/examples/thief.yaml"), in_challenge=False)
+    guard = saved(tmp_path, run.state["actor"], "guard")
+    assert rules.run("Remove From Play", against=rules.entity(guard)).results["removed"] is True
+    after = saved(tmp_path, rules.run("End Scene", as_=rules.entity(guard)).state["actor"], "guard-after")
+    with pytest.raises(RunebookError, match="protected_now"):
+        rules.run("Remove From Play", against=rules.entity(after))
+    again = rules.run("Heroic Sacrifice", as_=rules.entity(after),
+                      against=rules.entity("rulesets/mezzo/examples/thief.yaml"), in_challenge=False)
+    assert again.results["lent"] is True
