@@ -107,13 +107,14 @@ def test_a_challenge_needs_two_sides(rules) -> None:  # type: ignore[no-untyped-
     assert error.value.diagnostics[0].code == "E0613"
 
 
-@pytest.mark.parametrize(("specialty", "adversity", "minor"), [(1, [0, 0], [1, 1]), (2, [1, 0], [0, 1])])
+@pytest.mark.parametrize(("specialty", "adversity", "minor"), [(1, [0, 0], [1, 1]), (2, [1, 0], [0, 2])])
 def test_specialty_picks(rules, specialty: int, adversity: list[int], minor: list[int]) -> None:  # type: ignore[no-untyped-def]
     """A27: keeping to a Specialty's picks adds a vote (2 votes + 1: a d8, not a d6). A tie
     (5 against 5) earns a minor perk; with only major picks the roll loses 1: a failure and a
-    point of adversity."""
-    run = rules.run("Challenge", dice=[5, 5], driver=ScriptedDriver([]), challengers=["hero", "foe"], sides=[1, 2],
-                    votes=[2, 2], specialty=[specialty], max_rounds=1)
+    point of adversity, and the foe's 5 now beats a 4: a success (its major perk traded for
+    two minor ones here)."""
+    run = rules.run("Challenge", dice=[5, 5], answers={"perk": "two_minor"}, challengers=["hero", "foe"],
+                    sides=[1, 2], votes=[2, 2], specialty=[specialty], max_rounds=1)
     assert [d.label for d in run.trace.dice()] == ["d8", "d6"]
     assert list(run.results["adversity"]) == adversity
     assert list(run.results["minor_perks"]) == minor

@@ -77,13 +77,16 @@ def test_final_counter_once_per_challenge(rules, tmp_path: Path) -> None:  # typ
     refused(rules, "Heroic Sacrifice", as_=spent, against=entity(rules, EXAMPLES / "thief.yaml"))
 
 
-@pytest.mark.parametrize(("in_challenge", "loan"), [(True, "Lent Protection"), (False, "Lent For Scene")])
-def test_heroic_sacrifice_lends_the_protection(rules, tmp_path: Path, in_challenge: bool, loan: str) -> None:  # type: ignore[no-untyped-def]
-    """A30: until the end of the challenge, or of the scene outside one."""
+@pytest.mark.parametrize(("in_challenge", "loan", "spent"), [(True, "Lent Protection", "Protection Spent"),
+                                                         (False, "Lent For Scene", "Protection Spent For Scene")])
+def test_heroic_sacrifice_lends_the_protection(rules, tmp_path: Path, in_challenge: bool, loan: str,  # type: ignore[no-untyped-def]
+                                               spent: str) -> None:
+    """A30: until the end of the challenge, or of the scene outside one (the lender's own
+    protection returns at that moment)."""
     run = rules.run("Heroic Sacrifice", as_=entity(rules, EXAMPLES / "guard.yaml"),
                     against=entity(rules, EXAMPLES / "thief.yaml"), in_challenge=in_challenge)
     assert run.state["target"]["conditions"] == [loan]
-    assert run.state["actor"]["conditions"] == ["Protected", "Protection Spent"]
+    assert run.state["actor"]["conditions"] == ["Protected", spent]
     thief = entity(rules, saved(tmp_path, run.state["target"], "thief"))
     refused(rules, "Remove From Play", against=thief)
 
