@@ -377,3 +377,21 @@ def test_several_targets_take_the_upgrades_added_damage(tmp_path: Path, tier: in
     assert [str(run.results[k]) for k in ("grade", "grade_2", "grade_3")] == ["Medium", "Medium", "Fail"]
     assert [run.results[k] for k in ("damage", "damage_2", "damage_3")] == [hit, hit, 0]
     assert run.state["actor"]["resources"]["CP"] == 3
+
+
+def test_several_targets_follow_use_powers_timing_and_trigger(rules) -> None:  # type: ignore[no-untyped-def]
+    """§1.6: an Attack only on its user's turn (Berserker Charge off-turn is refused, CP kept);
+    §1.2: a triggered power needs its trigger (Bastion of Defense, not happened, is refused)."""
+    itzel = rules.entity(str(ITZEL))
+    with pytest.raises(RunebookError) as error:
+        rules.run("Use Power On Several", power="Berserker Charge", second=14, on_turn=False, as_=itzel,
+                  against=rules.entity(str(INQUISITOR)), dice=[6, 8, 10])
+    assert _codes(error) == ["E0613"] and "usable_now" in error.value.diagnostics[0].message
+    assert itzel.resources["CP"] == 6
+    with pytest.raises(RunebookError) as trigger:
+        rules.run("Use Power On Several", power="Bastion of Defense", second=10, skills=6, threshold=10,
+                  as_=rules.entity(str(XOCHITL)), dice=[10, 4, 6], driver=_driver("not_happened"))
+    assert _codes(trigger) == ["E0613"]
+    fine = rules.run("Use Power On Several", power="Bastion of Defense", second=12, skills=6, threshold=10,
+                     as_=rules.entity(str(XOCHITL)), dice=[10, 4, 6], driver=_driver("happened"))
+    assert [str(fine.results[k]) for k in ("grade", "grade_2")] == ["High", "Medium"]
