@@ -395,3 +395,43 @@ def test_several_targets_follow_use_powers_timing_and_trigger(rules) -> None:  #
     fine = rules.run("Use Power On Several", power="Bastion of Defense", second=12, skills=6, threshold=10,
                      as_=rules.entity(str(XOCHITL)), dice=[10, 4, 6], driver=_driver("happened"))
     assert [str(fine.results[k]) for k in ("grade", "grade_2")] == ["High", "Medium"]
+
+
+# ---------------------------------------------------------------- defect: Slippery halts holds
+
+HOLDS = """extends mestezia
+
+Iron Grip
+Cost: 1 CP
+Target: Enemy in 1
+Threshold: Target's Defense
+Check: [Attack + Strength]
+Effect 1: The target is Grabbed.
+Keywords: *Grapple*
+
+Ember Touch
+Cost: 1 CP
+Target: Enemy in 1
+Threshold: Target's Defense
+Check: [Attack]
+Effect 1: The target is Dazed.
+Keywords: *Strike*
+"""
+
+
+@pytest.mark.parametrize(("conditions", "power", "face", "halted", "left"), [
+    (["Grabbed", "Slippery"], "Iron Grip", 7, True, ["Slippery"]),       # 7 + 2 + 1 = 10: Low
+    (["Grabbed"], "Iron Grip", 7, False, ["Grabbed"]),                   # 7 + 2 = 9: Fail
+    (["Grabbed", "Slippery"], "Iron Grip", 6, False, ["Grabbed", "Slippery"]),  # 9: still held
+    (["Grabbed", "Dazed", "Slippery"], "Ember Touch", 8, False, ["Grabbed", "Dazed", "Slippery"]),  # 8 + 1 = 9
+])
+def test_slippery_adds_one_to_halting_a_hold(tmp_path: Path, conditions: list[str], power: str, face: int,
+                                             halted: bool, left: list[str]) -> None:
+    """§2.11 Slippery: +1 to the checks that halt Restrained and Grabbed, not other effects.
+    The halter has Aim 1 (its [Attack]) and Strength 1; the threshold is 10."""
+    (tmp_path / "holds.rules").write_text(HOLDS, encoding="utf-8")
+    holds = interpreter.load(str(tmp_path))
+    halter = _file(tmp_path, "h.yaml", "name: H\nstats:\n  Aim: 1\n  Strength: 1\n" + _conditions(conditions))
+    run = holds.run("Halt Effect", power=power, threshold=10, as_=holds.entity(halter), dice=[face, 1, 1])
+    assert run.results["halted"] is halted
+    assert sorted(run.state["actor"]["conditions"]) == sorted(left)
