@@ -435,3 +435,19 @@ def test_slippery_adds_one_to_halting_a_hold(tmp_path: Path, conditions: list[st
     run = holds.run("Halt Effect", power=power, threshold=10, as_=holds.entity(halter), dice=[face, 1, 1])
     assert run.results["halted"] is halted
     assert sorted(run.state["actor"]["conditions"]) == sorted(left)
+
+
+# ---------------------------------------------------------------- defect: pool_base sets the pools
+
+@pytest.mark.parametrize(("option", "pool"), [("three", 3), ("four", 4)])
+def test_pool_base_is_the_default_pool_of_every_roll(rules, option: str, pool: int) -> None:  # type: ignore[no-untyped-def]
+    """A8/A23: the pool at Tier 1 is three dice, or four with pool_base = four; the skill check and
+    a power's check roll it when no pool is given (too few faces would be E0501)."""
+    faces = [9] * pool
+    check = rules.resolve("Skill Check", threshold=9, dice=faces, options={"pool_base": option})
+    assert check.results["successes"] == pool
+    run = rules.run("Berserker Charge", as_=rules.entity(str(ITZEL)), against=rules.entity(str(INQUISITOR)),
+                    dice=faces, options={"pool_base": option})
+    assert run.results["damage"] == 12 + pool  # [Weapon + Grade], the grade uncapped (A7)
+    odds = rules.odds("Skill Check", threshold=9, options={"pool_base": option})
+    assert max(int(k) for k, v in odds.results["successes"].items() if v) == pool
