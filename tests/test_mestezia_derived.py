@@ -451,3 +451,32 @@ def test_pool_base_is_the_default_pool_of_every_roll(rules, option: str, pool: i
     assert run.results["damage"] == 12 + pool  # [Weapon + Grade], the grade uncapped (A7)
     odds = rules.odds("Skill Check", threshold=9, options={"pool_base": option})
     assert max(int(k) for k, v in odds.results["successes"].items() if v) == pool
+
+
+# ---------------------------------------------------------------- golden cases: start phase, aid, turn order
+
+@pytest.mark.parametrize(("conditions", "ongoing"), [
+    (["Ongoing Damage(2, Fire)", "Ongoing Damage(3, Fire)", "Ongoing Damage(2, Cold)"], 5),  # same type: the larger
+    (["Ongoing Damage(2, Fire)", "Ongoing Damage(3, Fire)", "Ongoing Damage(2, Cold)", "Insubstantial"], 3),  # 2 + 1
+    (["Ongoing Damage(4, Fire)", "Resistant(3, Fire)"], 1)])
+def test_start_phase_golden(rules, tmp_path: Path, conditions: list[str], ongoing: int) -> None:  # type: ignore[no-untyped-def]
+    run = rules.run("Start Phase", as_=rules.entity(_file(tmp_path, "b.yaml", "name: B\nstats:\n  Max HP: 30\n" + _conditions(conditions))))
+    assert (run.results["ongoing"], run.results["hp"]) == (ongoing, 30 - ongoing)
+
+
+def test_aided_check_golden(rules) -> None:  # type: ignore[no-untyped-def]
+    """MZ-W03/W03b: 4, 5, 10 + 4 against 11 is a Low; the ally's 8, 7, 10 + 4 (12, 11, 14) a High,
+    whose +3 on one failing die makes a Medium."""
+    run = rules.run("Aided Check", threshold=11, modifier=4, ally_modifier=4, dice=[4, 5, 10, 8, 7, 10])
+    assert (run.results["unaided"], run.results["aid"], run.results["lifted"], str(run.results["grade"])) == (1, 3, 1, "Medium")
+    with pytest.raises(RunebookError) as error:
+        rules.run("Aided Check", threshold=11, modifier=4, power_check=True, dice=[4, 5, 10, 8, 7, 10])
+    assert _codes(error) == ["E0613"]
+
+
+@pytest.mark.parametrize(("inputs", "dice", "segment", "bonus"), [
+    ({"initiative": 3}, [9], 10, 2), ({"initiative": 0}, [10], 10, 0), ({"initiative": -3}, [2], 1, 0),
+    ({"initiative": 3, "combat": False}, [9], 9, 0), ({"segment": 7}, None, 7, 0)])
+def test_turn_order_golden(rules, inputs: dict, dice, segment: int, bonus: int) -> None:  # type: ignore[no-untyped-def,type-arg]
+    run = rules.run("Turn Order", dice=dice, **inputs)
+    assert (run.results["segment"], run.results["bonus_cp"]) == (segment, bonus)
