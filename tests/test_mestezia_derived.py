@@ -480,3 +480,35 @@ def test_aided_check_golden(rules) -> None:  # type: ignore[no-untyped-def]
 def test_turn_order_golden(rules, inputs: dict, dice, segment: int, bonus: int) -> None:  # type: ignore[no-untyped-def,type-arg]
     run = rules.run("Turn Order", dice=dice, **inputs)
     assert (run.results["segment"], run.results["bonus_cp"]) == (segment, bonus)
+
+
+# ---------------------------------------------------------------- defect: conditions on terrain checks
+
+@pytest.mark.parametrize(("conditions", "options", "grade"), [
+    ([], {}, "Low"),                                                  # 7 + Will 3 = 10 against 10
+    (["Distracted"], {}, "Fail"),                                     # -1 to Will
+    (["Unlucky"], {}, "Fail"),                                        # -1 to every check
+    (["Lucky", "Distracted"], {}, "Low"),
+    (["Distracted", "Unlucky"], {"power_conditions": "shown_only"}, "Low"),
+])
+def test_eerie_will_check_takes_the_creatures_conditions(rules, tmp_path: Path, conditions: list[str], options: dict,  # type: ignore[no-untyped-def,type-arg]
+                                                        grade: str) -> None:
+    """§2.12 Eerie: a Will defense check on entering; §2.11: Distracted -1 to Will, Lucky and
+    Unlucky +-1 to all checks. `will` comes from the file's Will (3)."""
+    walker = rules.entity(_file(tmp_path, "e.yaml", "name: E\nstats:\n  Will: 3\n" + _conditions(conditions)))
+    run = rules.run("Enter Eerie", as_=walker, N=2, threshold=10, dice=[7, 1, 1], options=options,
+                    driver=_driver("move_to_edge"))
+    assert str(run.results["grade"]) == grade and run.results["failed"] is (grade == "Fail")
+
+
+@pytest.mark.parametrize("procedure", ["Enter Entangling", "Move On Slippery"])
+def test_unlucky_counts_on_the_terrain_checks(rules, tmp_path: Path, procedure: str) -> None:  # type: ignore[no-untyped-def]
+    """Entangling and Slippery N (A16, N the threshold): 8 + 2 = 10 against 10 passes; Unlucky
+    makes it 9, a Fail (Entangled, or Prone)."""
+    inputs = {"threshold": 10} if procedure == "Enter Entangling" else {"N": 10}
+    plain = rules.run(procedure, as_=rules.entity(_file(tmp_path, "p.yaml", "name: P\n")), modifier=2, dice=[8, 1, 1], **inputs)
+    unlucky = rules.run(procedure, as_=rules.entity(_file(tmp_path, "u.yaml", "name: U\n" + _conditions(["Unlucky"]))),
+                        modifier=2, dice=[8, 1, 1], **inputs)
+    assert (str(plain.results["grade"]), str(unlucky.results["grade"])) == ("Low", "Fail")
+    gained = "Entangled" if procedure == "Enter Entangling" else "Prone"
+    assert gained not in plain.state["actor"]["conditions"] and gained in unlucky.state["actor"]["conditions"]
