@@ -512,3 +512,33 @@ def test_unlucky_counts_on_the_terrain_checks(rules, tmp_path: Path, procedure: 
     assert (str(plain.results["grade"]), str(unlucky.results["grade"])) == ("Low", "Fail")
     gained = "Entangled" if procedure == "Enter Entangling" else "Prone"
     assert gained not in plain.state["actor"]["conditions"] and gained in unlucky.state["actor"]["conditions"]
+
+
+# ---------------------------------------------------------------- defect: Invest longer than a round
+
+LONG_FUSE = """extends mestezia
+
+Long Fuse
+Cost: 1 CP
+Target: Enemy
+Threshold: Target's Defense
+Check: [Attack]
+Invest: {invest}
+Result 1: 4 Fire damage
+Keywords: *Alchemy Fire Attack*
+"""
+
+
+@pytest.mark.parametrize(("segment", "invest"), [(5, 15), (2, 3), (3, 3), (10, 10), (1, 20), (7, 2)])
+def test_invest_shows_when_it_resolves(tmp_path: Path, segment: int, invest: int) -> None:
+    """§2.7 [I]: segments count down from 10; a result invested N segments at segment s of round 1
+    lands N segments later: counting every segment of the rounds in between."""
+    (tmp_path / "fuse.rules").write_text(LONG_FUSE.format(invest=invest), encoding="utf-8")
+    fuse = interpreter.load(str(tmp_path))
+    user = _file(tmp_path, "f.yaml", "name: F\nstats:\n  Attack: 3\nresources:\n  CP: 6\npowers: [Long Fuse]\n")
+    run = fuse.run("Long Fuse", as_=fuse.entity(user), against=fuse.entity(str(GUARD)), segment=segment, dice=[9, 9, 9])
+    # Walk the segments one by one: 10, 9, ..., 1, then the next round's 10.
+    rnd, seg = 1, segment
+    for _ in range(invest):
+        rnd, seg = (rnd + 1, 10) if seg == 1 else (rnd, seg - 1)
+    assert (run.state["resolves_round"], run.state["resolves_segment"]) == (rnd, seg)
