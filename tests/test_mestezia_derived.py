@@ -168,6 +168,7 @@ SKILL = [
     ((10, 10, 10), -2, 8, 0, 3),
     ((4, 5, 10), 4, 11, 3, 2),      # MZ-W03b: the ally's +3 lifts one die only
     ((1, 1, 1), 4, 11, 9, 1),       # a huge aid still lifts one die
+    ((10, 10, 10), 1, 11, -3, 3),   # a negative aid (no grade is) takes no success away
     ((10, 10, 10, 10), 0, 9, 0, 4), # a pool of four: 4 successes, named High
 ]
 
