@@ -357,6 +357,9 @@ builtin("meets(e: entity, words: any) -> boolean",
         "text names", host=True, group="entry text")
 builtin("data_of(e: entity, key: any, default: any = \"\") -> any",
         "data_of(entity, \"key\"[, default]): what its file gives under a key that is not a stat", host=True, group="entry text")
+builtin("mentions(words: any, name: any) -> boolean",
+        "mentions(text, NAME): whether the text names it as whole words, any case (a condition, a level, a text)",
+        host=True, group="entry text")
 builtin("level_in(words: any, default: level) -> default",
         "level_in(text, level): the level of level's group that the text names first, else level",
         host=True, group="entry text")

@@ -12,7 +12,8 @@ A content line says in words what to pay or what befalls a target (``Cost: 3 Man
 - ``lift TEXT [on ROLE]`` removes them.
 
 The functions ``line_text(entry, "Label"[, grade])``, ``number_in(text, pattern)``,
-``data_of(entity, "key"[, default])``, ``level_in(text, level)`` and ``meets(entity, text)``
+``data_of(entity, "key"[, default])``, ``level_in(text, level)``, ``mentions(text, NAME)``
+(whether the text names it, as ``impose`` would find it) and ``meets(entity, text)``
 (every condition the text names is held, every state it names through a predicate
 ``function is_STATE(e)`` holds, every entry it names is owned, for entries of the kinds
 the entity lists) are the host functions the rules call to get and read such texts.
@@ -108,7 +109,7 @@ def _pay(rules: Any, ctx: Any, statement: ast.Statement, source: Source, env: An
 
 
 def entry_query(rules: Any, name: str, ctx: Any, args: list[Any], site: Any) -> Any:
-    """``line_text``, ``number_in`` and ``meets`` (see the module docstring)."""
+    """``line_text``, ``number_in``, ``mentions`` and ``meets`` (see the module docstring)."""
     if name == "line_text":
         if len(args) not in (2, 3) or not isinstance(args[0], EntryView):
             raise RunebookError([Diagnostic.make("E0406", site[0], site[1], name=name,
@@ -123,6 +124,13 @@ def entry_query(rules: Any, name: str, ctx: Any, args: list[Any], site: Any) -> 
         return _level_in(_text(args[0]), args[1], site)
     if name == "number_in":
         return number_in(_text(args[0]), _text(args[1]))
+    if name == "mentions":
+        # A condition (or any declaration) by its name, a level by its own, a text as written.
+        word = args[1] if isinstance(args[1], str) else getattr(args[1], "name", None)
+        if not isinstance(word, str) or not word.strip():
+            raise RunebookError([Diagnostic.make("E0405", site[0], site[1], op="mentions",
+                                                 kind=f"'{_text(args[1])}' as the name to look for")])
+        return bool(named(_text(args[0]), [word]))
     entity, text = args[0], _text(args[1])
     if not hasattr(entity, "conditions"):
         raise RunebookError([Diagnostic.make("E0405", site[0], site[1], op=name,

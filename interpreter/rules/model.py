@@ -1344,7 +1344,7 @@ class StateQuery:
     def invoke(self, ctx: Context, args: list[Any], site: Any) -> Any:
         if self.name == "line":
             return self._line(ctx, args, site)  # type: ignore[attr-defined]
-        if self.name in ("line_text", "number_in", "meets", "data_of", "level_in"):
+        if self.name in ("line_text", "number_in", "meets", "data_of", "level_in", "mentions"):
             return entry_query(self.rules, self.name, ctx, args, site)
         if self.name == "held_value":
             return _held_value(self, args, site)
