@@ -208,3 +208,38 @@ def test_move_score_tells_how_far(cli, tmp_path: Path) -> None:  # type: ignore[
     assert (out["outcome"], out["zones_reached"]) == ("failure", 1)
     out = run(cli, "Move", "--as", mover, "--with", "zones=2", "--with", "obstacles=[2,3]", "--dice", "2,3,4")
     assert out["results"]["zones_reached"] == 2
+
+
+def test_attack_damage_odds(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """NATURE 3 against POISE 3, DM 4 against Soak 3: every face of 3 dice counted here."""
+    import json
+    out = cli("odds", GAME, "Attack", "--as", fighter(tmp_path, "Striker"), "--against", fighter(tmp_path, "Target"),
+              "--of", "damage", "--json")
+    assert out.code == 0, out.stderr
+    got = {int(k): Fraction(v) for k, v in json.loads(out.stdout)["results"]["damage"].items()}
+    expected: dict[int, Fraction] = {}
+    for faces in product(range(1, 7), repeat=3):
+        score = sum(f for f in faces if f <= 3)
+        edge = sum(1 for f in faces if f >= 4)
+        dmg = max(0, 4 + edge - 3) if score >= 3 else 0
+        expected[dmg] = expected.get(dmg, Fraction(0)) + Fraction(1, 216)
+    assert got == expected
+
+
+@pytest.mark.parametrize(("dice", "mode", "rattled_for"), [("3,4,4", "per_edge", 3), ("3,4,4", "single", 2),
+                                                           ("3,1,1", "per_edge", 1)])
+def test_rattle_lasts_by_edge(cli, tmp_path: Path, dice: str, mode: str, rattled_for: int) -> None:  # type: ignore[no-untyped-def]
+    """§4.5: 1 Action, +1 per Edge (A10 `per_edge`) or +1 at most (`single`)."""
+    out = run(cli, "Rattle", "--as", fighter(tmp_path, "Taunter"), "--against", fighter(tmp_path, "Victim"),
+              "--dice", dice, "--option", f"rattle_edge_mode={mode}")
+    assert out["results"]["rattled_for"] == rattled_for
+
+
+def test_self_aid_doubles_the_difficulty(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Mettle -1, MOTIVE 4 less 1D Staggered: 3 dice against 2 x 1; [1,1,4] meets it, 1 Edge back."""
+    out = run(cli, "Self Aid", "--as", fighter(tmp_path, "Alone", MOTIVE=4, resources={"Harm": 4}),
+              "--dice", "1,1,4")["results"]
+    assert (out["outcome"], out["mettle"]) == ("success", 0)
+    out = run(cli, "Self Aid", "--as", fighter(tmp_path, "Alone2", MOTIVE=4, resources={"Harm": 4}),
+              "--dice", "1,4,4", "--answer", "action_twist=decline")["results"]
+    assert out["outcome"] == "failure"
