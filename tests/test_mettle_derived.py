@@ -243,3 +243,34 @@ def test_self_aid_doubles_the_difficulty(cli, tmp_path: Path) -> None:  # type: 
     out = run(cli, "Self Aid", "--as", fighter(tmp_path, "Alone2", MOTIVE=4, resources={"Harm": 4}),
               "--dice", "1,4,4", "--answer", "action_twist=decline")["results"]
     assert out["outcome"] == "failure"
+
+
+@pytest.mark.parametrize(("check", "given"), [
+    ("visibility difficulty", ["base=-3"]),
+    ("visibility difficulty", ["base=1", "flash=-2"]),
+    ("splatter stunt", ["edge=-2"]),
+    ("tyre popping", ["after_soak=-3"]),
+    ("fractional roll", ["divisor=0"]),
+    ("encumbrance", ["weight=-5", "frame=3", "poise=3"]),
+])
+def test_engine_checks_refuse_out_of_range(cli, check: str, given: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Before: a negative base or flash gave a negative or ignored Difficulty, a negative Splatter
+    or Tyre damage healed, divisor 0 was a division by zero (E0404), a negative weight passed."""
+    args = [a for g in given for a in ("--with", g)]
+    name = " ".join(w.capitalize() for w in check.split())
+    refused_input(cli, name, check, *args, "--dice", "4", command="resolve")
+
+
+def test_no_encumbrance_does_not_incapacitate(cli) -> None:  # type: ignore[no-untyped-def]
+    """§4.6: the penalty that drops a pool to no dice incapacitates; 10 kg under a 40 kg Load
+    Step is no penalty, even at POISE 0 (before: `incapacitated: true`)."""
+    import json
+    out = cli("resolve", GAME, "encumbrance", "--with", "weight=10", "--with", "frame=3", "--with", "poise=0",
+              "--json")
+    assert out.code == 0, out.stderr
+    results = json.loads(out.stdout)["results"]
+    assert (results["penalty"], results["incapacitated"]) == (0, False)
+    out = cli("resolve", GAME, "encumbrance", "--with", "weight=81", "--with", "frame=3", "--with", "poise=2",
+              "--json")
+    results = json.loads(out.stdout)["results"]
+    assert (results["penalty"], results["incapacitated"]) == (2, True)
