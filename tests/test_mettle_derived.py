@@ -274,3 +274,20 @@ def test_no_encumbrance_does_not_incapacitate(cli) -> None:  # type: ignore[no-u
               "--json")
     results = json.loads(out.stdout)["results"]
     assert (results["penalty"], results["incapacitated"]) == (2, True)
+
+
+@pytest.mark.parametrize(("proc", "given", "against"), [
+    ("Crash", "at_speed=-3", None),
+    ("Shoot Vehicle", "swerve=-2", "kirin-on-a-bike"),
+    ("Shoot Vehicle", "tyres=-3", "kirin-on-a-bike"),
+    ("Shoot Vehicle", "current_speed=-1", "kirin-on-a-bike"),
+    ("Board", "current_speed=-3", "kirin-on-a-bike"),
+])
+def test_vehicle_inputs_out_of_range_are_refused(cli, proc: str, given: str, against: str | None) -> None:  # type: ignore[no-untyped-def]
+    """Before: a negative Speed fell back on Top Speed silently, a negative Swerve or tyre count
+    lowered the Difficulty."""
+    who = ex("bandit") if proc == "Shoot Vehicle" else ex("kirin-on-a-bike")
+    extra = ["--against", ex(against)] if against and proc != "Board" else []
+    if proc == "Board":
+        who, extra = ex("kirin"), ["--against", ex("rook")]
+    refused(cli, proc, proc, "--as", who, *extra, "--with", given, "--dice", "1,1,1,1,1")
