@@ -291,3 +291,23 @@ def test_vehicle_inputs_out_of_range_are_refused(cli, proc: str, given: str, aga
     if proc == "Board":
         who, extra = ex("kirin"), ["--against", ex("rook")]
     refused(cli, proc, proc, "--as", who, *extra, "--with", given, "--dice", "1,1,1,1,1")
+
+
+@pytest.mark.parametrize(("dice", "option", "damage"), [("3,5", "per_target", [4, 6]), ("3", "shared", [4, 4])])
+def test_area_attack_rolls(cli, tmp_path: Path, dice: str, option: str, damage: list[int]) -> None:  # type: ignore[no-untyped-def]
+    """§3 area: no Check, 1d6 + DM 4 - Soak 3 on each target (A18: a roll each, or one for all)."""
+    out = run(cli, "Area Attack", "--as", fighter(tmp_path, "Thrower", Range=1), "--against",
+              fighter(tmp_path, "One"), "--against", fighter(tmp_path, "Two"), "--dice", dice,
+              "--option", f"area_roll={option}")
+    assert out["results"]["damage"] == damage
+
+
+def test_sneak_faces_the_most_watchful(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """§3 sneak: POISE 3 against the highest MOTIVE (4); Score 4 meets it, 1 Edge: DM +1 in a
+    surprise, 1 + Edge items."""
+    args = ["Sneak", "--as", fighter(tmp_path, "Sneaker"), "--against", fighter(tmp_path, "Dull", MOTIVE=2),
+            "--against", fighter(tmp_path, "Sharp", MOTIVE=4)]
+    out = run(cli, *args, "--dice", "1,3,4")["results"]
+    assert (out["outcome"], out["surprise_dm_bonus"], out["items"]) == ("success", 1, 2)
+    out = run(cli, *args, "--dice", "1,2,4", "--answer", "action_twist=decline")["results"]
+    assert out["outcome"] == "failure"
