@@ -217,34 +217,10 @@ class LineMemo:
                  ctx: Context, env: Any) -> Any:
         """``closure(ctx, env)``, or the value it gave before for the same values read."""
         world = ctx.world
-        if world is None or ctx.trace is not None:
-            return closure(ctx, env)
-        plan = self.getters.get(line)
-        if plan is not None and type(env) is MapEnv:
-            # :meth:`key`'s short key, inlined: most lines of a computation take this way.
-            getter, single, fixed = plan
-            mapping = env.mapping
-            if fixed is None or fixed.isdisjoint(mapping):
-                try:
-                    found = getter(mapping)
-                except KeyError:
-                    found = _MISSING
-                if found is not _MISSING:
-                    read = (found,) if single else found
-                    if not SIMPLE.issuperset(map(type, read)):
-                        plain_value = self.plain_value
-                        for value in read:
-                            if type(value) not in SIMPLE and not plain_value(value):
-                                return closure(ctx, env)
-                    return self._remembered((line, read), closure, ctx, env, world)
-        key = self.key(env, names, line)
+        key = self.key(env, names, line) if world is not None and ctx.trace is None else None
         if key is None:
             return closure(ctx, env)
-        return self._remembered((line, key), closure, ctx, env, world)
-
-    def _remembered(self, key: tuple[Any, ...], closure: Callable[[Context, Any], Any], ctx: Context, env: Any,
-                    world: Any) -> Any:
-        """The value remembered for ``key``, or ``closure``'s, remembered when no dice decided it."""
+        key = (line, key)
         values = self.values
         found = values.get(key, _MISSING)
         if found is not _MISSING:
