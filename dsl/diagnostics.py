@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from difflib import get_close_matches
 from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from urllib.parse import quote
@@ -244,11 +244,13 @@ class DiagnosticSink:
             raise RunebookError(self.items)
 
 
-def did_you_mean(word: str, candidates: Iterable[str], *, quote: bool = True) -> str | None:
-    """A "did you mean" hint for a misspelt word, or None when nothing is close."""
+def did_you_mean(word: str, candidates: Iterable[str], *, quote: bool = True,
+                 key: Callable[[str], str] = str.casefold) -> str | None:
+    """A "did you mean" hint for a misspelt word, or None when nothing is close. ``key``: what
+    of the word and of each candidate is compared (the candidate itself is what is shown)."""
     pool = list(dict.fromkeys(candidates))
-    folded = {c.casefold(): c for c in pool}
-    matches = get_close_matches(word.casefold(), list(folded), n=3, cutoff=0.7)
+    folded = {key(c): c for c in pool}
+    matches = get_close_matches(key(word), list(folded), n=3, cutoff=0.7)
     if not matches:
         return None
     names = [f"'{folded[m]}'" if quote else folded[m] for m in matches]

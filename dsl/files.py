@@ -14,10 +14,11 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from difflib import get_close_matches
 from pathlib import Path
 
 import attrs
+
+from runebook.dsl.diagnostics import did_you_mean
 
 __all__ = ["MAX_RULES_FILES", "MAX_SEARCHED", "FileRefused", "inside", "read_limited", "rules_files", "similar_path"]
 
@@ -109,12 +110,8 @@ def similar_path(path: str | os.PathLike[str]) -> str | None:
     # Names that end alike (`.rules`, `.yaml`) are compared without the ending they share, or
     # every file of the folder would look close to a misspelt one.
     suffix = os.path.splitext(name)[1].casefold()
-    folded = {_stem(n, suffix): n for n in names}
-    close = get_close_matches(_stem(name, suffix), list(folded), n=3, cutoff=0.7)
-    if not close:
-        return None
-    shown = [f"'{os.path.join(parent, folded[c]) if parent else folded[c]}'" for c in close]
-    return f"did you mean {shown[0]}?" if len(shown) == 1 else f"did you mean one of {', '.join(shown)}?"
+    return did_you_mean(name, [os.path.join(parent, n) if parent else n for n in names],
+                        key=lambda p: _stem(os.path.basename(p), suffix))
 
 
 def _stem(name: str, suffix: str) -> str:

@@ -127,10 +127,17 @@ def _naming_the_flag() -> Iterator[None]:
     try:
         yield
     except RunebookError as error:
-        problems = [attrs.evolve(d, help=f"give it a value: --with {d.message.split(chr(39))[1]}=3")
-                    if d.code == "E0207" and d.help is None and d.message.count("'") == 2 else d
-                    for d in error.diagnostics]
-        raise RunebookError(problems) from None
+        raise RunebookError([_with_flag_help(d) for d in error.diagnostics]) from None
+
+
+def _with_flag_help(problem: Any) -> Any:
+    """E0207 with no suggestion: the help names the flag, with the name as the expression writes it."""
+    span, source = problem.span, problem.source
+    if problem.code != "E0207" or problem.help is not None or span is None or source is None \
+            or span.line != span.end_line:
+        return problem
+    name = source.line_text(span.line)[span.column - 1:span.end_column - 1]
+    return attrs.evolve(problem, help=f"give it a value: --with {name}=3")
 
 
 def _warn(expr: str, args: argparse.Namespace) -> None:
@@ -145,7 +152,7 @@ def _warn(expr: str, args: argparse.Namespace) -> None:
 
 def run_roll(args: argparse.Namespace) -> int:
     from runebook.interpreter import api
-    from runebook.interpreter.core.render import roll_json, roll_text
+    from runebook.interpreter.core.render import roll_json
 
     names = _given_names(args)
     if names is None:
@@ -154,7 +161,7 @@ def run_roll(args: argparse.Namespace) -> int:
         result = api.roll(args.expr, seed=args.seed, dice=args.dice, dialect=args.dialect, max_dice=args.max_dice,
                           limits=args.limits, env=names)
     _warn(args.expr, args)
-    sys.stdout.write(roll_json(result) if args.json else roll_text(result, args.trace))
+    sys.stdout.write(roll_json(result) if args.json else result.text(args.trace))
     return 0
 
 
