@@ -10,21 +10,16 @@ import pytest
 import runebook
 from runebook.interpreter.cli.options import TRACE_LEVELS
 from runebook.interpreter.core.render import LEVELS
+from tests.test_cli_output import GAME as STAND
 
+# A check beside the trace-level tests' procedure `Stand` (a choice, a roll, a branch).
 GAME = """\
 check Strike (bonus: number = 0)
   roll d = 2d6
   show total = sum(d) + bonus
   result hit = total >= 8
 
-procedure Stand (bonus: number = 1)
-  choose stance: bold | careful
-  roll d = 1d6
-  if stance == bold
-    result total = sum(d) + bonus + 2
-  else
-    result total = sum(d) + bonus
-"""
+""" + STAND
 
 
 @pytest.fixture

@@ -348,7 +348,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
             parts[name].setdefault(value, []).append(p)
     results = {n: Distribution({value: _total(ps) for value, ps in found.items()}, unknown)
                for n, found in parts.items()}
-    return ProcedureOdds(procedure.name, results, together, dict(inputs), {k: v.name for k, v in options.items()},
+    return ProcedureOdds(procedure_name, results, together, dict(inputs), {k: v.name for k, v in options.items()},
                          states=len(transitions), never_set=never_set)
 
 
