@@ -347,6 +347,9 @@ builtin("stat(e: entity, stat: any) -> number",
 builtin("line(x: entry, label: any, grade: number, default: any = none) -> any",
         "line(entry, \"Label\", grade[, default]): the value of the graded line that applies", host=True)
 builtin("owns(e: entity, x: any) -> boolean", "owns(entity, entry): whether its file lists the entry", host=True)
+builtin("has_stat(e: entity, stat: any) -> boolean",
+        "has_stat(entity, \"Stat\"): whether its file gives the stat (or it is derived from the file's stats)",
+        host=True)
 builtin("line_text(x: entry, label: any, grade: number = none) -> text",
         "line_text(entry, \"Label\"[, grade]): the line's text with its brackets' values", host=True, group="entry text")
 builtin("number_in(words: any, pattern: any) -> number",

@@ -681,10 +681,11 @@ def test_side_by_side_odds_match_a_walk_over_intervals(rules) -> None:  # type: 
 
 def test_momentum_with_nobody_taking_part_says_who_is_missing() -> None:
     # Was: "'on troupe' cannot apply to a name nothing set", though the line above set it
-    # (to none: `last(actors)` with no --as).
+    # (to none: `last(actors)` with no --as); then E0405 "'on troupe' cannot apply to none".
+    # The troupe is now the sheet giving `Players` (tests/test_has_stat.py), required by name.
     rules = interpreter.load("d10-pool")
     with pytest.raises(RunebookError) as raised:
         rules.run("Gain Momentum")
     (problem,) = raised.value.diagnostics
-    assert problem.code == "E0405" and problem.message == "'on troupe' cannot apply to none"
-    assert "--as" in (problem.help or "") and problem.span.line == 51
+    assert problem.code == "E0613" and problem.message == "'Gain Momentum' requires troupe_sheet_given"
+    assert problem.span.line == 51

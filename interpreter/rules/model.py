@@ -1336,7 +1336,8 @@ class StateQuery:
     """``modifier(entity, Stat)``, ``resource(entity, NAME)``, ``has(entity, CONDITION)``,
     ``holds(entity, CONDITION)`` (how many times), ``amount(entity, CONDITION, keys...)`` (its
     number parameter), ``has(entity, CONDITION, keys...)`` (an instance with those
-    identifying values) and ``stat(entity, Stat)`` (the stat with its conditions applied)."""
+    identifying values), ``stat(entity, Stat)`` (the stat with its conditions applied) and
+    ``has_stat(entity, Stat)`` (whether its file gives the stat: a sheet may leave one out)."""
 
     rules: Rules
     name: str
@@ -1366,6 +1367,8 @@ class StateQuery:
                 listed = ", ".join(str(item) for items in lists for item in items) or "nothing"
                 ctx.trace.append(StepEvent("call", f"{entity.name}'s file lists", listed))
             return owned
+        if self.name == "has_stat":
+            return fold(key) in {fold(n) for n in entity.names()}
         if self.name == "modifier":
             return self.rules.modifier(ctx, entity, key)
         if self.name == "resource":
