@@ -1634,9 +1634,11 @@ def _literal(expr: ex.Expr, env: MapEnv) -> Any:
 
 def _state(values: Mapping[str, Any], roles: Mapping[str, Any]) -> dict[str, Any]:
     """What a run leaves behind: its values, and each entity taking part (``actors`` and
-    ``targets`` list them all when several take part on a side)."""
+    ``targets`` list them all when several take part on a side). A loop's own bookkeeping
+    (``#items3``: names no author can write) is not shown."""
     state: dict[str, Any] = {k: v for k, v in values.items()
-                             if not isinstance(v, PoolSource | CheckCall | _InputRole) and not _is_entity(v)}
+                             if "#" not in k and not isinstance(v, PoolSource | CheckCall | _InputRole)
+                             and not _is_entity(v)}
     for key, entity in roles.items():  # an entity given as an input, by the input's name
         if key.split("#")[0] not in ROLES:
             state[key.partition("#")[0]] = entity.state()
