@@ -195,21 +195,28 @@ def test_action_odds_are_exact(rules, pool: int, difficulty: int, enhancement: i
 
 
 def test_contested_odds_are_exact(rules) -> None:  # type: ignore[no-untyped-def]
-    """Two dice against two: the actor wins only with more successes. Every world where the
-    defender stays below the tail (21+) is decided, and those are compared exactly; when the
-    defender reaches the tail the engine may leave the world undecided (the residual: the
-    check's margin cannot be known there), and never more than that."""
+    """Two dice against two: the actor wins only with more successes; a lost contest with no
+    success and a 1 is a Botch. Every world where the defender stays below the tail (21+) is
+    decided, and those are compared exactly; when the defender reaches the tail the engine may
+    leave the world undecided (the residual: the check's margin cannot be known there), and
+    never more than that."""
     odds = rules.odds("contested action", pool=2, defender_pool=2)
-    counts: Counter = Counter()
-    for (hits, _), p in pool_outcomes(2, 8).items():
-        counts[min(hits, TAIL)] += p
-    win = sum(pa * pd for (a, pa), (d, pd) in product(counts.items(), repeat=2) if d < TAIL and a > d)
-    lose = sum(pa * pd for (a, pa), (d, pd) in product(counts.items(), repeat=2) if d < TAIL and a <= d)
+    counts: Counter = Counter()  # (successes, botch) -> probability
+    for (hits, one), p in pool_outcomes(2, 8).items():
+        counts[(min(hits, TAIL), hits == 0 and one)] += p
+    defender: Counter = Counter()
+    for (hits, _), p in counts.items():
+        defender[hits] += p
+    pairs = [(a, botch, pa * pd, d) for ((a, botch), pa), (d, pd) in product(counts.items(), defender.items())]
+    win = sum(p for a, _, p, d in pairs if d < TAIL and a > d)
+    botched = sum(p for a, botch, p, d in pairs if d < TAIL and botch)
+    lose = sum(p for a, botch, p, d in pairs if d < TAIL and a <= d and not botch)
     got = keyed(odds.results["outcome"])
     assert got["success"] == win
-    assert lose <= got["failure"] <= lose + counts[TAIL]
-    assert got["failure"] + odds.residual == lose + counts[TAIL]
-    assert 0 < counts[TAIL] < Fraction(1, 10 ** 18)
+    assert botched > 0 and botched <= got["botch"] <= botched + defender[TAIL]
+    assert lose <= got["failure"] <= lose + defender[TAIL]
+    assert got["failure"] + got["botch"] + odds.residual == 1 - win
+    assert 0 < defender[TAIL] < Fraction(1, 10 ** 18)
 
 
 # ---------------------------------------------------------------- rolls agree with odds
