@@ -130,6 +130,7 @@ def test_the_hook_entries_report_a_seeded_mistake_and_an_untidy_file(content_rep
     fmt = _run_hook(hooks["runebook-fmt"], content_repo, env)
     after = (content_repo / POWERS).read_text(encoding="utf-8")
     assert after != before and "\n\n\n" not in after and "Ember Lash\n" in after  # rewritten: pre-commit fails
+    assert fmt.returncode == 0, fmt.stderr  # the hook itself succeeds; pre-commit sees the change
 
 
 def test_pre_commit_run_all_files_reports_the_seeded_mistake(content_repo: Path, tmp_path: Path) -> None:

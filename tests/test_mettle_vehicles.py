@@ -12,7 +12,6 @@ from functools import lru_cache
 from itertools import product
 from pathlib import Path
 
-import pytest
 
 from runebook.interpreter.rules import load
 from mettle_helpers import EXAMPLES, GAME, answers, ex, refused, run, with_extra

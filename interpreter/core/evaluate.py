@@ -1796,7 +1796,7 @@ def _group_rules(node: ex.RollGroup, source: Source | None) -> tuple[tuple[str, 
         # Roll20 applies the modifiers of a one-roll group to that roll's dice.
         raise RunebookError([Diagnostic.make(
             "E0403", source, node.span, message="a group of one roll keeps or drops its dice in Roll20",
-            help=f"write the modifier on the dice, as in '4d6kh3' for '{{4d6}}kh3'")])
+            help="write the modifier on the dice, as in '4d6kh3' for '{4d6}kh3'")])
     for mod in node.modifiers:
         op = {"k": "kh", "d": "dl", "L": "dl", "H": "dh", "ph": "dh", "pl": "dl"}.get(mod.op, mod.op)
         if op not in ("kh", "kl", "dh", "dl") or mod.compare is not None or keep is not None:

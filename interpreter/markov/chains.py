@@ -41,7 +41,7 @@ from runebook.interpreter.core.dice import PoolSource, PoolView
 from runebook.interpreter.core.distribution import Distribution
 from runebook.interpreter.core.evaluate import Context, MapEnv, normalize_name
 from runebook.interpreter.core.limits import WorldForecast, limit_error
-from runebook.interpreter.core.values import Bound, Level, Rating, Record
+from runebook.interpreter.core.values import Bound, Level, Record
 from runebook.interpreter.markov.meet import Meetings, same_in_every_world
 from runebook.interpreter.rules.memo import SIMPLE, LineMemo
 from runebook.interpreter.rules.procedures import MET, ChoicePoint, Driver, answer_named, run_segment

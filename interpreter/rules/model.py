@@ -51,7 +51,6 @@ from runebook.interpreter.core.arguments import one_dice_source, require_text
 from runebook.interpreter.core.dice import GivenOracle, PoolSource, RandomOracle
 from runebook.interpreter.core.distribution import Distribution, joint
 from runebook.interpreter.core.evaluate import (
-    BUILTINS,
     HOLDER,
     Context,
     MapEnv,
