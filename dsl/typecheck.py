@@ -703,6 +703,12 @@ class _Checker:
         numbers or ranges, a level or a text the rows named by it)."""
         numeric = any(row.key.kind != "name" for row in table.rows)
         names = {fold(row.key.name or "") for row in table.rows if row.key.kind == "name"}
+        literal = _literal_number(node.key)
+        if literal is not None and numeric and not any(row.key.matches(literal) for row in table.rows):
+            # A key written as a number: the run would stop there whatever the dice say.
+            rows = ", ".join(str(row.key) for row in table.rows[:6]) + (", ..." if len(table.rows) > 6 else "")
+            self.error("E0413", node, table=str(table.name), key=literal, help=f"rows: {rows}")
+            return
         for t in ty.members(key):
             if t.kind in ("any", "none") or (numeric and (ty.numeric(t) or t.kind == "rating")):
                 return
@@ -740,6 +746,8 @@ class _Checker:
             shown = op or parts[1][0]
             self.require_number(operand, t, f"'{shown}'")
             each = each or (t.kind == "pool" and t.each)
+            if op in ("/", "//", "%") and _literal_number(operand) == 0:
+                self.error("E0404", operand, help="the divisor is always 0 here")
         return _EACH if each else ty.NUMBER
 
     def t_Compare(self, node: ex.Compare, scope: _Scope) -> Type:
@@ -997,4 +1005,15 @@ def _hint(expr: ex.Expr | None, t: Type) -> str | None:
         return f"rating_value({text}, size) reads a rating as one number"
     if "function" in kinds:
         return f"call it: {text}(...)"
+    return None
+
+
+def _literal_number(expr: ex.Expr | None) -> int | None:
+    """The whole number an expression is written as (``7``, ``-2``, ``(3)``), else None."""
+    sign = 1
+    while isinstance(expr, ex.Unary) and expr.op in ("-", "+"):
+        sign = -sign if expr.op == "-" else sign
+        expr = expr.operand
+    if isinstance(expr, ex.Number) and type(expr.value) is int:
+        return sign * expr.value
     return None

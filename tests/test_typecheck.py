@@ -167,6 +167,16 @@ game.rules:{line}:22: E0425 no row of 'Grade' can answer a level of 'Result'
  {line} |   let looked = Grade[success]
     |                      ^^^^^^^
 help: its rows: 0, 1, 2, 3+"""),
+    "a table looked up by a number none of its rows matches": ("  let looked = Grade[-1]", """\
+game.rules:{line}:16: E0413 no row of 'Grade' matches -1
+ {line} |   let looked = Grade[-1]
+    |                ^^^^^^^^
+help: rows: 0, 1, 2, 3+"""),
+    "a division by a literal zero": ("  let half = 10 // (0)", """\
+game.rules:{line}:21: E0404 division by zero
+ {line} |   let half = 10 // (0)
+    |                     ^
+help: the divisor is always 0 here"""),
     "dice counted by a level": ("  roll more = (success)d6", """\
 game.rules:{line}:16: E0420 the number of dice needs a number; 'success' is a level of 'Result'
  {line} |   roll more = (success)d6
