@@ -38,8 +38,8 @@ import attrs
 from runebook.dsl import types as ty
 from runebook.dsl.types import Type
 
-__all__ = ["ALIASES", "BUILTINS", "GROUPS", "Builtin", "hidden_builtins", "Param", "Signature", "builtin", "host_functions", "lookup",
-           "parse_type"]
+__all__ = ["ALIASES", "BUILTINS", "FOREIGN", "GROUPS", "Builtin", "hidden_builtins", "Param", "Signature", "builtin",
+           "foreign_help", "host_functions", "lookup", "parse_type"]
 
 #: Names for unions that several signatures use.
 ALIASES: dict[str, str] = {
@@ -228,6 +228,32 @@ def hidden_builtins(uses: Iterable[str]) -> frozenset[str]:
     """The builtins (by lower-case name) of the groups a ruleset does not use."""
     used = {" ".join(u.casefold().split()) for u in uses}
     return frozenset(key for key, b in BUILTINS.items() if b.group is not None and b.group not in used)
+
+
+#: Functions of other languages and dice tools that the language spells otherwise, by lower-case
+#: name: what to write instead (a near spelling, `sqrt` for `sort`, would mislead).
+FOREIGN: dict[str, str] = {
+    "len": "count(xs) is how many items a list has",
+    "length": "count(xs) is how many items a list has",
+    "size": "count(xs) is how many items a list has",
+    "pow": "write a ** b",
+    "int": "floor(x) rounds down, round(x) to the nearest",
+    "trunc": "floor(x) rounds down, ceil(x) up",
+    "sqrt": "numbers stay exact, so there is no square root: compare squares instead (x * x <= n)",
+    "mean": "sum(xs) / count(xs) is the mean of a list; 'runebook odds' shows a roll's mean",
+    "avg": "sum(xs) / count(xs) is the mean of a list; 'runebook odds' shows a roll's mean",
+    "average": "sum(xs) / count(xs) is the mean of a list; 'runebook odds' shows a roll's mean",
+    "median": "sort(xs)[count(xs) // 2] is the middle item of a list",
+    "random": "dice are written as dice: 1d6 (a number from 1 to 6)",
+    "rand": "dice are written as dice: 1d6 (a number from 1 to 6)",
+    "roll": "dice are written as dice: 1d6 (a number from 1 to 6)",
+    "print": "'show NAME = value' on a line shows a value in the trace",
+}
+
+
+def foreign_help(name: str) -> str | None:
+    """What to write instead of ``name``, a function of another language (None: not one)."""
+    return FOREIGN.get(name.casefold())
 
 
 def host_functions() -> tuple[str, ...]:

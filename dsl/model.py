@@ -20,7 +20,7 @@ import attrs
 from runebook.dsl import ast
 from runebook.dsl import expr_ast as ex
 from runebook.dsl.builder import MAX_CHOICE_RANGE
-from runebook.dsl.builtins import BUILTINS, GROUPS, hidden_builtins, host_functions
+from runebook.dsl.builtins import BUILTINS, GROUPS, foreign_help, hidden_builtins, host_functions
 from runebook.dsl.checker import expression_names
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, did_you_mean
 from runebook.dsl.flow import Flow, flow_of, lower, reads_of
@@ -971,7 +971,7 @@ class _Builder:
                 self.error("E0412", source, call.func.span, name=name,
                            help=f"'{used.decl.name}' is a procedure, not a check or a function: use it on a line "
                                 f"of its own, 'do {used.decl.name}(...) as LABEL', and read its results as LABEL.NAME"
-                           if used is not None else did_you_mean(name, pure + candidates()))
+                           if used is not None else foreign_help(name) or did_you_mean(name, pure + candidates()))
 
 
 _DECLARE: dict[type, Any] = {

@@ -1607,7 +1607,7 @@ class Compiler:
             try:
                 func = env.lookup(name)
             except KeyError:
-                hint = did_you_mean(name, list(BUILTINS) + [n for n in env.names()])
+                hint = registry.foreign_help(name) or did_you_mean(name, list(BUILTINS) + [n for n in env.names()])
                 raise _error("E0412", site, name=name, help=hint) from None
             if type(func) is not Function:  # the checks below, skipped for a plain function
                 invoke = getattr(func, "invoke", None)
