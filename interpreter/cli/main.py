@@ -62,7 +62,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"runebook {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     module = COMMAND_MODULES.get(command or "")
-    for name in COMMANDS if module is None else (f"runebook.interpreter.cli.commands.{module}",):
+    # `runebook --version` answers before any command is parsed: none is imported.
+    modules = () if command == "--version" else COMMANDS if module is None else (
+        f"runebook.interpreter.cli.commands.{module}",)
+    for name in modules:
         importlib.import_module(name).register(sub)
     for command in sub.choices.values():
         command.add_argument("--limit", dest="limits", action="append", type=_limit, default=[],
