@@ -797,6 +797,30 @@ def _b_count(ctx: Context, args: list[Any], site: Any) -> Any:
 
 
 _register("count", _b_count)
+def _b_leaders(ctx: Context, args: list[Any], site: Any) -> Any:
+    """``leaders(xs)``: the positions (from 0) of the items equal to the list's highest.
+    While computing odds, pools among the items are not read one by one: the world makes
+    one choice among the possible sets of positions (see ``World.leaders``)."""
+    items = items_of(args[0], "leaders", site, ctx.limits)
+    world = ctx.world
+    if world is not None and any(type(x) is PoolView and type(x.source) is LazyPool for x in items):
+        found = world.leaders(items, ctx)
+        if found is not None:
+            return found
+    values = []
+    for item in items:
+        value = number(item, ctx)
+        if type(value) is bool or type(value) not in NUMERIC:
+            raise _error("E0405", site, op="leaders", kind=kind_of(value),
+                         help="leaders(...) takes a list of numbers or pools: leaders([3, 5, 5]) is [1, 2]")
+        values.append(value)
+    top = None
+    for value in values:
+        top = _max2(top, value)
+    return tuple([i for i, value in enumerate(values) if equal(value, top)])
+
+
+_register("leaders", _b_leaders)
 _register("highest", _pool_fold("highest", "max", _max2, None, _accept_number))
 _register("lowest", _pool_fold("lowest", "min", _min2, None, _accept_number))
 _register("any", _pool_fold("any", "any", _or, False, _accept_bool))
@@ -2077,6 +2101,9 @@ class _SpecWorld:
 
     def read(self, pool: LazyPool, reader: Any) -> Any:
         raise _error("E0403", self.site, message="the number of dice of a declared pool must be known before rolling")
+
+    def leaders(self, items: tuple[Any, ...], ctx: Context) -> None:
+        return None  # read plainly: a pool read here is refused by ``read``
 
 
 def pool_spec(expr: str | ex.Expr | CompiledExpression, env: Any = None, *,
