@@ -276,6 +276,9 @@ builtin("ladder(n: number, rung: pool, ...) -> pool",
         "another top die per full ladder plus the rung of the rest; ladder(n, [4, 6, 8]) takes "
         "the die sizes as a list")
 builtin("ladder(n: number, sizes: list[number]) -> pool", "step dice on a ladder of die sizes given as a list")
+builtin("keep_highest(p: pool, n: number = 1) -> pool",
+        "keep_highest(dice, n): the dice written there rolled as one pool keeping its n highest (khN), "
+        "one when n is left out: keep_highest(ladder(7, d4, d6, d8, d10, d12), 1) is a pool whose number is its highest die")
 
 # ---------------------------------------------------------------- lists
 
