@@ -39,6 +39,14 @@ chain folds them (a convolution, :meth:`World.chain`), so ``d6 + d6 + ... + d6``
 cheap. A term that turns out to read a pool declared elsewhere switches the chain back to
 plain evaluation.
 
+``leaders(xs)`` over a list of pools no reading has settled yet is one choice too
+(:meth:`World.leaders`): among the sets S of positions that can be the highest, with
+P(S) = sum over the top f of prod_{i in S} P(X_i = f) * prod_{j not in S} P(X_j < f)
+(:func:`leader_table`), rather than a choice per pool (eight d12 would be 12^8 worlds). The
+pools stay unread; a later reading of one first chooses the top given S, then the pool's
+readings given its own condition (equal to the top, or under it), so the worlds' weights
+multiply to the joint probability of the faces.
+
 Finally, numeric outcomes at or above the lowest tail ``b+`` are folded into it, so every
 listed number has exactly its probability and ``sum(listed) + residual == 1``.
 
