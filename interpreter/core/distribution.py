@@ -492,21 +492,24 @@ def leader_table(parts: tuple[Any, ...], session: _Session) -> tuple[list[tuple[
     set ``S``: P(S, f) = prod over S of P(X_i = f) times prod over the rest of P(X_j < f).
     Returns the options (S, P(S)) and, for each S, the options (f, P(f | S)); None when a
     pool's number is not a plain number (an explosion's tail): then the items are read
-    one by one. Work: for each f, 2^k sets, k the items that may equal f or lie under it."""
-    found = _LEADERS.get((parts, session.limits))
+    one by one. Work: for each f, 2^k sets of k products, k the items that may equal f or lie
+    under it (sixteen d6 are refused at once by ``max_work``)."""
+    key = (parts, session.limits)
+    found = _LEADERS.get(key)
     if found is not None:
-        return found
+        return None if found is _NO_TABLE else found
     weights: list[dict[Any, int]] = []
     totals: list[int] = []
     for part in parts:
         if type(part) is tuple:
             spec, reader = part
-            counts, denominator = pool_outcomes(spec, (reader,), session.limits)
-            session.spend(len(counts))
-            dist = {values[0]: w for values, w in counts.items() if w}
-            if any(type(v) not in (int, Fraction) for v in dist):
+            options = pool_options(spec, (reader,), session.limits)
+            session.spend(len(options))
+            if any(type(values[0]) not in (int, Fraction) for values, _ in options):
+                _LEADERS.put(key, _NO_TABLE)
                 return None
-            weights.append(dist)
+            denominator = math.lcm(*(p.denominator for _, p in options))
+            weights.append({values[0]: p.numerator * (denominator // p.denominator) for values, p in options if p})
             totals.append(denominator)
         else:
             weights.append({part: 1})
@@ -523,7 +526,7 @@ def leader_table(parts: tuple[Any, ...], session: _Session) -> tuple[list[tuple[
             base *= equal[i] if i in must else below[i] if not equal[i] else 1
         if not base:
             continue
-        session.spend(2 ** len(free))
+        session.spend(2 ** len(free) * (len(free) + 1))  # each set costs a product over the free items
         for mask in range(2 ** len(free)):
             weight = base
             members = list(must)
@@ -534,19 +537,20 @@ def leader_table(parts: tuple[Any, ...], session: _Session) -> tuple[list[tuple[
                 else:
                     weight *= below[i]
             if members:
-                key = tuple(sorted(members))
-                row = by_set.setdefault(key, {})
+                row = by_set.setdefault(tuple(sorted(members)), {})
                 row[top] = row.get(top, 0) + weight
     denominator = math.prod(totals)
-    options = [(key, Fraction(sum(row.values()), denominator)) for key, row in by_set.items()]
-    given = {key: [(top, Fraction(w, sum(row.values()))) for top, w in row.items()] for key, row in by_set.items()}
+    options = [(chosen, Fraction(sum(row.values()), denominator)) for chosen, row in by_set.items()]
+    given = {chosen: [(top, Fraction(w, sum(row.values()))) for top, w in row.items()] for chosen, row in by_set.items()}
     result = (options, given)
-    _LEADERS.put((parts, session.limits), result)
+    _LEADERS.put(key, result)
     return result
 
 
 #: Leader tables by (parts, limits): their size is the number of sets they hold.
 _LEADERS: SizedCache[Any] = SizedCache(256, 200_000, 50_000, lambda t: len(t[0]))
+#: What ``_LEADERS`` holds for items one of which is not a plain number.
+_NO_TABLE: Any = ((), {})
 
 
 _RESIDUAL = object()
