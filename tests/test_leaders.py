@@ -250,3 +250,20 @@ def test_given_dice_of_five_tied_options_roll_one_die_each_in_order(mezzo) -> No
                        outcomes=list("abcde"))
     assert str(result.results["winner"]) == "e"
     assert [str(x) for x in result.results["first_tie"]] == list("abcde")
+
+
+def test_the_check_knows_the_types(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`runebook check` reports a call given what no run could take, before anything runs."""
+    (tmp_path / "game.rules").write_text(
+        "procedure Vote (n: number = 3)\n"
+        "  let dice = [d6 for i in range(n)]\n"
+        "  let lead = leaders(dice)\n"
+        "  let bad = leaders([\"a\", \"b\"])\n"
+        "  let kept = keep_highest(3d6, \"two\")\n"
+        "  result lead = lead\n", encoding="utf-8")
+    run = cli("check", str(tmp_path))
+    text = run.stdout + run.stderr
+    assert run.code != 0
+    assert "game.rules:4:22: E0423 argument 1 of 'leaders' is a list of texts" in text
+    assert "game.rules:5:32: E0423 argument 2 of 'keep_highest' is text" in text
+    assert ":3:" not in text  # a list of pools is what leaders takes
