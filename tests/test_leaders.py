@@ -267,3 +267,12 @@ def test_the_check_knows_the_types(cli, tmp_path) -> None:  # type: ignore[no-un
     assert "game.rules:4:22: E0423 argument 1 of 'leaders' is a list of texts" in text
     assert "game.rules:5:32: E0423 argument 2 of 'keep_highest' is text" in text
     assert ":3:" not in text  # a list of pools is what leaders takes
+
+
+def test_contested_action_of_eight_parties_in_the_d6_game(mezzo) -> None:  # type: ignore[no-untyped-def]
+    votes = [3, 0, 2, 5, 1, 0, 4, 2]
+    names = list("abcdefgh")
+    dist = mezzo.odds("Contested Action", answers={"break_tie": "roll"}, options={"dice_game": "sixes"},
+                      parties=names, votes=votes, failure_votes=1)
+    scores = [dict(six_sided_score_odds(v)) for v in votes + [1]]
+    assert {str(k): p for k, p in dist.results["winner"].items()} == winner_by_passes(scores, names + ["failure"])
