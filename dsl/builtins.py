@@ -294,11 +294,17 @@ builtin("any(p: pool | boolean | list[boolean], ...) -> boolean",
 builtin("all(p: pool | boolean | list[boolean], ...) -> boolean",
         "whether every die of its pools was selected (or every argument, or item of a list, is true)")
 builtin("each(p: pool) -> pool", "the pool die by die: each(3d10) + 3 >= 11")
+builtin("leaders(xs: list[number] | list[pool]) -> list[number]",
+        "leaders(xs): the positions (from 0) of the items equal to the list's highest, in order "
+        "(pools by their number): leaders([3, 5, 5]) is [1, 2]; exact odds over pools take it as one choice")
 builtin("ladder(n: number, rung: pool, ...) -> pool",
         "step dice: ladder(n, d4, d6, d8, d10, d12) is the n-th rung; past the last, "
         "another top die per full ladder plus the rung of the rest; ladder(n, [4, 6, 8]) takes "
         "the die sizes as a list")
 builtin("ladder(n: number, sizes: list[number]) -> pool", "step dice on a ladder of die sizes given as a list")
+builtin("keep_highest(p: pool, n: number = 1) -> pool",
+        "keep_highest(dice, n): the dice written there rolled as one pool keeping its n highest (khN), "
+        "one when n is left out: keep_highest(ladder(7, d4, d6, d8, d10, d12), 1) is a pool whose number is its highest die")
 
 # ---------------------------------------------------------------- lists
 

@@ -39,6 +39,14 @@ chain folds them (a convolution, :meth:`World.chain`), so ``d6 + d6 + ... + d6``
 cheap. A term that turns out to read a pool declared elsewhere switches the chain back to
 plain evaluation.
 
+``leaders(xs)`` over a list of pools no reading has settled yet is one choice too
+(:meth:`World.leaders`): among the sets S of positions that can be the highest, with
+P(S) = sum over the top f of prod_{i in S} P(X_i = f) * prod_{j not in S} P(X_j < f)
+(:func:`leader_table`), rather than a choice per pool (eight d12 would be 12^8 worlds). The
+pools stay unread; a later reading of one first chooses the top given S, then the pool's
+readings given its own condition (equal to the top, or under it), so the worlds' weights
+multiply to the joint probability of the faces.
+
 Finally, numeric outcomes at or above the lowest tail ``b+`` are folded into it, so every
 listed number has exactly its probability and ``sum(listed) + residual == 1``.
 
@@ -230,7 +238,7 @@ _PRODUCT_BITS = 200_000
 class World:
     """One path through the choices; the evaluator's ``ctx.world`` while computing odds."""
 
-    __slots__ = ("assigned", "occurrences", "position", "prefix", "session", "sizes", "taken", "weight")
+    __slots__ = ("assigned", "leads", "occurrences", "position", "prefix", "session", "sizes", "taken", "weight")
 
     def __init__(self, session: _Session, prefix: tuple[int, ...]) -> None:
         self.session = session
@@ -240,6 +248,9 @@ class World:
         self.sizes: list[int] = []
         self.weight: Fraction | int = 1
         self.assigned: dict[Any, tuple[Any, ...]] = {}
+        #: Pools a ``leaders`` choice constrained and no reading has settled yet, by key:
+        #: the choice and the pool's position in it (see :meth:`leaders`).
+        self.leads: dict[Any, tuple[_Lead, int]] = {}
         self.occurrences: dict[int, int] = {}
 
     def choose(self, options: list[tuple[Any, Fraction]]) -> Any:
@@ -375,7 +386,11 @@ class World:
                 raise _Restart
         values = self.assigned.get(pool.key)
         if values is None:
-            options = pool_options(pool.spec, tuple(known), session.limits)
+            lead = self.leads.get(pool.key) if self.leads else None
+            if lead is None:
+                options = pool_options(pool.spec, tuple(known), session.limits)
+            else:
+                options = self._led_options(pool, tuple(known), *lead)
             session.spend(len(options))
             session.branched.add(pool.key)
             if last:
@@ -383,6 +398,159 @@ class World:
             values = self.choose(options)
             self.assigned[pool.key] = values
         return values[known.index(reader)]
+
+
+    def leaders(self, items: tuple[Any, ...], ctx: Any) -> tuple[int, ...] | None:
+        """``leaders(items)`` as ONE choice when some items are pools no reading has settled:
+        the positions S of the items equal to the highest, with the probability that the
+        pools' numbers make exactly them the highest (see :func:`leader_table`), instead of
+        a choice per pool. The pools stay unread: a later reading of one is chosen under the
+        condition the choice set (its number equal to the top, or below it; the top itself
+        is chosen at the first such reading), so every world stays consistent. None when no
+        item qualifies (the caller reads them plainly)."""
+        session = self.session
+        seen: dict[Any, int] = {}
+        for item in items:
+            if type(item) is PoolView and type(item.source) is LazyPool:
+                seen[item.source.key] = seen.get(item.source.key, 0) + 1
+        lazy: dict[int, tuple[LazyPool, Reader]] = {}
+        for position, item in enumerate(items):
+            if type(item) is PoolView and type(item.source) is LazyPool:
+                pool = item.source
+                # A pool listed twice, read already, or led by an earlier choice is not
+                # independent of the others: it is read as it is.
+                if seen[pool.key] == 1 and pool.key not in self.assigned and pool.key not in self.leads:
+                    lazy[position] = (pool, number_reader(item))
+        if not lazy:
+            return None
+        parts: list[Any] = []
+        for position, item in enumerate(items):
+            if position in lazy:
+                pool, reader = lazy[position]
+                known = session.readers.setdefault(pool.key, [])
+                if reader not in known:
+                    known.append(reader)
+                    if pool.key in session.branched:
+                        raise _Restart
+                parts.append((pool.spec, reader))
+            else:
+                value = ctx.result(item)
+                if type(value) not in (int, Fraction):
+                    return None  # the plain reading says what is wrong (or leaves it to the residual)
+                parts.append(value)
+        table = leader_table(tuple(parts), session)
+        if table is None:
+            return None
+        options, tops = table
+        chosen = self.choose(options)
+        lead = _Lead(frozenset(chosen), tops[chosen], {p: reader for p, (_, reader) in lazy.items()})
+        for position, (pool, _) in lazy.items():
+            self.leads[pool.key] = (lead, position)
+        return chosen
+
+    def _led_options(self, pool: LazyPool, readers: tuple[Reader, ...], lead: _Lead,
+                     position: int) -> list[tuple[Any, Fraction]]:
+        """The pool's joint readings under what a ``leaders`` choice set: its number equal to
+        the top (a leader) or below it, each option's probability given that."""
+        if lead.top is None:
+            lead.top = self.choose(lead.tops)
+        index = readers.index(lead.readers[position])
+        leading = position in lead.chosen
+        key = (pool.spec, readers, index, leading, lead.top, self.session.limits)
+        found = _LED.get(key)
+        if found is None:
+            top = lead.top
+            kept = [(values, p) for values, p in pool_options(pool.spec, readers, self.session.limits)
+                    if (values[index] == top if leading else values[index] < top)]
+            total = sum(p for _, p in kept)
+            found = [(values, p / total) for values, p in kept]
+            _LED.put(key, found)
+        return found
+
+
+class _Lead:
+    """One ``leaders`` choice in a world: the positions chosen, the top's options given
+    them, the top once a reading chose it, and the reader each pool was compared by."""
+
+    __slots__ = ("chosen", "readers", "top", "tops")
+
+    def __init__(self, chosen: frozenset[int], tops: list[tuple[Any, Fraction]], readers: dict[int, Reader]) -> None:
+        self.chosen = chosen
+        self.tops = tops
+        self.readers = readers
+        self.top: Any = None
+
+
+#: A led pool's options by (spec, readers, index of the compared reader, leading, top, limits).
+_LED: SizedCache[list[tuple[Any, Fraction]]] = SizedCache(256, 200_000, 50_000, len)
+
+
+def leader_table(parts: tuple[Any, ...], session: _Session) -> tuple[list[tuple[tuple[int, ...], Fraction]],
+                                                                   dict[tuple[int, ...], list[tuple[Any, Fraction]]]] | None:
+    """The exact distribution of the positions of the highest among independent items:
+    ``parts`` holds a number, or a pool's (spec, reader), per item. For a top ``f`` and a
+    set ``S``: P(S, f) = prod over S of P(X_i = f) times prod over the rest of P(X_j < f).
+    Returns the options (S, P(S)) and, for each S, the options (f, P(f | S)); None when a
+    pool's number is not a plain number (an explosion's tail): then the items are read
+    one by one. Work: for each f, 2^k sets of k products, k the items that may equal f or lie
+    under it (sixteen d6 are refused at once by ``max_work``)."""
+    key = (parts, session.limits)
+    found = _LEADERS.get(key)
+    if found is not None:
+        return None if found is _NO_TABLE else found
+    weights: list[dict[Any, int]] = []
+    totals: list[int] = []
+    for part in parts:
+        if type(part) is tuple:
+            spec, reader = part
+            options = pool_options(spec, (reader,), session.limits)
+            session.spend(len(options))
+            if any(type(values[0]) not in (int, Fraction) for values, _ in options):
+                _LEADERS.put(key, _NO_TABLE)
+                return None
+            denominator = math.lcm(*(p.denominator for _, p in options))
+            weights.append({values[0]: p.numerator * (denominator // p.denominator) for values, p in options if p})
+            totals.append(denominator)
+        else:
+            weights.append({part: 1})
+            totals.append(1)
+    tops = sorted({v for dist in weights for v in dist})
+    by_set: dict[tuple[int, ...], dict[Any, int]] = {}
+    for top in tops:
+        equal = [dist.get(top, 0) for dist in weights]
+        below = [sum(w for v, w in dist.items() if v < top) for dist in weights]
+        must = [i for i in range(len(parts)) if equal[i] and not below[i]]
+        free = [i for i in range(len(parts)) if equal[i] and below[i]]
+        base = 1
+        for i in range(len(parts)):
+            base *= equal[i] if i in must else below[i] if not equal[i] else 1
+        if not base:
+            continue
+        session.spend(2 ** len(free) * (len(free) + 1))  # each set costs a product over the free items
+        for mask in range(2 ** len(free)):
+            weight = base
+            members = list(must)
+            for bit, i in enumerate(free):
+                if mask >> bit & 1:
+                    weight *= equal[i]
+                    members.append(i)
+                else:
+                    weight *= below[i]
+            if members:
+                row = by_set.setdefault(tuple(sorted(members)), {})
+                row[top] = row.get(top, 0) + weight
+    denominator = math.prod(totals)
+    options = [(chosen, Fraction(sum(row.values()), denominator)) for chosen, row in by_set.items()]
+    given = {chosen: [(top, Fraction(w, sum(row.values()))) for top, w in row.items()] for chosen, row in by_set.items()}
+    result = (options, given)
+    _LEADERS.put(key, result)
+    return result
+
+
+#: Leader tables by (parts, limits): their size is the number of sets they hold.
+_LEADERS: SizedCache[Any] = SizedCache(256, 200_000, 50_000, lambda t: len(t[0]))
+#: What ``_LEADERS`` holds for items one of which is not a plain number.
+_NO_TABLE: Any = ((), {})
 
 
 _RESIDUAL = object()

@@ -797,6 +797,30 @@ def _b_count(ctx: Context, args: list[Any], site: Any) -> Any:
 
 
 _register("count", _b_count)
+def _b_leaders(ctx: Context, args: list[Any], site: Any) -> Any:
+    """``leaders(xs)``: the positions (from 0) of the items equal to the list's highest.
+    While computing odds, pools among the items are not read one by one: the world makes
+    one choice among the possible sets of positions (see ``World.leaders``)."""
+    items = items_of(args[0], "leaders", site, ctx.limits)
+    world = ctx.world
+    if world is not None and any(type(x) is PoolView and type(x.source) is LazyPool for x in items):
+        found = world.leaders(items, ctx)
+        if found is not None:
+            return found
+    values = []
+    for item in items:
+        value = number(item, ctx)
+        if type(value) is bool or type(value) not in NUMERIC:
+            raise _error("E0405", site, op="leaders", kind=kind_of(value),
+                         help="leaders(...) takes a list of numbers or pools: leaders([3, 5, 5]) is [1, 2]")
+        values.append(value)
+    top = None
+    for value in values:
+        top = _max2(top, value)
+    return tuple([i for i, value in enumerate(values) if equal(value, top)])
+
+
+_register("leaders", _b_leaders)
 _register("highest", _pool_fold("highest", "max", _max2, None, _accept_number))
 _register("lowest", _pool_fold("lowest", "min", _min2, None, _accept_number))
 _register("any", _pool_fold("any", "any", _or, False, _accept_bool))
@@ -2078,6 +2102,9 @@ class _SpecWorld:
     def read(self, pool: LazyPool, reader: Any) -> Any:
         raise _error("E0403", self.site, message="the number of dice of a declared pool must be known before rolling")
 
+    def leaders(self, items: tuple[Any, ...], ctx: Context) -> None:
+        return None  # read plainly: a pool read here is refused by ``read``
+
 
 def pool_spec(expr: str | ex.Expr | CompiledExpression, env: Any = None, *,
               limits: Limits = DEFAULT_LIMITS, run: Any = None) -> PoolSpec:
@@ -2103,3 +2130,56 @@ def _b_number_or(ctx: Context, args: list[Any], site: Any) -> Any:
 
 
 _register("number_or", _b_number_or)
+
+
+class _FreshDice(_SpecWorld):
+    """Captures the spec of dice written in a call (``keep_highest``): a declared pool's
+    name is refused, since its dice are rolled elsewhere."""
+
+    def new_pool(self, spec: PoolSpec, site: Any) -> LazyPool:
+        return LazyPool(spec, _FRESH)
+
+    def pool_source(self, source: PoolSource) -> LazyPool:
+        return LazyPool(source.spec, None)
+
+
+_FRESH = ("fresh",)
+
+
+def _keep_highest(compiler: Compiler, node: ex.Call) -> Closure:
+    """``keep_highest(dice, n)``: the dice written there rolled as one pool that keeps its n
+    highest (``khN``), so its number is what ``highest(dice)`` reads when n is 1, and the
+    pool stays a pool (exact odds read it once, where it is read)."""
+    dice_of = compiler.compile(node.args[0])
+    count_of = compiler.compile(node.args[1]) if len(node.args) > 1 else None
+    site = compiler.site(node)
+    span, source = node.span, compiler.source
+    text = expression_text(node)
+    specs: dict[tuple[PoolSpec, int], PoolSpec] = {}
+
+    def keep_highest(ctx: Context, env: Any) -> Any:
+        n = _whole("the number of dice kept", number(count_of(ctx, env), ctx), site) if count_of is not None else 1
+        if n < 0:
+            raise _error("E0403", site, message=f"keep_highest keeps 0 dice or more, not {n}",
+                         help="keep_highest(dice, 1) keeps the highest die")
+        value = dice_of(Context(world=_FreshDice(site), limits=ctx.limits, run=ctx.run), env)
+        if type(value) is not PoolView or value.transforms or value.per_die or value.source.key is not _FRESH:
+            raise _error("E0403", site, message="keep_highest keeps dice written in its call",
+                         help="give it dice to roll (a dice term, ladder(...), a function giving dice), "
+                              "not a pool rolled before: keep_highest(ladder(n, d4, d6, d8), 1)")
+        spec = value.source.spec
+        if spec.keep is not None:
+            raise _error("E0403", site, message="a pool has one keep or drop rule",
+                         help="keep_highest(3d6, 1), not keep_highest(3d6kh2, 1)")
+        kept = specs.get((spec, n))
+        if kept is None:
+            kept = specs[(spec, n)] = attrs.evolve(spec, keep=("kh", n), text=f"{spec.text or 'no dice'} kh{n}")
+        view = ctx.new_pool(kept, node, span, source)
+        if ctx.trace is not None:
+            ctx.trace.append(StepEvent("call", text, trace_value(view), span))
+        return view
+
+    return keep_highest
+
+
+_register("keep_highest", _keep_highest, special=True)
