@@ -399,7 +399,6 @@ class World:
             self.assigned[pool.key] = values
         return values[known.index(reader)]
 
-
     def leaders(self, items: tuple[Any, ...], ctx: Any) -> tuple[int, ...] | None:
         """``leaders(items)`` as ONE choice when some items are pools no reading has settled:
         the positions S of the items equal to the highest, with the probability that the

@@ -797,6 +797,8 @@ def _b_count(ctx: Context, args: list[Any], site: Any) -> Any:
 
 
 _register("count", _b_count)
+
+
 def _b_leaders(ctx: Context, args: list[Any], site: Any) -> Any:
     """``leaders(xs)``: the positions (from 0) of the items equal to the list's highest.
     While computing odds, pools among the items are not read one by one: the world makes
