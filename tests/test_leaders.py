@@ -5,18 +5,19 @@ pass over the options one by one for the Mezzo conflict)."""
 from __future__ import annotations
 
 import math
-import time
 from collections import Counter
 from fractions import Fraction
 from itertools import product
 from typing import Any
 
+import attrs
 import pytest
 
 from runebook import roll
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter.core.dice import PoolSource
 from runebook.interpreter.core.distribution import joint, odds
+from runebook.interpreter.core.limits import DEFAULT_LIMITS
 from runebook.interpreter.core.evaluate import MapEnv, compile_expression, pool_spec
 from runebook.interpreter.rules import load
 from runebook.interpreter.rules.procedures import ScriptedDriver
@@ -98,10 +99,9 @@ def test_exact_odds_of_leaders_over_pools_match_every_face(terms: list[str]) -> 
 
 
 def test_many_pools_are_one_choice_not_every_face() -> None:
-    """Eight d12 are 12^8 faces; their leaders are one choice among at most 255 sets."""
-    start = time.perf_counter()
-    dist = odds("leaders([d12 for i in range(8)])")
-    assert time.perf_counter() - start < 2
+    """Eight d12 are 12^8 faces; their leaders are one choice among at most 255 sets: a work
+    budget far below 12^8 steps suffices (no timing here: the machine is shared)."""
+    dist = odds("leaders([d12 for i in range(8)])", limits=attrs.evolve(DEFAULT_LIMITS, max_work=100_000))
     assert sum(dist.values()) == 1
     assert all(dist[(i,)] == dist[(0,)] for i in range(8))
     # All eight equal: 12 faces shared, out of 12^8.
@@ -225,11 +225,11 @@ def test_conflict_with_votes_in_the_d6_game(mezzo, votes: list[int]) -> None:  #
     assert conflict_winner(mezzo, votes, "sixes") == expected
 
 
-def test_eight_options_take_a_few_seconds(mezzo) -> None:  # type: ignore[no-untyped-def]
+def test_eight_options_are_within_the_default_limits(mezzo) -> None:  # type: ignore[no-untyped-def]
+    """Eight options with votes: before `leaders`, every face of eight scores (refused with
+    E0904 from five options on)."""
     votes = [3, 0, 2, 5, 1, 0, 4, 2]
-    start = time.perf_counter()
     found = conflict_winner(mezzo, votes, "step_dice")
-    assert time.perf_counter() - start < 5
     assert found == winner_by_passes([step_score_odds(v) for v in votes])
 
 
