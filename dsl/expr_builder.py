@@ -135,22 +135,24 @@ class ExprBuilder(Transformer):
     def attribute(self, meta: Meta, children: list) -> ex.Attribute:
         return ex.Attribute(children[0], str(children[1]), span=span_of(meta))
 
+    # The brackets these rules keep only give their span its ends (grammar/expr.lark).
+
     def index(self, meta: Meta, children: list) -> ex.Index:
         return ex.Index(children[0], children[1], span=span_of(meta))
 
     def call(self, meta: Meta, children: list) -> ex.Call:
-        func, *args = children
+        func, *args, _close = children
         return ex.Call(func, tuple(a for a in args if a is not None), span=span_of(meta))
 
     def list_(self, meta: Meta, children: list) -> ex.ListOf:
-        return ex.ListOf(tuple(c for c in children if c is not None), span=span_of(meta))
+        return ex.ListOf(tuple(c for c in children[1:-1] if c is not None), span=span_of(meta))
 
     def comprehension(self, meta: Meta, children: list) -> ex.Comprehension:
-        value, name, collection, condition = children
+        _open, value, name, collection, condition, _close = children
         return ex.Comprehension(value, str(name), collection, condition, span=span_of(meta))
 
     def record(self, meta: Meta, children: list) -> ex.RecordOf:
-        return ex.RecordOf(tuple(c for c in children if c is not None), span=span_of(meta))
+        return ex.RecordOf(tuple(c for c in children[1:-1] if c is not None), span=span_of(meta))
 
     @spanless
     def field(self, meta: Meta, children: list) -> tuple[str, ex.Expr]:

@@ -100,7 +100,7 @@ help: look a row up: Grade[...]"""),
     "a builtin with the wrong number of arguments": ("  let kept = clamp(pool, 1)", """\
 game.rules:{line}:14: E0406 wrong number of arguments to 'clamp': expected 3, got 2
  {line} |   let kept = clamp(pool, 1)
-    |              ^^^^^^^^^^^^^
+    |              ^^^^^^^^^^^^^^
 help: clamp(x: number, low: number, high: number) -> number"""),
     "a builtin given a number for a level": ("  let ranked = rank(3)", """\
 game.rules:{line}:21: E0423 argument 1 of 'rank' is a number; it takes a level
@@ -115,7 +115,7 @@ help: floor(x: number) -> number"""),
     "a function with the wrong number of arguments": ("  let halved = half(pool, 2)", """\
 game.rules:{line}:16: E0406 wrong number of arguments to 'half': expected 1, got 2
  {line} |   let halved = half(pool, 2)
-    |                ^^^^^^^^^^^^
+    |                ^^^^^^^^^^^^^
 help: half(x)"""),
     "a rating compared with a level": ("  let better = ability > success", """\
 game.rules:{line}:16: E0421 '>' compares a rating with a level of 'Result'
@@ -155,7 +155,7 @@ help: text equals only text: a level is not the text of its name"""),
     "a check called without an input it needs": ("  let roll = Case()", """\
 game.rules:{line}:14: E0602 missing input 'ability' for 'Case'
  {line} |   let roll = Case()
-    |              ^^^^
+    |              ^^^^^^
 help: Case(ability, pool)"""),
     "a check given a level for a rating": ("  let again = Case(success)", """\
 game.rules:{line}:20: E0423 argument 1 of 'Case' is a level of 'Result'; it takes a rating
@@ -170,7 +170,7 @@ help: its rows: 0, 1, 2, 3+"""),
     "a table looked up by a number none of its rows matches": ("  let looked = Grade[-1]", """\
 game.rules:{line}:16: E0413 no row of 'Grade' matches -1
  {line} |   let looked = Grade[-1]
-    |                ^^^^^^^^
+    |                ^^^^^^^^^
 help: rows: 0, 1, 2, 3+"""),
     "a division by a literal zero": ("  let half = 10 // (0)", """\
 game.rules:{line}:21: E0404 division by zero
