@@ -264,7 +264,7 @@ def test_the_check_knows_the_types(cli, tmp_path) -> None:  # type: ignore[no-un
     run = cli("check", str(tmp_path))
     text = run.stdout + run.stderr
     assert run.code != 0
-    assert "game.rules:4:22: E0423 argument 1 of 'leaders' is a list of texts" in text
+    assert "game.rules:4:21: E0423 argument 1 of 'leaders' is a list of texts" in text
     assert "game.rules:5:32: E0423 argument 2 of 'keep_highest' is text" in text
     assert ":3:" not in text  # a list of pools is what leaders takes
 
