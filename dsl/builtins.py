@@ -305,6 +305,9 @@ builtin("ladder(n: number, sizes: list[number]) -> pool", "step dice on a ladder
 builtin("keep_highest(p: pool, n: number = 1) -> pool",
         "keep_highest(dice, n): the dice written there rolled as one pool keeping its n highest (khN), "
         "one when n is left out: keep_highest(ladder(7, d4, d6, d8, d10, d12), 1) is a pool whose number is its highest die")
+builtin("keep_lowest(p: pool, n: number = 1) -> pool",
+        "keep_lowest(dice, n): the dice written there rolled as one pool keeping its n lowest (klN), "
+        "one when n is left out: keep_lowest(2d20) is a pool whose number is its lowest die")
 
 # ---------------------------------------------------------------- lists
 

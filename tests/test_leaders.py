@@ -1,4 +1,4 @@
-"""`leaders(xs)` and `keep_highest(dice, n)`: on plain lists, with given dice, and exact odds
+"""`leaders(xs)`, `keep_highest(dice, n)` and `keep_lowest(dice, n)`: on plain lists, with given dice, and exact odds
 over pools compared with enumerations written here (itertools.product over every face, or a
 pass over the options one by one for the Mezzo conflict)."""
 
@@ -160,6 +160,23 @@ def test_keep_highest_refusals(text: str, fragment: str) -> None:
     with pytest.raises(RunebookError) as caught:
         roll(text)
     assert "E0403" in str(caught.value) and fragment in str(caught.value)
+
+
+@pytest.mark.parametrize(("dice", "kept"), [("2d20", 1), ("4d6", 3), ("3d8", 2), ("5d4", 0)])
+def test_keep_lowest_against_every_face(dice: str, kept: int) -> None:
+    count, sides = map(int, dice.split("d"))
+    expected: Counter = Counter()
+    for faces in product(range(1, sides + 1), repeat=count):
+        expected[sum(sorted(faces)[:kept])] += Fraction(1, sides ** count)
+    assert dict(odds(f"keep_lowest({dice}, {kept})")) == dict(expected)
+
+
+def test_keep_lowest_with_given_dice_and_its_refusals() -> None:
+    assert roll("keep_lowest(3d6, 2)", dice=[6, 2, 4]).total == 6
+    assert roll("keep_lowest(2d20)", dice=[17, 9]).total == 9
+    with pytest.raises(RunebookError) as caught:
+        roll("keep_lowest(2d20kl1)")
+    assert "E0403" in str(caught.value) and "keep_lowest(3d6, 1)" in str(caught.value)
 
 
 # ---------------------------------------------------------------- the Mezzo conflict

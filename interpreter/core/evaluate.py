@@ -2148,40 +2148,46 @@ class _FreshDice(_SpecWorld):
 _FRESH = ("fresh",)
 
 
-def _keep_highest(compiler: Compiler, node: ex.Call) -> Closure:
-    """``keep_highest(dice, n)``: the dice written there rolled as one pool that keeps its n
-    highest (``khN``), so its number is what ``highest(dice)`` reads when n is 1, and the
-    pool stays a pool (exact odds read it once, where it is read)."""
-    dice_of = compiler.compile(node.args[0])
-    count_of = compiler.compile(node.args[1]) if len(node.args) > 1 else None
-    site = compiler.site(node)
-    span, source = node.span, compiler.source
-    text = expression_text(node)
-    specs: dict[tuple[PoolSpec, int], PoolSpec] = {}
+def _keep(rule: str, name: str, end: str) -> Callable[[Compiler, ex.Call], Closure]:
+    """``keep_highest(dice, n)`` (rule ``kh``) and ``keep_lowest(dice, n)`` (``kl``): the dice
+    written there rolled as one pool that keeps its n highest (lowest), so its number is what
+    ``highest(dice)`` (``lowest``) reads when n is 1, and the pool stays a pool (exact odds
+    read it once, where it is read)."""
 
-    def keep_highest(ctx: Context, env: Any) -> Any:
-        n = _whole("the number of dice kept", number(count_of(ctx, env), ctx), site) if count_of is not None else 1
-        if n < 0:
-            raise _error("E0403", site, message=f"keep_highest keeps 0 dice or more, not {n}",
-                         help="keep_highest(dice, 1) keeps the highest die")
-        value = dice_of(Context(world=_FreshDice(site), limits=ctx.limits, run=ctx.run), env)
-        if type(value) is not PoolView or value.transforms or value.per_die or value.source.key is not _FRESH:
-            raise _error("E0403", site, message="keep_highest keeps dice written in its call",
-                         help="give it dice to roll (a dice term, ladder(...), a function giving dice), "
-                              "not a pool rolled before: keep_highest(ladder(n, d4, d6, d8), 1)")
-        spec = value.source.spec
-        if spec.keep is not None:
-            raise _error("E0403", site, message="a pool has one keep or drop rule",
-                         help="keep_highest(3d6, 1), not keep_highest(3d6kh2, 1)")
-        kept = specs.get((spec, n))
-        if kept is None:
-            kept = specs[(spec, n)] = attrs.evolve(spec, keep=("kh", n), text=f"{spec.text or 'no dice'} kh{n}")
-        view = ctx.new_pool(kept, node, span, source)
-        if ctx.trace is not None:
-            ctx.trace.append(StepEvent("call", text, trace_value(view), span))
-        return view
+    def compile_keep(compiler: Compiler, node: ex.Call) -> Closure:
+        dice_of = compiler.compile(node.args[0])
+        count_of = compiler.compile(node.args[1]) if len(node.args) > 1 else None
+        site = compiler.site(node)
+        span, source = node.span, compiler.source
+        text = expression_text(node)
+        specs: dict[tuple[PoolSpec, int], PoolSpec] = {}
 
-    return keep_highest
+        def keep(ctx: Context, env: Any) -> Any:
+            n = _whole("the number of dice kept", number(count_of(ctx, env), ctx), site) if count_of is not None else 1
+            if n < 0:
+                raise _error("E0403", site, message=f"{name} keeps 0 dice or more, not {n}",
+                             help=f"{name}(dice, 1) keeps the {end} die")
+            value = dice_of(Context(world=_FreshDice(site), limits=ctx.limits, run=ctx.run), env)
+            if type(value) is not PoolView or value.transforms or value.per_die or value.source.key is not _FRESH:
+                raise _error("E0403", site, message=f"{name} keeps dice written in its call",
+                             help="give it dice to roll (a dice term, ladder(...), a function giving dice), "
+                                  f"not a pool rolled before: {name}(ladder(n, d4, d6, d8), 1)")
+            spec = value.source.spec
+            if spec.keep is not None:
+                raise _error("E0403", site, message="a pool has one keep or drop rule",
+                             help=f"{name}(3d6, 1), not {name}(3d6kh2, 1)")
+            kept = specs.get((spec, n))
+            if kept is None:
+                kept = specs[(spec, n)] = attrs.evolve(spec, keep=(rule, n), text=f"{spec.text or 'no dice'} {rule}{n}")
+            view = ctx.new_pool(kept, node, span, source)
+            if ctx.trace is not None:
+                ctx.trace.append(StepEvent("call", text, trace_value(view), span))
+            return view
+
+        return keep
+
+    return compile_keep
 
 
-_register("keep_highest", _keep_highest, special=True)
+_register("keep_highest", _keep("kh", "keep_highest", "highest"), special=True)
+_register("keep_lowest", _keep("kl", "keep_lowest", "lowest"), special=True)
