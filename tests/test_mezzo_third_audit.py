@@ -33,7 +33,10 @@ Defects found and fixed:
    `flaws_ignored` and `edges_without_slot`.
 9. Law Limits in a major action (§3.6, §3.12: "Major actions are treated as action checks"):
    the `Major Action` check took no laws. Now `action_laws`, held between -2 and +2.
-10. A failed `require` (any game) printed no help line when its condition read only inputs or
+10. Momentum Transfer (§3.13, A19, A21): a trump drew up to 4 momentum from its goal even when
+    its supporters could receive no more awards (5 each a challenge), so the goal lost points
+    no one gained. Now it draws only what can still be received.
+11. A failed `require` (any game) printed no help line when its condition read only inputs or
     options (`'No Escape Stake' requires hooks >= 3`): the help looked for the names in the
     lines' own environment, not in the scope holding the inputs. Now `help: here hooks = 2`.
 """
@@ -328,7 +331,21 @@ def test_a_major_action_with_laws_from_the_command_line(cli) -> None:  # type: i
     assert (results["outcome"], results["major_perks"]) == ("double_success", 2)
 
 
-# ---------------------------------------------------------------- 10. A refusal's help
+# ---------------------------------------------------------------- 10. Momentum Transfer
+
+
+def test_a_trump_draws_only_what_its_supporters_can_receive(rules) -> None:  # type: ignore[no-untyped-def]
+    """A goal with 8 momentum; the hero's 8 doubles the foe's 4: two Pushes (8 >= 2 x 2: no
+    counter), two trumps, and the foe is exiled. The first trump: 1 free use and 4 drawn, 5
+    awards, the hero's limit. The second can award nothing more, so it draws nothing: the goal
+    keeps 8 - 4 = 4 (it lost all 8 before)."""
+    result = challenge(rules, [8, 4], ["push", "push", "remain", "exile_in_defeat"], challengers=["hero", "foe"],
+                       sides=[1, 2], votes=[3, 1], goal_momentum=[8])
+    assert result["momentum"] == [5, 0]
+    assert result["goal_momentum"] == [8 - 4, 0]
+
+
+# ---------------------------------------------------------------- 11. A refusal's help
 
 
 def test_a_refusal_shows_the_inputs_it_read(cli) -> None:  # type: ignore[no-untyped-def]
