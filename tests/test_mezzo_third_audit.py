@@ -263,6 +263,24 @@ def test_hinder_and_expose_then_damage_expends_the_flaws(rules) -> None:  # type
     assert result["details"] == [3, 0] and result["minor_perks"] == [6, 0]
 
 
+def test_damage_expends_flaws_from_the_command_line(cli) -> None:  # type: ignore[no-untyped-def]
+    """The foe brings 2 One-Shot flaws; the hero's 12 doubles its 1: two Damages. The first is
+    a new wound with both flaws expended (2 extras), the second worsens it (2 more): 4."""
+    out = cli("run", "mezzo", "Challenge", "--with", "challengers=hero,foe", "--with", "sides=1,2",
+              "--with", "votes=5,1", "--with", "one_shot_flaws=0,2", "--with", "max_rounds=1", "--dice", "12,1",
+              "--answer", "perk=damage", "--answer", "wounded=foe", "--answer", "expended=2",
+              "--answer", "wounded_leaves=stays", "--answer", "damage_kind=worsen_wound", "--json")
+    assert out.code == 0, out.stderr
+    results = json.loads(out.stdout)["results"]
+    assert results["wound_extras"] == [[], [2 + 2]] and results["one_shot_flaws"] == [0, 0]
+
+
+def test_five_restraints_refused_from_the_command_line(cli) -> None:  # type: ignore[no-untyped-def]
+    out = cli("run", "mezzo", "Challenge", "--with", "challengers=hero,foe", "--with", "sides=1,2",
+              "--with", "votes=5,1", "--with", "restraints=5,0")
+    assert out.code == 1 and "E0613" in out.stderr and "free_to_join" in out.stderr and "Traceback" not in out.stderr
+
+
 def test_damage_may_expend_some_of_the_flaws_brought(rules) -> None:  # type: ignore[no-untyped-def]
     """The foe brings 2 One-Shot flaws; Damage expends 1: a wound with 1 extra, 1 flaw left."""
     result = challenge(rules, [12, 1], ["damage", "foe", 1, "stays", "two_minor"], challengers=["hero", "foe"],
