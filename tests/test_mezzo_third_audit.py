@@ -52,12 +52,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-
+from mezzo_helpers import action_odds, book_pool
 from runebook.interpreter.rules import load
 from runebook.interpreter.rules.model import RunebookError
 from runebook.interpreter.rules.procedures import ScriptedDriver
-from mezzo_helpers import action_odds, book_pool
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "rulesets" / "mezzo" / "examples"
 
@@ -337,7 +335,7 @@ def test_a_major_actions_laws_are_held_at_two(rules, votes: int, laws: int, die:
     held = max(-2, min(2, laws))
     assert f"d{book_pool(votes + held)[-1]}" == die
     run = rules.resolve("Major Action", dice=[1, 1], action_votes=votes, opposing_votes=1, action_laws=laws)
-    assert [d.label for d in run.trace.dice()][0] == die
+    assert next(d.label for d in run.trace.dice()) == die
 
 
 def test_a_major_action_with_laws_from_the_command_line(cli) -> None:  # type: ignore[no-untyped-def]
