@@ -36,7 +36,11 @@ Defects found and fixed:
 10. Momentum Transfer (§3.13, A19, A21): a trump drew up to 4 momentum from its goal even when
     its supporters could receive no more awards (5 each a challenge), so the goal lost points
     no one gained. Now it draws only what can still be received.
-11. A failed `require` (any game) printed no help line when its condition read only inputs or
+11. Claim Character (§3.11) targets "any character which has not been claimed by another
+    player"; a claimed character could be claimed again, with its 2 edge slots again. Now
+    `player` and `claimed_by`: another's claim refuses it (E0613 `claim_open_to`), and a
+    character claimed before earns no Character Upgrade.
+12. A failed `require` (any game) printed no help line when its condition read only inputs or
     options (`'No Escape Stake' requires hooks >= 3`): the help looked for the names in the
     lines' own environment, not in the scope holding the inputs. Now `help: here hooks = 2`.
 """
@@ -361,7 +365,27 @@ def test_a_trump_draws_only_what_its_supporters_can_receive(rules) -> None:  # t
     assert result["goal_momentum"] == [8 - 4, 0]
 
 
-# ---------------------------------------------------------------- 11. A refusal's help
+# ---------------------------------------------------------------- 11. Claim Character
+
+
+def test_a_character_claimed_by_another_player_can_not_be_claimed(cli) -> None:  # type: ignore[no-untyped-def]
+    thief = EXAMPLES / "thief.yaml"
+    before = thief.read_text()
+    out = cli("run", "mezzo", "Claim Character", "--with", "player=bo", "--with", "claimed_by=ana", "--against", str(thief))
+    assert out.code == 1 and "claim_open_to" in out.stderr and thief.read_text() == before
+
+
+def test_character_upgrade_comes_with_the_first_claim_only(rules) -> None:  # type: ignore[no-untyped-def]
+    """Ana claims an unclaimed character: 2 edge slots and 3 free votes; her own claim renewed
+    is not the first: no slots."""
+    first = rules.run("Claim Character", against=rules.entity(str(EXAMPLES / "thief.yaml")), player="ana")
+    assert (first.results["edge_slots"], first.results["creative_control_votes"]) == (2, 3)
+    again = rules.run("Claim Character", against=rules.entity(str(EXAMPLES / "thief.yaml")), player="ana",
+                      claimed_by="ana")
+    assert again.results["edge_slots"] == 0
+
+
+# ---------------------------------------------------------------- 12. A refusal's help
 
 
 def test_a_refusal_shows_the_inputs_it_read(cli) -> None:  # type: ignore[no-untyped-def]
