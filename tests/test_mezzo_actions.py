@@ -103,7 +103,8 @@ def test_contested_action_odds_with_a_failure_option(rules) -> None:  # type: ig
 def test_fortunes_favor_with_one_point_takes_a_point_of_debt(rules) -> None:  # type: ignore[no-untyped-def]
     wren = rules.entity(str(EXAMPLES / "wren.yaml"))
     run = rules.run("Spend Adversity", as_=wren, option="fortunes_favor")
-    assert run.results == {"paid": 1, "debt_taken": 1, "extra_votes": 1, "score_bonus": 0}
+    assert run.results == {"paid": 1, "debt_taken": 1, "extra_votes": 1, "score_bonus": 0, "flaws_ignored": 0,
+                           "edges_without_slot": 0}
     resources = run.to_dict()["state"]["actor"]["resources"]
     assert (resources["Adversity"], resources["Debt"]) == (0, 1)
 

@@ -1229,12 +1229,28 @@ def _require_help(ctx: Context, seen: int, expr: ex.Expr | None = None, env: Map
         for node in reversed(list(expression_names(expr))):
             if not isinstance(node, ex.Name) or node.text in shown:
                 continue
-            key = env.index.get(normalize_name(node.text))
-            value = env.mapping.get(key) if key is not None else None
+            value = _run_name_value(env, node.text)
+            # A level's own name (`unexpected_edge`) is a constant: it says nothing.
+            if isinstance(value, Level) and normalize_name(value.name) == normalize_name(node.text):
+                continue
             if isinstance(value, (bool, int, Fraction, str, Level)):
                 shown[node.text] = format_value(value)
     parts = [f"{text} = {value}" for text, value in list(shown.items())[:6]]
     return "here " + "; ".join(parts) if parts else None
+
+
+def _run_name_value(env: MapEnv, name: str) -> Any:
+    """A name's value as a run sees it: its own lines' names first, then the scope they sit in
+    (inputs and options live in a parent of the lines' environment), nearest first; None
+    when no plain environment of the chain holds it."""
+    folded = normalize_name(name)
+    current: Any = env
+    while isinstance(current, MapEnv):
+        key = current.index.get(folded)
+        if key is not None:
+            return current.mapping.get(key)
+        current = current.parent
+    return None
 
 
 #: Functions the rules layer gives every game: an entity's state, read in expressions (their
