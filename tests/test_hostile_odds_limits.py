@@ -20,6 +20,7 @@ import pytest
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter import api
 from runebook.interpreter.core.dice import PoolSource
+from runebook.interpreter.core import distribution
 from runebook.interpreter.core.distribution import World, _Session, joint
 from runebook.interpreter.core.evaluate import MapEnv, compile_expression, pool_spec
 from runebook.interpreter.core.limits import DEFAULT_LIMITS
@@ -75,10 +76,25 @@ D12, D8 = range(1, 13), range(1, 9)
     ("3d8kl1 + 1", [D8] * 3, lambda r: min(r) + 1, 30),
     ("2d20kh1", [range(1, 21)] * 2, max, 50),
 ])
-def test_highest_and_lowest_agree_with_enumeration(expr: str, dice: list[range], read: Any, budget: int) -> None:
-    """Within ``budget`` steps: a power per value and kind of die (folding die by die, or
-    walking the faces with every count of dice kept, took 39 to 252 steps, past each budget)."""
-    assert dict(api.odds(expr, limits=_limits(max_work=budget))) == _enumerated(dice, read)
+def test_highest_and_lowest_agree_with_enumeration(expr: str, dice: list[range], read: Any, budget: int,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool's readings within ``budget`` steps of its own work: a power per value and kind
+    of die (folding die by die, or walking the faces with every count of dice kept, took 39
+    to 252 steps, past each budget). The whole computation, its handful of worlds each
+    evaluating the expression and making its choice, is small: it fits 1,000 steps (under a
+    millisecond of work; the default allows 2,000,000)."""
+    pools: list[tuple[Any, Any]] = []
+    real = distribution.pool_options
+
+    def noting(spec: Any, readers: Any, limits: Any) -> Any:
+        pools.append((spec, readers))
+        return real(spec, readers, limits)
+
+    monkeypatch.setattr(distribution, "pool_options", noting)
+    assert dict(api.odds(expr, limits=_limits(max_work=1_000))) == _enumerated(dice, read)
+    assert pools
+    for spec, readers in pools:
+        distribution.pool_outcomes(spec, readers, _limits(max_work=budget))
 
 
 def test_the_highest_of_a_thousand_dice_is_answered_by_order_statistics() -> None:
@@ -139,29 +155,59 @@ def test_joint_readings_of_long_weights_are_refused() -> None:
     assert dict(joint(both)) == _enumerated([range(1, 5)] * 3, lambda r: (max(r), min(r) <= 2))
 
 
+def _work(expr: str) -> int:
+    """The steps the exact odds of ``expr`` count (the work counter of its enumeration)."""
+    sessions: list[_Session] = []
+
+    class Noted(_Session):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            sessions.append(self)
+
+    real = distribution._Session
+    distribution._Session = Noted  # type: ignore[misc]
+    try:
+        api.odds(expr)
+    finally:
+        distribution._Session = real  # type: ignore[misc]
+    return sessions[0].work
+
+
+#: Steps a µs of work should count at least, so that ``max_work`` (2,000,000 steps) stops a
+#: computation within about a second: a step of a sum's fold takes a third of a µs.
+_STEPS_PER_MICROSECOND = 2
+
+
 def test_a_world_counts_its_choices_and_the_items_its_lists_walk() -> None:
-    """`sum([d6 for i in range(4)])`: 1,296 worlds of four choices and four items each. A
-    world counted one step (32,400 in all); it counts its choices and items (42,768)."""
+    """`sum([d6 for i in range(4)])`: 1,296 worlds, each evaluating the expression again and
+    replaying its four choices (about 5 µs each, measured, with the item that makes it).
+    A world counted one step, then one per choice and item (42,768 in all: 0.8 µs a step,
+    and lists of large pools ran for 5 s within max_work); each choice now counts at least
+    its cost, and the whole stays a small share of the default limit."""
     expr = "sum([d6 for i in range(4)])"
-    _refusal(lambda: api.odds(expr, limits=_limits(max_work=40_000)), "E0415", "max_work")
-    assert dict(api.odds(expr, limits=_limits(max_work=43_000))) == _enumerated([D6] * 4, sum)
+    work = _work(expr)
+    assert 1_296 * 4 * 5 * _STEPS_PER_MICROSECOND <= work <= DEFAULT_LIMITS.max_work // 10
+    _refusal(lambda: api.odds(expr, limits=_limits(max_work=work - 1)), "E0415", "max_work")
+    assert dict(api.odds(expr, limits=_limits(max_work=work))) == _enumerated([D6] * 4, sum)
 
 
 def test_products_of_long_world_weights_count_their_cost() -> None:
     """A world multiplies the probabilities of its choices: one of 7,000 bits by another
     (the highest of a thousand d100) costs a gcd of each numerator with the other's
-    denominator, and counts 7,000 * 7,000 / 200,000 steps (it counted none: ten such reads
-    in a list took 4 s to be refused). Small dice's products count nothing."""
+    denominator, about 200 µs (measured), and counts at least that (it counted none: ten
+    such reads in a list took 4 s to be refused). Small dice's products (1 µs) count nothing:
+    the world's own count covers them."""
     session = _Session(DEFAULT_LIMITS, (None, None))
     world = World(session, ())
     long = Fraction(1, 2**7_000 + 1)
     world.choose([("a", long)])
     world.choose([("b", long)])
-    assert session.work == 7_001 * 7_001 // 200_000
+    long_work = session.work
+    assert long_work >= 200 * _STEPS_PER_MICROSECOND
     small = World(session, ())
     for _ in range(3):
         small.choose([("c", Fraction(1, 6))])
-    assert session.work == 7_001 * 7_001 // 200_000 and small.weight == Fraction(1, 216)
+    assert session.work == long_work and small.weight == Fraction(1, 216)
     dist = api.odds("[highest(2d6), highest(2d6)]")
     assert dist[(6, 6)] == Fraction(11, 36) ** 2
 

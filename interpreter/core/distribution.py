@@ -84,6 +84,7 @@ from runebook.interpreter.core.evaluate import (
     as_env,
     binop,
     compile_expression,
+    expression_size,
 )
 from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits
 from runebook.interpreter.core.render import distribution_text
@@ -224,7 +225,20 @@ def _too_big(site: tuple[Source | None, Span | None], why: str) -> RunebookError
 
 
 #: A product of two weights' bit lengths that costs about one step to multiply and reduce.
-_PRODUCT_BITS = 200_000
+_PRODUCT_BITS = 50_000
+
+#: What a world counts for each choice it makes (a pool read or a chain's value chosen),
+#: besides the options it reads: the evaluator's way to it and back, made again in every
+#: later world that shares the choice. Measured: 5 to 6 µs a choice (``[d2 for i in
+#: range(14)]``), where a step of a fold is about half a µs.
+_CHOICE_STEPS = 20
+#: What a world counts for being made and run at all (its context, its path, its outcome
+#: added up): an operator chain's dice terms in a list's items are each an enumeration of
+#: their own, made again for every item of every world (`[d6 + d6 + d6 for i in range(10)]`
+#: made 36,000 of them, 1.9 s before its refusal).
+_WORLD_STEPS = 16
+#: What making one exact probability of whole-number weights counts (a Fraction and its gcd).
+_FRACTION_STEPS = 4
 
 
 class World:
@@ -262,6 +276,10 @@ class World:
                 self.session.spend(size // _PRODUCT_BITS)
             self.weight = weight * p
         return value
+
+    def charge(self, steps: int) -> None:
+        """Count evaluation this world does (the items of its lists, its calls), as it is done."""
+        self.session.spend(steps)
 
     def new_pool(self, spec: PoolSpec, site: Any) -> LazyPool:
         """A dice term evaluated in this world; each evaluation of it is a new roll."""
@@ -324,8 +342,12 @@ class World:
                         self.give_up(usable, key)
                 else:
                     parts.append([(fixed[i], Fraction(1))])
+            # Each part's weights are made whole numbers, and each result a Fraction: a gcd
+            # apiece (a list's items each fold their chain anew, in every world).
+            session.spend(_FRACTION_STEPS * sum(map(len, parts)))
             scaled = _scaled_sums(parts, steps, session)
             if scaled is not None:
+                session.spend(_FRACTION_STEPS * len(scaled))
                 session.parts[memo_key] = options = scaled
                 return Spread(options) if last else self._chosen(options)
             # Whole-number weights over one denominator per part: a pair costs a product of
@@ -350,6 +372,7 @@ class World:
                         following[value] = following.get(value, 0) + wa * wb
                 folded = following
                 denominator *= den
+            session.spend(_FRACTION_STEPS * len(folded))
             options = [(value, Fraction(w, denominator)) for value, w in folded.items()]
             session.parts[memo_key] = options
         if last:
@@ -474,10 +497,11 @@ def _explore(fn: Callable[[Any], Any], session: _Session, context: Any, limits: 
                 stack.append(base + (i,))
         weight = world.weight
         spread = outcome.options if type(outcome) is Spread else ((outcome, 1),)
-        # A world costs a step per outcome it spreads, per choice it made (each a reading the
-        # evaluator made again) and per item its lists made with 'for' walked: a list of a
-        # thousand dice was one step a world, and took seconds to be refused.
-        session.spend(len(spread) + len(world.taken) + ctx.iterations)
+        # A world costs _WORLD_STEPS, a step per outcome it spreads and _CHOICE_STEPS per
+        # choice it made: each is a reading the evaluator made again, in every world after
+        # the first (a list of a thousand dice was one step a world, and took seconds to be
+        # refused). The items its lists walked were counted as they were walked (World.charge).
+        session.spend(_WORLD_STEPS + len(spread) + _CHOICE_STEPS * len(world.taken))
         for outcome, p in spread:
             if outcome is UNKNOWN or (isinstance(outcome, tuple) and UNKNOWN in outcome):
                 outcome = _RESIDUAL
@@ -550,7 +574,13 @@ def odds(expr: Any, env: Any = None, *, limits: Limits = DEFAULT_LIMITS) -> Dist
     closure = getattr(compiled.closure, "last", compiled.closure)
     environment = as_env(env)
     site = (compiled.source, compiled.expr.span)
-    return enumerate_worlds(lambda ctx: last_result(ctx, closure(ctx, environment)), limits, site)
+    size = expression_size(compiled.expr)
+
+    def world(ctx: Any) -> Any:
+        ctx.world.charge(size)  # every world evaluates the whole expression again
+        return last_result(ctx, closure(ctx, environment))
+
+    return enumerate_worlds(world, limits, site)
 
 
 # ---------------------------------------------------------------- readings of one pool
