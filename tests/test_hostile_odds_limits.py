@@ -234,3 +234,55 @@ def test_the_iteration_limit_from_the_command_line(cli) -> None:  # type: ignore
     assert run.code == 1 and "E0904" in run.stderr and "max_iterations = 50" in run.stderr
     run = cli("odds", NESTED, "--limit", "max_iterations=200")
     assert run.code == 0 and "2025" in run.stdout
+
+
+_SUM_OF_I = " + ".join(["i"] * 200)
+
+#: Lists of large pools read die by die (and kin), each refused after 2 to 7 s of CPU by
+#: `runebook odds` (benchmarks/README.md): every world replays the list's readings, and a
+#: replayed choice (5 to 15 µs with the item around it) counted 3 or 4 steps, an item of
+#: 400 nodes one step, a chain's dice terms folded again for every item nothing at all.
+SLOW_LISTS = [
+    "[all(each(100d1000cs>=50) % 2 == 0) for i in range(100)]",
+    "[all(each(1000d1000) % 2 == 0) for i in range(100)]",
+    "[[any(each(100d1000) >= 50) for i in range(10)] for j in range(10)]",
+    "[highest(each(100d1000) % 2) for i in range(100)]",
+    "[lowest(each(100d100) * 3 % 2) for i in range(100)]",
+    "[all(each(100d1000) % 2 == 0) and all(each(100d1000) % 3 == 0) for i in range(50)]",
+    "[all(((each(100d1000) % 2) * 3 + 1 - 4) % 5 == 0) for i in range(100)]",
+    "[any(each(1000d6) >= 7) or d2 for i in range(100)]",
+    "count([any(each(100d1000cs>=50) >= 999) for i in range(100)])",
+    "[d6 + d6 + d6 for i in range(10)]",
+    # Answered, after 16 s: its 16,384 worlds walked 14 items of 400 nodes each.
+    f"[d2 + 0 * ({_SUM_OF_I}) for i in range(14)]",
+]
+
+
+@pytest.mark.parametrize("expr", SLOW_LISTS)
+def test_lists_of_large_pools_are_refused_by_max_work(expr: str) -> None:
+    _refusal(lambda: api.odds(expr), "E0415", "max_work = 2,000,000")
+
+
+#: Small versions of those lists (a few hundred worlds each), with what each takes (µs,
+#: measured with warm caches on the quiet 2-core VM, the best of five): the work counted
+#: must be at least two steps a µs, so that ``max_work`` stops the large ones within about a
+#: second. Counted as before, each came to 5 to 60 times less (8,448 steps for the first).
+SMALL_LISTS = [
+    ("[all(each(100d1000cs>=50) % 2 == 0) for i in range(8)]", 17_000),
+    ("[all(each(1000d1000) % 2 == 0) for i in range(8)]", 36_000),
+    ("[[any(each(100d1000) >= 50) for i in range(4)] for j in range(2)]", 60_000),
+    ("[highest(each(100d1000) % 2) for i in range(8)]", 19_000),
+    ("[lowest(each(100d100) * 3 % 2) for i in range(8)]", 21_000),
+    ("[all(each(100d1000) % 2 == 0) and all(each(100d1000) % 3 == 0) for i in range(4)]", 7_500),
+    ("[all(((each(100d1000) % 2) * 3 + 1 - 4) % 5 == 0) for i in range(8)]", 23_000),
+    ("[any(each(1000d6) >= 7) or d2 for i in range(8)]", 23_000),
+    ("count([any(each(100d1000cs>=50) >= 999) for i in range(8)])", 54_000),
+    ("[d6 + d6 + d6 for i in range(2)]", 47_000),
+    (f"[d2 + 0 * ({_SUM_OF_I}) for i in range(6)]", 23_000),
+]
+
+
+@pytest.mark.parametrize(("expr", "microseconds"), SMALL_LISTS)
+def test_the_work_counted_tracks_what_it_costs(expr: str, microseconds: int) -> None:
+    work = _work(expr)
+    assert microseconds * _STEPS_PER_MICROSECOND <= work <= DEFAULT_LIMITS.max_work // 5
