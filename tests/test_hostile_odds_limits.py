@@ -5,7 +5,8 @@ one, every step counted as one though its weights ran to 140,000 bits. The highe
 die of a pool are now order statistics; a fold's step, a product of world weights and a
 world itself count what they cost; lists made in lists are bounded by ``max_iterations``.
 No test here times anything: each asserts an answer within a small ``max_work`` (the work
-counter), or the refusal and the limit it names.
+counter), a bound on that counter set by what the work was measured to cost, or the
+refusal and the limit it names.
 """
 
 from __future__ import annotations

@@ -224,13 +224,17 @@ def _too_big(site: tuple[Source | None, Span | None], why: str) -> RunebookError
                                           help="use fewer dice, or raise the limit with --limit NAME=N")])
 
 
-#: A product of two weights' bit lengths that costs about one step to multiply and reduce.
+#: A product of two weights' bit lengths that costs about a step (half a µs) to multiply
+#: and reduce: measured in lists of readings of a thousand d1000, whose weights grow by a
+#: thousand bits a reading (at 200,000, such a list took 2 s to be refused).
 _PRODUCT_BITS = 50_000
 
 #: What a world counts for each choice it makes (a pool read or a chain's value chosen),
 #: besides the options it reads: the evaluator's way to it and back, made again in every
-#: later world that shares the choice. Measured: 5 to 6 µs a choice (``[d2 for i in
-#: range(14)]``), where a step of a fold is about half a µs.
+#: later world that shares the choice. Measured: 5 to 15 µs a choice with the list item
+#: that makes it (``[d2 for i in range(14)]``, ``[all(each(100d1000cs>=50) % 2 == 0) for i
+#: in range(12)]``), where a step of a sum's fold takes a third of a µs; at 1 step a choice
+#: such lists ran for 2 to 7 s before their refusal.
 _CHOICE_STEPS = 20
 #: What a world counts for being made and run at all (its context, its path, its outcome
 #: added up): an operator chain's dice terms in a list's items are each an enumeration of
