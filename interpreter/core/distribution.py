@@ -657,7 +657,9 @@ def _safe(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
 def _combine_fn(agg: str) -> Callable[[Any, Any], Any]:
     if agg in ("sum", "count"):
         return lambda a, b: a + b
-    return _safe({"max": _max2, "min": _min2, "any": _or, "all": _and}[agg])
+    if agg in ("any", "all"):
+        return _or if agg == "any" else _and  # they only compare: never Undetermined
+    return _safe({"max": _max2, "min": _min2}[agg])
 
 
 def _contribution(value: Any, reader: Reader) -> Any:
