@@ -19,13 +19,14 @@ from typing import Any
 import attrs
 import pytest
 from runebook.dsl.diagnostics import RunebookError
+from runebook.dsl.parser import parse_expression
 from runebook.interpreter import api
 from runebook.interpreter.core.dice import PoolSource
 from runebook.interpreter.core import distribution
 from runebook.interpreter.core.distribution import World, _Session, joint
 from runebook.interpreter.core.evaluate import MapEnv, compile_expression, pool_spec
 from runebook.interpreter.core.limits import DEFAULT_LIMITS
-from runebook.interpreter.core.values import Bound
+from runebook.interpreter.core.values import Bound, Function
 
 
 def _limits(**changes: int) -> Any:
@@ -156,7 +157,7 @@ def test_joint_readings_of_long_weights_are_refused() -> None:
     assert dict(joint(both)) == _enumerated([range(1, 5)] * 3, lambda r: (max(r), min(r) <= 2))
 
 
-def _work(expr: str) -> int:
+def _work(expr: str, env: Any = None) -> int:
     """The steps the exact odds of ``expr`` count (the work counter of its enumeration)."""
     sessions: list[_Session] = []
 
@@ -168,7 +169,7 @@ def _work(expr: str) -> int:
     real = distribution._Session
     distribution._Session = Noted  # type: ignore[misc]
     try:
-        api.odds(expr)
+        api.odds(expr, env=env)
     finally:
         distribution._Session = real  # type: ignore[misc]
     return sessions[0].work
@@ -290,3 +291,17 @@ SMALL_LISTS = [
 def test_the_work_counted_tracks_what_it_costs(expr: str, microseconds: int) -> None:
     work = _work(expr)
     assert microseconds * _STEPS_PER_MICROSECOND <= work <= DEFAULT_LIMITS.max_work // 5
+
+
+def test_a_world_counts_the_calls_it_makes() -> None:
+    """`fib(d6 + 10)`: six worlds making 7,890 calls of a function defined in rules (26 ms,
+    measured as above); a call counted nothing (the six worlds 48 steps in all), now its
+    body's nodes."""
+    env = MapEnv({})
+    env.define("fib", Function("fib", ("n",), parse_expression("n if n < 2 else fib(n - 1) + fib(n - 2)"), env))
+
+    def fib(n: int) -> int:
+        return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+    assert _work("fib(d6 + 10)", env) >= 26_000 * _STEPS_PER_MICROSECOND
+    assert dict(api.odds("fib(d6 + 10)", env=env)) == _enumerated([D6], lambda r: fib(r[0] + 10))
