@@ -21,8 +21,8 @@ import pytest
 from runebook.dsl.diagnostics import RunebookError
 from runebook.dsl.parser import parse_expression
 from runebook.interpreter import api
-from runebook.interpreter.core.dice import PoolSource
 from runebook.interpreter.core import distribution
+from runebook.interpreter.core.dice import PoolSource
 from runebook.interpreter.core.distribution import World, _Session, joint
 from runebook.interpreter.core.evaluate import MapEnv, compile_expression, pool_spec
 from runebook.interpreter.core.limits import DEFAULT_LIMITS
