@@ -90,10 +90,19 @@ _LARGE_POOLS = st.tuples(
     st.sampled_from(["", "x>=5", "!", "!!", "!p", "xo", "r<50", "ro<50", "min50", "kh1", "kl1", "cs>=50"]),
     st.sampled_from(["", " >= 50", " * 2", " % 2 == 0"]),
 ).map(lambda t: f"{t[0]}({'each(' if t[1] else ''}{t[2]}d{t[3]}{t[4]}{')' if t[1] else ''}{t[5]})")
-#: Several of them in one expression, in a list or made with 'for'.
+#: Several of them in one expression, in a list or made with 'for' (every world replays each
+#: item's reading: `[all(each(100d1000cs>=50) % 2 == 0) for i in range(100)]` took 6 s to be
+#: refused), in lists made in lists, joined by `and`, or as operator chains of dice terms
+#: that each item folds again (`[d6 + d6 + d6 for i in range(10)]`).
 _MANY_POOLS = st.one_of(
     st.lists(_LARGE_POOLS, min_size=2, max_size=4).map(lambda xs: "[" + ", ".join(xs) + "]"),
     st.tuples(_LARGE_POOLS, st.sampled_from([2, 10, 100, 1000])).map(lambda t: f"[{t[0]} for i in range({t[1]})]"),
+    st.tuples(_LARGE_POOLS, st.sampled_from([2, 10, 100]), st.sampled_from([2, 10, 100])).map(
+        lambda t: f"[[{t[0]} for i in range({t[1]})] for j in range({t[2]})]"),
+    st.tuples(_LARGE_POOLS, _LARGE_POOLS, st.sampled_from([10, 50, 100])).map(
+        lambda t: f"[{t[0]} and {t[1]} for i in range({t[2]})]"),
+    st.tuples(st.sampled_from(["d2", "d6", "d20", "10d6", "d%"]), st.integers(2, 4), st.sampled_from([2, 10, 100])).map(
+        lambda t: f"[{' + '.join([t[0]] * t[1])} for i in range({t[2]})]"),
     st.tuples(st.sampled_from([10, 100, 1000]), st.sampled_from([10, 100, 1000])).map(
         lambda t: f"sum([sum([i * j for i in range({t[0]})]) for j in range({t[1]})])"),
 )

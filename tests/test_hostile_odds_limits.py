@@ -5,7 +5,8 @@ one, every step counted as one though its weights ran to 140,000 bits. The highe
 die of a pool are now order statistics; a fold's step, a product of world weights and a
 world itself count what they cost; lists made in lists are bounded by ``max_iterations``.
 No test here times anything: each asserts an answer within a small ``max_work`` (the work
-counter), or the refusal and the limit it names.
+counter), a bound on that counter set by what the work was measured to cost, or the
+refusal and the limit it names.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ from typing import Any
 import attrs
 import pytest
 from runebook.dsl.diagnostics import RunebookError
+from runebook.dsl.parser import parse_expression
 from runebook.interpreter import api
+from runebook.interpreter.core import distribution
 from runebook.interpreter.core.dice import PoolSource
 from runebook.interpreter.core.distribution import World, _Session, joint
 from runebook.interpreter.core.evaluate import MapEnv, compile_expression, pool_spec
 from runebook.interpreter.core.limits import DEFAULT_LIMITS
-from runebook.interpreter.core.values import Bound
+from runebook.interpreter.core.values import Bound, Function
 
 
 def _limits(**changes: int) -> Any:
@@ -75,10 +78,25 @@ D12, D8 = range(1, 13), range(1, 9)
     ("3d8kl1 + 1", [D8] * 3, lambda r: min(r) + 1, 30),
     ("2d20kh1", [range(1, 21)] * 2, max, 50),
 ])
-def test_highest_and_lowest_agree_with_enumeration(expr: str, dice: list[range], read: Any, budget: int) -> None:
-    """Within ``budget`` steps: a power per value and kind of die (folding die by die, or
-    walking the faces with every count of dice kept, took 39 to 252 steps, past each budget)."""
-    assert dict(api.odds(expr, limits=_limits(max_work=budget))) == _enumerated(dice, read)
+def test_highest_and_lowest_agree_with_enumeration(expr: str, dice: list[range], read: Any, budget: int,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool's readings within ``budget`` steps of its own work: a power per value and kind
+    of die (folding die by die, or walking the faces with every count of dice kept, took 39
+    to 252 steps, past each budget). The whole computation, its handful of worlds each
+    evaluating the expression and making its choice, is small: it fits 1,000 steps (under a
+    millisecond of work; the default allows 2,000,000)."""
+    pools: list[tuple[Any, Any]] = []
+    real = distribution.pool_options
+
+    def noting(spec: Any, readers: Any, limits: Any) -> Any:
+        pools.append((spec, readers))
+        return real(spec, readers, limits)
+
+    monkeypatch.setattr(distribution, "pool_options", noting)
+    assert dict(api.odds(expr, limits=_limits(max_work=1_000))) == _enumerated(dice, read)
+    assert pools
+    for spec, readers in pools:
+        distribution.pool_outcomes(spec, readers, _limits(max_work=budget))
 
 
 def test_the_highest_of_a_thousand_dice_is_answered_by_order_statistics() -> None:
@@ -139,29 +157,59 @@ def test_joint_readings_of_long_weights_are_refused() -> None:
     assert dict(joint(both)) == _enumerated([range(1, 5)] * 3, lambda r: (max(r), min(r) <= 2))
 
 
+def _work(expr: str, env: Any = None) -> int:
+    """The steps the exact odds of ``expr`` count (the work counter of its enumeration)."""
+    sessions: list[_Session] = []
+
+    class Noted(_Session):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            sessions.append(self)
+
+    real = distribution._Session
+    distribution._Session = Noted  # type: ignore[misc]
+    try:
+        api.odds(expr, env=env)
+    finally:
+        distribution._Session = real  # type: ignore[misc]
+    return sessions[0].work
+
+
+#: Steps a µs of work should count at least, so that ``max_work`` (2,000,000 steps) stops a
+#: computation within about a second: a step of a sum's fold takes a third of a µs.
+_STEPS_PER_MICROSECOND = 2
+
+
 def test_a_world_counts_its_choices_and_the_items_its_lists_walk() -> None:
-    """`sum([d6 for i in range(4)])`: 1,296 worlds of four choices and four items each. A
-    world counted one step (32,400 in all); it counts its choices and items (42,768)."""
+    """`sum([d6 for i in range(4)])`: 1,296 worlds, each evaluating the expression again and
+    replaying its four choices (about 5 µs each, measured, with the item that makes it).
+    A world counted one step, then one per choice and item (42,768 in all: 0.8 µs a step,
+    and lists of large pools ran for 5 s within max_work); each choice now counts at least
+    its cost, and the whole stays a small share of the default limit."""
     expr = "sum([d6 for i in range(4)])"
-    _refusal(lambda: api.odds(expr, limits=_limits(max_work=40_000)), "E0415", "max_work")
-    assert dict(api.odds(expr, limits=_limits(max_work=43_000))) == _enumerated([D6] * 4, sum)
+    work = _work(expr)
+    assert 1_296 * 4 * 5 * _STEPS_PER_MICROSECOND <= work <= DEFAULT_LIMITS.max_work // 10
+    _refusal(lambda: api.odds(expr, limits=_limits(max_work=work - 1)), "E0415", "max_work")
+    assert dict(api.odds(expr, limits=_limits(max_work=work))) == _enumerated([D6] * 4, sum)
 
 
 def test_products_of_long_world_weights_count_their_cost() -> None:
     """A world multiplies the probabilities of its choices: one of 7,000 bits by another
     (the highest of a thousand d100) costs a gcd of each numerator with the other's
-    denominator, and counts 7,000 * 7,000 / 200,000 steps (it counted none: ten such reads
-    in a list took 4 s to be refused). Small dice's products count nothing."""
+    denominator, about 200 µs (measured), and counts at least that (it counted none: ten
+    such reads in a list took 4 s to be refused). Small dice's products (1 µs) count nothing:
+    the world's own count covers them."""
     session = _Session(DEFAULT_LIMITS, (None, None))
     world = World(session, ())
     long = Fraction(1, 2**7_000 + 1)
     world.choose([("a", long)])
     world.choose([("b", long)])
-    assert session.work == 7_001 * 7_001 // 200_000
+    long_work = session.work
+    assert long_work >= 200 * _STEPS_PER_MICROSECOND
     small = World(session, ())
     for _ in range(3):
         small.choose([("c", Fraction(1, 6))])
-    assert session.work == 7_001 * 7_001 // 200_000 and small.weight == Fraction(1, 216)
+    assert session.work == long_work and small.weight == Fraction(1, 216)
     dist = api.odds("[highest(2d6), highest(2d6)]")
     assert dist[(6, 6)] == Fraction(11, 36) ** 2
 
@@ -188,3 +236,72 @@ def test_the_iteration_limit_from_the_command_line(cli) -> None:  # type: ignore
     assert run.code == 1 and "E0904" in run.stderr and "max_iterations = 50" in run.stderr
     run = cli("odds", NESTED, "--limit", "max_iterations=200")
     assert run.code == 0 and "2025" in run.stdout
+
+
+_SUM_OF_I = " + ".join(["i"] * 200)
+
+#: Lists of large pools read die by die (and kin), each refused after 2 to 7 s of CPU by
+#: `runebook odds` (benchmarks/README.md): every world replays the list's readings, and a
+#: replayed choice (5 to 15 µs with the item around it) counted 3 or 4 steps, an item of
+#: 400 nodes one step, a chain's dice terms folded again for every item nothing at all.
+SLOW_LISTS = [
+    "[all(each(100d1000cs>=50) % 2 == 0) for i in range(100)]",
+    "[all(each(1000d1000) % 2 == 0) for i in range(100)]",
+    "[[any(each(100d1000) >= 50) for i in range(10)] for j in range(10)]",
+    "[highest(each(100d1000) % 2) for i in range(100)]",
+    "[lowest(each(100d100) * 3 % 2) for i in range(100)]",
+    "[all(each(100d1000) % 2 == 0) and all(each(100d1000) % 3 == 0) for i in range(50)]",
+    "[all(((each(100d1000) % 2) * 3 + 1 - 4) % 5 == 0) for i in range(100)]",
+    "[any(each(1000d6) >= 7) or d2 for i in range(100)]",
+    "count([any(each(100d1000cs>=50) >= 999) for i in range(100)])",
+    "[d6 + d6 + d6 for i in range(10)]",
+    # Answered, after 16 s: its 16,384 worlds walked 14 items of 400 nodes each.
+    f"[d2 + 0 * ({_SUM_OF_I}) for i in range(14)]",
+    # One pool kept and read die by die with a function per fold step (2 s; the fold now
+    # calls it without a generator per step).
+    "[any(each(100d1000kh50) >= 999) for i in range(3)]",
+]
+
+
+@pytest.mark.parametrize("expr", SLOW_LISTS)
+def test_lists_of_large_pools_are_refused_by_max_work(expr: str) -> None:
+    _refusal(lambda: api.odds(expr), "E0415", "max_work = 2,000,000")
+
+
+#: Small versions of those lists (a few hundred worlds each), with what each takes (µs,
+#: measured with warm caches on the quiet 2-core VM, the best of five): the work counted
+#: must be at least two steps a µs, so that ``max_work`` stops the large ones within about a
+#: second. Counted as before, each came to 5 to 60 times less (8,448 steps for the first).
+SMALL_LISTS = [
+    ("[all(each(100d1000cs>=50) % 2 == 0) for i in range(8)]", 17_000),
+    ("[all(each(1000d1000) % 2 == 0) for i in range(8)]", 36_000),
+    ("[[any(each(100d1000) >= 50) for i in range(4)] for j in range(2)]", 60_000),
+    ("[highest(each(100d1000) % 2) for i in range(8)]", 19_000),
+    ("[lowest(each(100d100) * 3 % 2) for i in range(8)]", 21_000),
+    ("[all(each(100d1000) % 2 == 0) and all(each(100d1000) % 3 == 0) for i in range(4)]", 7_500),
+    ("[all(((each(100d1000) % 2) * 3 + 1 - 4) % 5 == 0) for i in range(8)]", 23_000),
+    ("[any(each(1000d6) >= 7) or d2 for i in range(8)]", 23_000),
+    ("count([any(each(100d1000cs>=50) >= 999) for i in range(8)])", 54_000),
+    ("[d6 + d6 + d6 for i in range(2)]", 47_000),
+    (f"[d2 + 0 * ({_SUM_OF_I}) for i in range(6)]", 23_000),
+]
+
+
+@pytest.mark.parametrize(("expr", "microseconds"), SMALL_LISTS)
+def test_the_work_counted_tracks_what_it_costs(expr: str, microseconds: int) -> None:
+    work = _work(expr)
+    assert microseconds * _STEPS_PER_MICROSECOND <= work <= DEFAULT_LIMITS.max_work // 5
+
+
+def test_a_world_counts_the_calls_it_makes() -> None:
+    """`fib(d6 + 10)`: six worlds making 7,890 calls of a function defined in rules (26 ms,
+    measured as above); a call counted nothing (the six worlds 48 steps in all), now its
+    body's nodes."""
+    env = MapEnv({})
+    env.define("fib", Function("fib", ("n",), parse_expression("n if n < 2 else fib(n - 1) + fib(n - 2)"), env))
+
+    def fib(n: int) -> int:
+        return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+    assert _work("fib(d6 + 10)", env) >= 26_000 * _STEPS_PER_MICROSECOND
+    assert dict(api.odds("fib(d6 + 10)", env=env)) == _enumerated([D6], lambda r: fib(r[0] + 10))

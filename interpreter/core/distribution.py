@@ -92,6 +92,7 @@ from runebook.interpreter.core.evaluate import (
     as_env,
     binop,
     compile_expression,
+    expression_size,
 )
 from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits
 from runebook.interpreter.core.render import distribution_text
@@ -231,8 +232,27 @@ def _too_big(site: tuple[Source | None, Span | None], why: str) -> RunebookError
                                           help="use fewer dice, or raise the limit with --limit NAME=N")])
 
 
-#: A product of two weights' bit lengths that costs about one step to multiply and reduce.
-_PRODUCT_BITS = 200_000
+#: A product of two weights' bit lengths that costs about a step (half a µs) to multiply
+#: and reduce: measured in lists of readings of a thousand d1000, whose weights grow by a
+#: thousand bits a reading (at 200,000, such a list took 2 s to be refused).
+_PRODUCT_BITS = 50_000
+
+#: What a world counts for each choice it makes (a pool read or a chain's value chosen),
+#: besides the options it reads: the evaluator's way to it and back, made again in every
+#: later world that shares the choice. Measured: 5 to 15 µs a choice with the list item
+#: that makes it (``[d2 for i in range(14)]``, ``[all(each(100d1000cs>=50) % 2 == 0) for i
+#: in range(12)]``), where a step of a sum's fold takes a third of a µs; at 1 step a choice
+#: such lists ran for 2 to 7 s before their refusal.
+_CHOICE_STEPS = 20
+#: What a world counts for being made and run at all (its context, its path, its outcome
+#: added up): an operator chain's dice terms in a list's items are each an enumeration of
+#: their own, made again for every item of every world (`[d6 + d6 + d6 for i in range(10)]`
+#: made 36,000 of them, 1.9 s before its refusal).
+_WORLD_STEPS = 16
+#: What making one exact probability of whole-number weights counts (a Fraction and its gcd).
+_FRACTION_STEPS = 4
+#: What an enumeration counts for its session and its distribution, besides its worlds.
+_ENUMERATION_STEPS = 16
 
 
 class World:
@@ -273,6 +293,10 @@ class World:
                 self.session.spend(size // _PRODUCT_BITS)
             self.weight = weight * p
         return value
+
+    def charge(self, steps: int) -> None:
+        """Count evaluation this world does (the items of its lists, its calls), as it is done."""
+        self.session.spend(steps)
 
     def new_pool(self, spec: PoolSpec, site: Any) -> LazyPool:
         """A dice term evaluated in this world; each evaluation of it is a new roll."""
@@ -335,8 +359,12 @@ class World:
                         self.give_up(usable, key)
                 else:
                     parts.append([(fixed[i], Fraction(1))])
+            # Each part's weights are made whole numbers, and each result a Fraction: a gcd
+            # apiece (a list's items each fold their chain anew, in every world).
+            session.spend(_FRACTION_STEPS * sum(map(len, parts)))
             scaled = _scaled_sums(parts, steps, session)
             if scaled is not None:
+                session.spend(_FRACTION_STEPS * len(scaled))
                 session.parts[memo_key] = options = scaled
                 return Spread(options) if last else self._chosen(options)
             # Whole-number weights over one denominator per part: a pair costs a product of
@@ -361,6 +389,7 @@ class World:
                         following[value] = following.get(value, 0) + wa * wb
                 folded = following
                 denominator *= den
+            session.spend(_FRACTION_STEPS * len(folded))
             options = [(value, Fraction(w, denominator)) for value, w in folded.items()]
             session.parts[memo_key] = options
         if last:
@@ -641,10 +670,11 @@ def _explore(fn: Callable[[Any], Any], session: _Session, context: Any, limits: 
                 stack.append(base + (i,))
         weight = world.weight
         spread = outcome.options if type(outcome) is Spread else ((outcome, 1),)
-        # A world costs a step per outcome it spreads, per choice it made (each a reading the
-        # evaluator made again) and per item its lists made with 'for' walked: a list of a
-        # thousand dice was one step a world, and took seconds to be refused.
-        session.spend(len(spread) + len(world.taken) + ctx.iterations)
+        # A world costs _WORLD_STEPS, a step per outcome it spreads and _CHOICE_STEPS per
+        # choice it made: each is a reading the evaluator made again, in every world after
+        # the first (a list of a thousand dice was one step a world, and took seconds to be
+        # refused). The items its lists walked were counted as they were walked (World.charge).
+        session.spend(_WORLD_STEPS + len(spread) + _CHOICE_STEPS * len(world.taken))
         for outcome, p in spread:
             if outcome is UNKNOWN or (isinstance(outcome, tuple) and UNKNOWN in outcome):
                 outcome = _RESIDUAL
@@ -676,6 +706,10 @@ def _explore(fn: Callable[[Any], Any], session: _Session, context: Any, limits: 
                 common = math.lcm(found[1], den)
                 found[0] = found[0] * (common // found[1]) + num * (common // den)
                 found[1] = common
+    # The enumeration's own making and its table: a Fraction per outcome. Small once, but an
+    # operator chain's dice terms in a list's items are each an enumeration, made again for
+    # every item of every world (`[d2 + d2 for i in range(10)]` made 40,000 of them).
+    session.spend(_ENUMERATION_STEPS + _FRACTION_STEPS * len(sums))
     results = {outcome: alone[outcome] if outcome in alone else Fraction(num, den)
                for outcome, (num, den) in sums.items()}
     results, note = _merge_tails(results)
@@ -717,7 +751,13 @@ def odds(expr: Any, env: Any = None, *, limits: Limits = DEFAULT_LIMITS) -> Dist
     closure = getattr(compiled.closure, "last", compiled.closure)
     environment = as_env(env)
     site = (compiled.source, compiled.expr.span)
-    return enumerate_worlds(lambda ctx: last_result(ctx, closure(ctx, environment)), limits, site)
+    size = expression_size(compiled.expr)
+
+    def world(ctx: Any) -> Any:
+        ctx.world.charge(size)  # every world evaluates the whole expression again
+        return last_result(ctx, closure(ctx, environment))
+
+    return enumerate_worlds(world, limits, site)
 
 
 # ---------------------------------------------------------------- readings of one pool
@@ -784,7 +824,9 @@ def _safe(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
 def _combine_fn(agg: str) -> Callable[[Any, Any], Any]:
     if agg in ("sum", "count"):
         return lambda a, b: a + b
-    return _safe({"max": _max2, "min": _min2, "any": _or, "all": _and}[agg])
+    if agg in ("any", "all"):
+        return _or if agg == "any" else _and  # they only compare: never Undetermined
+    return _safe({"max": _max2, "min": _min2}[agg])
 
 
 def _contribution(value: Any, reader: Reader) -> Any:
@@ -817,6 +859,11 @@ def _combiner(readers: tuple[Reader, ...]) -> Callable[[tuple[Any, ...], tuple[A
         if len(readers) == 1:
             return lambda a, b: (a[0] + b[0],)
         return lambda a, b: tuple(x + y for x, y in zip(a, b))
+    if len(readers) == 1:
+        # One reading (a highest, an any...): no generator per combination, half the time
+        # of any(each(100d1000kh50) >= 999), which makes 1.4 million of them.
+        (fn,) = fns
+        return lambda a, b: (fn(a[0], b[0]),)
     return lambda a, b: tuple(f(x, y) for f, x, y in zip(fns, a, b))
 
 

@@ -1095,6 +1095,12 @@ def _walk(node: ex.Expr) -> Iterable[ex.Expr]:
             stack.extend(c for c in current.children() if c is not None)
 
 
+def expression_size(node: ex.Expr) -> int:
+    """The nodes of an expression (an operator chain's operands each count): about what one
+    evaluation of it costs, in steps of ``Limits.max_work``."""
+    return sum(1 for _ in _walk(node))
+
+
 def _has_dice(node: ex.Expr) -> bool:
     return any(isinstance(n, ex.Dice) for n in _walk(node))
 
@@ -1310,6 +1316,10 @@ class Compiler:
         name = node.name
         site = self.site(node)
         limits = self.limits
+        # What an item costs exact odds: a step, and one per node its value and condition
+        # evaluate (a list of items of 400 nodes counted one step an item, and its worlds
+        # ran for 18 s within max_work).
+        per_item = 1 + expression_size(node.value) + (expression_size(node.condition) if node.condition else 0)
 
         def comprehension(ctx: Context, env: Any) -> tuple[Any, ...]:
             out = []
@@ -1321,6 +1331,8 @@ class Compiler:
             if ctx.iterations > ctx.limits.max_iterations:
                 raise limit_error("max_iterations", ctx.limits, site,
                                   f"more than {ctx.limits.max_iterations:,} items walked by lists made with 'for'")
+            if ctx.world is not None:
+                ctx.world.charge(len(items) * per_item)
             for item in items:
                 inner = MapEnv.indexed({name: item}, {normalize_name(name): name}, env)
                 if condition is None or truth(condition(ctx, inner), ctx):
@@ -1939,6 +1951,9 @@ def call_function_value(func: Function, values: list[Any], ctx: Context, site: A
     ctx.calls += 1
     if ctx.calls > ctx.limits.max_calls:
         raise limit_error("max_calls", ctx.limits, site, f"more than {ctx.limits.max_calls:,} calls in one evaluation")
+    if ctx.world is not None:
+        # Every world of exact odds makes its calls again: each counts its body's nodes.
+        ctx.world.charge(_body_size(func.body))
     ctx.depth += 1
     try:
         if ctx.depth > ctx.limits.max_depth:
@@ -1958,6 +1973,19 @@ def _params_index(params: tuple[str, ...]) -> dict[str, str]:
 
 
 _BODIES: dict[int, tuple[Any, Limits, Closure]] = {}
+_BODY_SIZES: dict[int, tuple[Any, int]] = {}
+
+
+def _body_size(expr: ex.Expr) -> int:
+    """:func:`expression_size` of a function body, worked out once per body node."""
+    entry = _BODY_SIZES.get(id(expr))
+    if entry is not None and entry[0] is expr:
+        return entry[1]
+    if len(_BODY_SIZES) > 4096:
+        _BODY_SIZES.clear()
+    size = expression_size(expr)
+    _BODY_SIZES[id(expr)] = (expr, size)
+    return size
 
 
 def compile_body(expr: ex.Expr, source: Source | None, limits: Limits = DEFAULT_LIMITS) -> Closure:
@@ -2106,6 +2134,9 @@ class _SpecWorld:
 
     def leaders(self, items: tuple[Any, ...], ctx: Context) -> None:
         return None  # read plainly: a pool read here is refused by ``read``
+
+    def charge(self, steps: int) -> None:
+        """Nothing is enumerated here: no work is counted."""
 
 
 def pool_spec(expr: str | ex.Expr | CompiledExpression, env: Any = None, *,

@@ -31,8 +31,10 @@ class Limits:
     #: Distinct states or outcomes a distribution may hold.
     max_support: int = 200_000
     #: Steps of the exact-odds computation: pool states combined (a step on weights of
-    #: thousands of bits counts more), and worlds evaluated (a world counts a step per
-    #: outcome, per choice it makes and per item its lists walk); a second or two at most.
+    #: thousands of bits counts more), and worlds evaluated (a world counts its making, a
+    #: step per outcome, 20 per choice it makes again and one per node of each list item
+    #: and function body it evaluates). Each counts at least what it costs, at two steps a
+    #: µs, so a refusal comes within about a second (tests/test_hostile_odds_limits.py).
     max_work: int = 2_000_000
     #: Lines a procedure may run (loops included) before it is stopped.
     max_steps: int = 10_000
