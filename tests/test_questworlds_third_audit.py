@@ -24,11 +24,18 @@ Defects found and fixed:
    and takes one of the member's `hero_points`.
 5. §1.8 (modifiers): `Modified Contest`'s `penalties` added a positive number as a bonus
    (`penalties=3` raised the target by 3); a penalty above 0 is now refused (E0613).
+6. §1.9, §3.5 (SRD 5.1.5, asymmetrical rounds): "Asymmetrical rounds (scored) ... may be used
+   to make augments", "often ... an ability other than the one you've been waging the contest
+   with". `Scored Contest` rolled the contest's ability in every round and an asymmetrical
+   win changed nothing later. It now takes `asymmetrical_ability` and the tactic
+   `augment_round`, whose win adds the augment's bonus (T2 by the round's degree; basic +3;
+   quick: a fifth of the rating) to every later round, one per contest.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -254,3 +261,53 @@ def test_a_dead_start_is_refused_through_the_api(rules) -> None:  # type: ignore
     """A refused input is a diagnostic, never a traceback (the API raises RunebookError)."""
     with pytest.raises(RunebookError, match="E0613"):
         rules.run("chained contest", ability=15, resistance=14, opposition_harm="dead", dice=[9, 10])
+
+
+# ================================================================ 6. augmenting in a scored contest
+
+def choices_file(folder: Path, answers: list[str]) -> str:
+    path = folder / "choices.yaml"
+    path.write_text("".join(f"- {a}\n" for a in answers), encoding="utf-8")
+    return str(path)
+
+
+def scored(cli, folder: Path, answers: list[str], dice: str, *extra: str) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """A scored contest, 15 against 14, the other ability 17, answers given as a choices file."""
+    return run_json(cli, "run", "questworlds", "scored contest", "--with", "ability=15", "--with", "resistance=14",
+                    "--with", "asymmetrical_ability=17", "--dice", dice, "--choices", choices_file(folder, answers),
+                    *extra)
+
+
+@pytest.mark.parametrize(("augment_dice", "option", "next_dice", "points", "opposition_points"), [
+    # 17 rolls 1 vs 15: a critical against a failure, a major victory: +9 (T2). 15 + 9 = 24 is
+    # 4M: 17 fails, the mastery bumps it to a success against 5's success, and 17 is the
+    # higher roll: a marginal victory, 1 point. Then 1 vs 20: complete, 5 more: 6 to 0.
+    ("1,15", [], "17,5", 6, 0),
+    # 5 vs 3 with 17: both succeed, the higher roll wins: marginal, +3 (T2): 18 makes 17 a
+    # success against 5, the higher roll: 1 point; then 5 more.
+    ("5,3", [], "17,5", 6, 0),
+    # Basic augments: any victory +3; quick augments: 17 / 5 = 3 on the win.
+    ("1,15", ["--option", "augment_table=basic"], "17,5", 6, 0),
+    ("1,15", ["--option", "augment_mode=quick"], "17,5", 6, 0),
+    # With +3 only, 18 against 19 fails: a failure against a success, a minor defeat (2 against).
+    ("5,3", [], "19,5", 5, 2),
+])
+def test_an_augmenting_round_raises_the_later_rounds(cli, tmp_path: Path, augment_dice: str, option: list[str],  # type: ignore[no-untyped-def]
+                                                     next_dice: str, points: int, opposition_points: int) -> None:
+    results = scored(cli, tmp_path, ["augment_round", "normal", "normal", "decline"], f"{augment_dice},{next_dice},1,20", *option)
+    assert (results["winner"], results["points"], results["opposition_points"]) == ("player", points,
+                                                                                     opposition_points)
+
+
+def test_an_asymmetrical_round_rolls_the_other_ability(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """16 vs 3: with 17 a success against a success, the higher roll: the player wins the round
+    and scores nothing (asymmetrical). With the contest's 15 it would be a failure against a
+    success, 2 against. Then 1 vs 20: 5 to 0."""
+    results = scored(cli, tmp_path, ["asymmetrical", "normal", "decline"], "16,3,1,20")
+    assert (results["points"], results["opposition_points"]) == (5, 0)
+
+
+def test_one_augment_per_contest(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    stderr = refused(cli, "run", "questworlds", "scored contest", "--with", "ability=15", "--with", "resistance=14",
+                     "--dice", "5,3,9,10", "--choices", choices_file(tmp_path, ["augment_round", "augment_round"]))
+    assert "E0613" in stderr and "augmented" in stderr
