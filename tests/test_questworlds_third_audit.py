@@ -30,6 +30,10 @@ Defects found and fixed:
    win changed nothing later. It now takes `asymmetrical_ability` and the tactic
    `augment_round`, whose win adds the augment's bonus (T2 by the round's degree; basic +3;
    quick: a fifth of the rating) to every later round, one per contest.
+7. §3.6 (assists, T14): "The GM may shift the start by ±1 step": the group scored contests
+   always started a teammate's assists at moderate (the `base` input moves every step alike,
+   not one step of the ladder). They now take `assist_shift` (-1: low first; 1: high first),
+   and under `assist_cap=forbid` the step past nearly impossible is refused one assist sooner.
 """
 
 from __future__ import annotations
@@ -311,3 +315,60 @@ def test_one_augment_per_contest(cli, tmp_path: Path) -> None:  # type: ignore[n
     stderr = refused(cli, "run", "questworlds", "scored contest", "--with", "ability=15", "--with", "resistance=14",
                      "--dice", "5,3,9,10", "--choices", choices_file(tmp_path, ["augment_round", "augment_round"]))
     assert "E0613" in stderr and "augmented" in stderr
+
+
+# ================================================================ 7. the GM shifts the assists' start
+
+# Group scored contest, members 15 and 15 against 14, member 2 joining in round 2. Round 1:
+# member 1 rolls 20 vs 5, a major defeat: 3 against. Round 2: member 1's standoff (9 vs 9),
+# then member 2 assists member 1 (answer `1`).
+ASSIST = {"abilities": [15, 15], "resistances": [14], "joins": [0, 2]}
+
+
+def state_after_assists(rules, dice: list[int], answers: list[str], options: dict[str, str] | None = None,  # type: ignore[no-untyped-def]
+                        procedure: str = "group scored contest", **inputs: Any) -> dict[str, Any]:
+    """The group scored contest's state at the first choice past the answers given."""
+    queue = list(answers)
+    found: dict[str, Any] = {}
+
+    def answer(point: ChoicePoint) -> str:
+        if not queue:
+            found.update(point.state)
+            raise Stop
+        return queue.pop(0)
+
+    with pytest.raises(Stop):
+        rules.run(procedure, dice=dice, driver=CallbackDriver(answer), options=options or {}, **ASSIST, **inputs)
+    return found
+
+
+@pytest.mark.parametrize(("shift", "dice", "against"), [
+    # Shifted up, the first assist faces high (20): 5 vs 17, both succeed and 17 is higher, a
+    # marginal defeat: no change, 3 (against moderate 14, 17 fails: a minor victory, 1).
+    (1, [5, 17], 3),
+    # Shifted down, it faces low (8): 5 vs 10, a success against a failure, a minor victory:
+    # 3 - 2 = 1 (against 14, both succeed and 10 is higher: a marginal defeat, 3).
+    (-1, [5, 10], 1),
+])
+@pytest.mark.parametrize("procedure", ["group scored contest", "full group scored contest"])
+def test_the_assists_start_a_step_up_or_down(rules, procedure: str, shift: int, dice: list[int],  # type: ignore[no-untyped-def]
+                                             against: int) -> None:
+    state = state_after_assists(rules, [20, 5, 9, 9] + dice + [9, 9], ["normal", "normal", "1"], procedure=procedure,
+                                assist_shift=shift)
+    assert (state["against"][0], state["assists"][0]) == (against, 1)
+
+
+def test_a_shifted_ladder_reaches_its_cap_sooner(rules) -> None:  # type: ignore[no-untyped-def]
+    """Started at high, the fourth assist would be past nearly impossible: refused under
+    assist_cap=forbid (unshifted, the fourth is nearly impossible and allowed)."""
+    dice = [9, 9] + [9, 9, 9, 9] * 4 + [9, 9]
+    answers = ["normal", "normal", "1"] + ["normal", "1"] * 3
+    state = state_after_assists(rules, dice, answers, {"assist_cap": "forbid"})
+    assert state["assists"][0] == 4
+    with pytest.raises(RunebookError, match="E0613"):
+        state_after_assists(rules, dice, answers, {"assist_cap": "forbid"}, assist_shift=1)
+
+
+def test_a_shift_of_two_steps_is_refused(cli) -> None:  # type: ignore[no-untyped-def]
+    assert "E0613" in refused(cli, "run", "questworlds", "group scored contest", "--with", "abilities=15",
+                              "--with", "assist_shift=2", "--dice", "9,10")
