@@ -34,6 +34,10 @@ Defects found and fixed:
    always started a teammate's assists at moderate (the `base` input moves every step alike,
    not one step of the ladder). They now take `assist_shift` (-1: low first; 1: high first),
    and under `assist_cap=forbid` the step past nearly impossible is refused one assist sooner.
+8. §3.7 (extended contests, starting AP): "+ followers' relevant ability ratings". A
+   follower rated with a mastery (5M: 25 AP) was refused by `Extended Contest` (`followers`
+   took a plain number), and `Group Extended Contest` had no followers at all. Both now take
+   ratings (a list, one per member, in the group contest).
 """
 
 from __future__ import annotations
@@ -372,3 +376,30 @@ def test_a_shifted_ladder_reaches_its_cap_sooner(rules) -> None:  # type: ignore
 def test_a_shift_of_two_steps_is_refused(cli) -> None:  # type: ignore[no-untyped-def]
     assert "E0613" in refused(cli, "run", "questworlds", "group scored contest", "--with", "abilities=15",
                               "--with", "assist_shift=2", "--dice", "9,10")
+
+
+# ================================================================ 8. followers add their AP
+
+def first_state(rules, procedure: str, **inputs: Any) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    found: dict[str, Any] = {}
+
+    def answer(point: ChoicePoint) -> str:
+        found.update(point.state)
+        raise Stop
+
+    with pytest.raises(Stop):
+        rules.run(procedure, dice=[9, 10], driver=CallbackDriver(answer), **inputs)
+    return found
+
+
+def test_a_mastered_follower_adds_its_number(rules) -> None:  # type: ignore[no-untyped-def]
+    """15 + a follower of 5M (25): 40 AP to start with."""
+    for procedure in ("extended contest", "full extended contest"):
+        state = first_state(rules, procedure, ability=15, resistance=14, followers="5M")
+        assert (state["ap"], state["start_ap"]) == (40, 40)
+
+
+def test_group_extended_members_have_followers(rules) -> None:  # type: ignore[no-untyped-def]
+    """Member 1: 15 + 1M (21) = 36; member 2 has none: 12. The starting AP (T17's base) too."""
+    state = first_state(rules, "group extended contest", abilities=[15, 12], followers=["1M"], resistance=14)
+    assert (list(state["ap"]), list(state["starts"])) == ([36, 12], [36, 12])
