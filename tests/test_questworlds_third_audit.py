@@ -38,6 +38,13 @@ Defects found and fixed:
    follower rated with a mastery (5M: 25 AP) was refused by `Extended Contest` (`followers`
    took a plain number), and `Group Extended Contest` had no followers at all. Both now take
    ratings (a list, one per member, in the group contest).
+9. §1.11, T3 (dying: "No actions allowed"; dead: gone): only `Hero Contest` refused a dying
+   or dead actor; the scored, chained, extended and full extended contests, costly and
+   Pyrrhic victories and mass efforts ran `--as` a dying character. They now refuse (E0613).
+10. §1.11, §1.8 (states modify related abilities; "consequences ... all combine"): run `--as`
+   a sheet, those procedures took the sheet's rating and ignored its states (a hurt's -3, a
+   heroic bump), which only `Hero Contest` and `Final Action` read. They now add them to the
+   `modifier` and `bumps` given (the starting AP of an extended contest too).
 """
 
 from __future__ import annotations
@@ -403,3 +410,66 @@ def test_group_extended_members_have_followers(rules) -> None:  # type: ignore[n
     """Member 1: 15 + 1M (21) = 36; member 2 has none: 12. The starting AP (T17's base) too."""
     state = first_state(rules, "group extended contest", abilities=[15, 12], followers=["1M"], resistance=14)
     assert (list(state["ap"]), list(state["starts"])) == ([36, 12], [36, 12])
+
+
+# ================================================================ 9. the dying take no actions
+
+DYING = str(Path(__file__).resolve().parent.parent / "rulesets" / "questworlds" / "examples" / "dying_veteran.yaml")
+
+
+@pytest.mark.parametrize("procedure", ["scored contest", "chained contest", "extended contest", "full extended contest",
+                                       "costly automatic victory", "pyrrhic victory", "mass effort"])
+def test_a_dying_actor_takes_no_action(cli, procedure: str) -> None:  # type: ignore[no-untyped-def]
+    stderr = refused(cli, "run", "questworlds", procedure, "--as", DYING, "--with", "resistance=14", "--dice", "9,10")
+    assert "E0613" in stderr and "not_dying_or_dead" in stderr
+
+
+def test_the_dead_take_no_action(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    sheet = tmp_path / "hero.yaml"
+    sheet.write_text("name: Test Hero\nstats:\n  Ability: 15\nconditions: [Dead State]\n", encoding="utf-8")
+    with pytest.raises(RunebookError, match="E0613"):
+        rules.run("pyrrhic victory", as_=rules.entity(str(sheet)), resistance=14, dice=[9, 10])
+
+
+# ================================================================ 10. a sheet's states count
+
+def sheet_with(tmp_path: Path, rules, *conditions: str):  # type: ignore[no-untyped-def]
+    sheet = tmp_path / "hero.yaml"
+    sheet.write_text("name: Test Hero\nstats:\n  Ability: 15\nconditions: [" + ", ".join(conditions) + "]\n",
+                     encoding="utf-8")
+    return rules.entity(str(sheet))
+
+
+def test_a_hurt_counts_in_a_pyrrhic_victory(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Hurt: 15 - 3 = 12 against 14. 14 fails, the Pyrrhic bump makes it a success against 10's
+    success, and 14 is the higher roll: a marginal victory, dead (T6). Unhurt, 14 succeeds and
+    is bumped to a critical: a minor victory, dying."""
+    run = rules.run("pyrrhic victory", as_=sheet_with(tmp_path, rules, "Hurt State"), resistance=14, dice=[14, 10])
+    assert (level_name(run.results["degree"]), level_name(run.results["state"])) == ("marginal", "dead")
+
+
+def test_a_heroic_state_bumps_a_costly_victory(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Heroic: a bump up. 16 vs 5 at 15 against 14 is a failure against a success (a minor
+    defeat: impaired); bumped, a success against a success, 16 higher: a marginal victory, no
+    cost."""
+    run = rules.run("costly automatic victory", as_=sheet_with(tmp_path, rules, "Heroic State"), resistance=14,
+                    dice=[16, 5])
+    results = {k: level_name(v) for k, v in run.results.items()}
+    assert (results["contest_outcome"], results["degree"], results["state"]) == ("victory", "marginal", "unharmed")
+
+
+def test_an_injury_lowers_the_starting_ap_and_the_rolls(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Injured (-9): 15 - 9 = 6 AP to start with."""
+    state = first_state(rules, "extended contest", as_=sheet_with(tmp_path, rules, "Injured State"), resistance=14)
+    assert (state["ap"], state["start_ap"]) == (6, 6)
+
+
+def test_the_scored_contest_reads_the_sheet(cli) -> None:  # type: ignore[no-untyped-def]
+    """The example patient is injured: 15 - 9 = 6. 9 vs 10: a failure against a success, a
+    minor defeat, 2 against (unhurt, both succeed and 10 is higher: 1 against); 20 vs 5, a
+    fumble against a success, a major defeat: 3 more, 5: knocked out (rising: 0 to 5,
+    injured)."""
+    patient = str(Path(DYING).with_name("patient.yaml"))
+    results = run_json(cli, "run", "questworlds", "scored contest", "--as", patient, "--with", "resistance=14",
+                       "--answer", "tactic=normal", "--dice", "9,10,20,5")
+    assert (results["winner"], results["opposition_points"], results["consequence"]) == ("opposition", 5, "injured")
