@@ -44,7 +44,8 @@ Defects found and fixed:
 10. §1.11, §1.8 (states modify related abilities; "consequences ... all combine"): run `--as`
    a sheet, those procedures took the sheet's rating and ignored its states (a hurt's -3, a
    heroic bump), which only `Hero Contest` and `Final Action` read. They now add them to the
-   `modifier` and `bumps` given (the starting AP of an extended contest too).
+   `modifier` and `bumps` given (the starting AP of an extended contest too; in a mass effort,
+   to the player's own roll).
 """
 
 from __future__ import annotations
@@ -462,6 +463,13 @@ def test_an_injury_lowers_the_starting_ap_and_the_rolls(rules, tmp_path: Path) -
     """Injured (-9): 15 - 9 = 6 AP to start with."""
     state = first_state(rules, "extended contest", as_=sheet_with(tmp_path, rules, "Injured State"), resistance=14)
     assert (state["ap"], state["start_ap"]) == (6, 6)
+
+
+def test_a_determining_mass_effort_reads_the_sheet(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Pumped (+6): 15 + 6 = 21 (1M) against 14: 17 fails, the mastery bumps it to a success
+    against 5's success, 17 higher: a marginal victory (unpumped: a minor defeat)."""
+    run = rules.run("mass effort", as_=sheet_with(tmp_path, rules, "Pumped State"), resistance=14, dice=[17, 5])
+    assert (level_name(run.results["outcome"]), level_name(run.results["degree"])) == ("victory", "marginal")
 
 
 def test_the_scored_contest_reads_the_sheet(cli) -> None:  # type: ignore[no-untyped-def]
