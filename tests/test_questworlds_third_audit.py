@@ -46,6 +46,11 @@ Defects found and fixed:
    heroic bump), which only `Hero Contest` and `Final Action` read. They now add them to the
    `modifier` and `bumps` given (the starting AP of an extended contest too; in a mass effort,
    to the player's own roll).
+11. §1.11 (benefits meet consequences, option `cancel`): "Heroic and dying have no numeric
+   value, so they can only cancel". Under `cancel` a heroic state met a hurt (or a pumped
+   state met dying) and both stayed, since only numeric states took part. Now under `cancel`
+   any benefit and any consequence go together, heroic and dying included (the default
+   `difference` still leaves them beside the other side's states, as the derived tests read).
 """
 
 from __future__ import annotations
@@ -54,10 +59,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from runebook import interpreter
 from runebook.dsl.diagnostics import RunebookError
+from runebook.interpreter.rules.entities import Held
 from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint
 from questworlds_helpers import Stop, level_name
 
@@ -481,3 +488,33 @@ def test_the_scored_contest_reads_the_sheet(cli) -> None:  # type: ignore[no-unt
     results = run_json(cli, "run", "questworlds", "scored contest", "--as", patient, "--with", "resistance=14",
                        "--answer", "tactic=normal", "--dice", "9,10,20,5")
     assert (results["winner"], results["opposition_points"], results["consequence"]) == ("opposition", 5, "injured")
+
+
+# ================================================================ 11. heroic and dying can cancel
+
+def after_steps(rules, tmp_path: Path, steps: list[tuple[str, str]], option: str) -> tuple[list[str], dict[str, Any]]:  # type: ignore[no-untyped-def]
+    """Aftermath after Aftermath on one character; the conditions left and the last results."""
+    entity = sheet_with(tmp_path, rules)
+    results: dict[str, Any] = {}
+    for outcome, degree in steps:
+        run = rules.run("aftermath", as_=entity, outcome=outcome, degree=degree,
+                        options={"benefits_meet_consequences": option})
+        results = run.results
+        entity = attrs.evolve(entity, conditions=[Held(c) for c in run.state["actor"]["conditions"]])
+    return sorted(c.name for c in entity.conditions), results
+
+
+@pytest.mark.parametrize(("steps", "left"), [
+    # A complete victory (heroic) then a marginal defeat (hurt): cancelled, nothing left.
+    ([("victory", "complete"), ("defeat", "marginal")], []),
+    # A major victory (invigorated) then a complete defeat (dying): cancelled.
+    ([("victory", "major"), ("defeat", "complete")], []),
+    # Heroic and invigorated, then a minor defeat (impaired): every one of them goes.
+    ([("victory", "complete"), ("victory", "major"), ("defeat", "minor")], []),
+])
+def test_heroic_and_dying_cancel_under_cancel(rules, tmp_path: Path, steps: list[tuple[str, str]],  # type: ignore[no-untyped-def]
+                                              left: list[str]) -> None:
+    held, results = after_steps(rules, tmp_path, steps, "cancel")
+    assert held == left
+    assert (results["modifier"], results["bumps"]) == (0, 0)
+
