@@ -888,9 +888,12 @@ def test_one_member_group_extended_odds_match_the_extended_contest(rules) -> Non
 T17 = {"marginal": Fraction(1, 8), "minor": Fraction(1, 4), "major": Fraction(1, 2), "complete": Fraction(1)}
 # Round 1: member 1 stands aside; member 2 (16) bids all 16 and rolls 20 vs 5, fumble against
 # success: twice the bid, 16 - 32 = -16; the GM's exchange against member 1 is a standoff.
+# Member 2 keeps the hero point the final action will cost (offered after the fumble).
 # Round 2: member 1 stands aside, member 2 takes a final action: 16 against 16 (the AP below 0).
 FINAL_DICE = [20, 5, 9, 9]
-FINAL_ANSWERS = ["stand_aside", "exchange", "all_in", "first_standing", "stand_aside", "act_finally", "first_standing"]
+FINAL_ANSWERS = ["stand_aside", "exchange", "all_in", "first_standing", "keep", "stand_aside", "act_finally",
+                 "first_standing"]
+FINAL_HERO_POINTS = [0, 1]
 
 
 @pytest.mark.parametrize("outcome, dice", [
@@ -902,7 +905,7 @@ def test_final_action_table(rules, outcome: str, dice: list[int]) -> None:  # ty
     """T17: a member out (not dying) rolls against the AP they are below 0; a victory rejoins
     with a share of the starting AP, a defeat loses that share (a tie: no change)."""
     _, rounds = extended_play(rules, FINAL_DICE + dice + [9, 9], FINAL_ANSWERS, stop_after=2,
-                              abilities=[15, 16], resistance=14)
+                              abilities=[15, 16], resistance=14, hero_points=FINAL_HERO_POINTS)
     degree = outcome.split("_")[0]
     share = 0 if degree == "even" else int(16 * T17[degree])
     expected = share if outcome.endswith("win") else -16 - share if outcome.endswith("defeat") else -16
@@ -919,7 +922,7 @@ def test_a_member_who_rejoins_keeps_the_penalty_and_the_consequence(rules) -> No
     answers = FINAL_ANSWERS + ["stand_aside", "exchange", "3", "first_standing", "exchange", "14",
                                "exchange", "3", "first_standing"]
     results, rounds = extended_play(rules, FINAL_DICE + [1, 18, 9, 9, 12, 16, 9, 9, 1, 20], answers,
-                                    abilities=[15, 16], resistance=14)
+                                    abilities=[15, 16], resistance=14, hero_points=FINAL_HERO_POINTS)
     assert rounds[2:] == [(15, 8, 14), (15, 6, 14)]
     assert (results["winner"], results["consequences"][1], results["hero_points_spent"]) == ("player", "impaired", 1)
 
@@ -935,16 +938,16 @@ def test_final_actions_only_once_and_not_when_dying(rules) -> None:  # type: ign
                 "final_action": "act_finally"}.get(point.name, point.options[0])
 
     # Member 2 falls (20 vs 5: -16), fails the final action (20 vs 5: -24), and is never asked
-    # again; the GM's standoffs (9 vs 9) go on until the dice run out.
+    # again, a hero point still in hand; the GM's standoffs (9 vs 9) go on until the dice run out.
     with pytest.raises(RunebookError, match="E0501"):
         rules.run(EXTENDED, dice=[20, 5, 9, 9, 20, 5] + [9, 9] * 3, driver=CallbackDriver(answer),
-                  abilities=[15, 16], resistance=14)
+                  abilities=[15, 16], resistance=14, hero_points=[0, 2])
     assert asked.count("final_action") == 1
     # Below -31 (dying) a member is not asked at all: 1 vs 20 against them is 3 x 16 = -32.
     asked.clear()
     with pytest.raises(RunebookError, match="E0501"):
         rules.run(EXTENDED, dice=[20, 1, 9, 9] + [9, 9] * 3, driver=CallbackDriver(answer),
-                  abilities=[15, 16], resistance=14)
+                  abilities=[15, 16], resistance=14, hero_points=FINAL_HERO_POINTS)
     assert "final_action" not in asked
 
 
