@@ -22,6 +22,10 @@ Defects this audit found and fixed in rulesets/mestezia/ (each test below fails 
   enforced: a Dominated character could use a Charge.
 - §2.11 Unconscious "can't ... make checks": a Combo Check of an Unconscious (Dying) character
   was rolled.
+- §2.7 / §2.10 in the Skirmish Round: the NPC's start phase skipped Regenerating when the
+  ongoing damage reached 0 HP, and at 0 HP did nothing, where Start Phase regenerates (the
+  README's decision: Regenerating works at 0 HP; only a Heal ends Dying); it also left out
+  Elemental terrain.
 - §2.7 turn order: a given segment outside the round's ten (`Turn Order --with segment=15`)
   was accepted and gave 5 extra CP; Who Goes First and the Skirmish Round likewise.
 - §2.6 / A8: `Advancement --with xp=-60` answered level 1 instead of refusing; the option
@@ -253,6 +257,33 @@ def test_an_unconscious_character_makes_no_combo_check(rules, tmp_path: Path) ->
     with pytest.raises(RunebookError) as error:
         rules.resolve("Combo Check", as_=out, first="Influence", second="Trickery", threshold=11, dice=[4, 5, 10])
     assert _codes(error) == ["E0613"]
+
+
+# ---------------------------------------------------------------- the Skirmish Round's NPC start phase
+
+
+def _driver(*answers: str):  # type: ignore[no-untyped-def]
+    from runebook.interpreter.rules.procedures import ScriptedDriver
+
+    return ScriptedDriver(list(answers))
+
+
+@pytest.mark.parametrize("hp, after", [
+    (1, 0 + 1),   # 1 - 2 burning -> 0 (Dying), then regenerates 1
+    (0, 0 + 1),   # already Dying at 0: nothing to burn, regenerates 1
+    (10, 10 - 2 + 1),
+])
+def test_the_skirmish_npc_regenerates_as_start_phase_does(rules, tmp_path: Path, hp: int, after: int) -> None:  # type: ignore[no-untyped-def]
+    """The raider (6 + Initiative 2 = segment 8) passes; the guard (24 Max HP, Ongoing 2 Fire,
+    Regenerating 1) then takes its start phase."""
+    text = (EXAMPLES / "skirmish" / "guard.yaml").read_text(encoding="utf-8").replace(
+        "conditions:\n", f"resources:\n  HP: {hp}\nconditions:\n  - Regenerating(1)\n" + ("  - Dying\n" if hp == 0 else ""))
+    guard = rules.entity(_file(tmp_path, "g.yaml", text))
+    run = rules.run("Skirmish Round", power="Berserker Charge", target_segment=7,
+                    as_=rules.entity(str(EXAMPLES / "skirmish" / "raider.yaml")), against=guard,
+                    dice=[6], driver=_driver("pass"))
+    assert run.results["target_hp"] == after
+    assert ("Dying" in run.state["target"]["conditions"]) is (hp <= 2)
 
 
 # ---------------------------------------------------------------- turn order and advancement ranges
