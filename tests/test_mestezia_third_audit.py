@@ -28,6 +28,9 @@ Defects this audit found and fixed in rulesets/mestezia/ (each test below fails 
   Elemental terrain.
 - §2.7 turn order: a given segment outside the round's ten (`Turn Order --with segment=15`)
   was accepted and gave 5 extra CP; Who Goes First and the Skirmish Round likewise.
+- §2.8 challenges: `needed=0` (or negative) was "won" after a Fail with no Breakthrough; a
+  challenge given as under way but already decided, or negative counts, were accepted.
+  Enter Eerie took a negative N (then Rough -N).
 - §2.6 / A8: `Advancement --with xp=-60` answered level 1 instead of refusing; the option
   `xp_per_level=rising_50` stopped at level 20 (its table ended there) though the book names
   no level cap.
@@ -310,6 +313,33 @@ def test_the_skirmish_round_refuses_a_segment_outside_the_round(rules) -> None: 
         rules.run("Skirmish Round", as_=raider, against=rules.entity(str(EXAMPLES / "skirmish" / "guard.yaml")),
                   power="Berserker Charge", target_segment=0, dice=[6, 6, 7, 9])
     assert _codes(error) == ["E0613"] and raider.resources["CP"] == 6
+
+
+@pytest.mark.parametrize("inputs", [
+    {"needed": 0}, {"needed": -3}, {"setbacks_allowed": 0}, {"breakthroughs": -1},
+    {"breakthroughs": 5}, {"setbacks": 4}, {"turns": -1},
+])
+def test_a_challenge_needs_something_to_win_and_room_to_lose(rules, inputs: dict) -> None:  # type: ignore[no-untyped-def,type-arg]
+    """§2.8: won at `needed` (5) Breakthroughs, lost at `setbacks_allowed` (4) Setbacks."""
+    with pytest.raises(RunebookError) as error:
+        rules.run("Challenge", modifier=4, dice=[1, 1, 1], answers={"task": "generic_task", "other": "no_other_power"},
+                  **inputs)
+    assert _codes(error) == ["E0613"]
+
+
+def test_a_challenge_one_breakthrough_from_the_goal_is_won_by_a_medium(rules) -> None:  # type: ignore[no-untyped-def]
+    """4 of 5 Breakthroughs; +4 against 12 with 8, 9, 1: 12, 13, 5 -> Medium: a Breakthrough."""
+    run = rules.run("Challenge", modifier=4, breakthroughs=4, dice=[8, 9, 1],
+                    answers={"task": "accept_the_challenge", "other": "no_other_power"})
+    assert _successes([8, 9, 1], 4, 12) == 2
+    assert (run.results["breakthroughs"], str(run.results["outcome"])) == (5, "won")
+
+
+def test_eerie_refuses_a_negative_n(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    walker = rules.entity(_file(tmp_path, "w.yaml", "name: W\nstats:\n  Will: 1\n"))
+    with pytest.raises(RunebookError) as error:
+        rules.run("Enter Eerie", as_=walker, N=-2, threshold=10, dice=[1, 1, 1])
+    assert _codes(error) == ["E0613"]
 
 
 def test_negative_xp_is_refused(rules) -> None:  # type: ignore[no-untyped-def]
