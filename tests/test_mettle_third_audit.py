@@ -1,0 +1,142 @@
+"""METTLE Core, third audit: cases derived from spec mettle.md and the SRD (shared/seeds/
+mettle-core-srd), run through the command line as a user would. Each test below fails without
+its fix; expected numbers are worked out in the comments from the book's rules.
+
+Defects found and fixed (rulesets/mettle):
+
+1. Falls (§4.10): a negative height was taken (`Fall --with metres=-30` gave a 1d6-10 fall, no
+   damage); `Plummet` and the check `Fall Dice Bonus` the same, and a negative spike bonus.
+2. Deprivation (§4.9): `days` of 0 or less ran nothing and reported "unharmed", a negative
+   `strain` was read as 0, and `every` below 1 was read as 1.
+3. Fire (§4.15): `rounds` of 0 or less ran no Round and reported no damage.
+4. Afflictions (§4.7): `intervals` below 1 still rolled the exposure.
+5. Attack (§3, §4.10): a negative DM `bonus` or `plummet` took damage away (the Plummet adds
+   at most +2 of a fall's bonus; a Surprise adds the Sneak's Edge); the same in `Strike`,
+   `Blast Attack`, `Burst Attack`.
+6. `Mend Weapon` took a negative Difficulty.
+7. Travel (§4.14): a negative `rations` counted extra hungry days in a crawl; `legs` below 1.
+8. Obstacles (§4.12-§4.14): `Move Past`, `Race`'s `stretches` and a `Journey`'s `legs` took
+   negative Difficulties that made the Check easier (`Move`, `Chase`, `Race Stretch` already
+   refused them).
+9. Vehicles (Resources chapter: "Current Speed acts as a Move in Zones"; §4.13 a race Check is
+   "vs its current Speed", which starts at Top Speed): a driver's file filled `Race Stretch`'s
+   and `Ram`'s `speed` with the driver's own foot Speed 1 instead of the vehicle's.
+10. Ram (Resources chapter: "damage to rammer: target's FRAME + Speed"): the target vehicle's
+    FRAME in its driver's file was ignored (0) unless given again as `target_frame`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mettle_helpers import ex, fighter, refused, run
+
+COAST = str(Path(__file__).resolve().parent.parent / "rulesets" / "mettle" / "homebrew")
+CAR = ex("rook")  # Rook: POISE 2, FRAME 2; sports car Handling +2D, Top Speed 6, FRAME 9
+BIKE = ex("kirin-on-a-bike")  # Kirin: POISE 5, FRAME 2, Armor 1; dirt bike +2D, Speed 3, FRAME 4
+
+
+def refused_check(cli, rule: str, *args: str) -> None:  # type: ignore[no-untyped-def]
+    """``runebook resolve`` exits 1 with E0613 naming ``rule``."""
+    out = cli("resolve", "mettle", *args)
+    assert out.code == 1 and "E0613" in out.stderr and f"'{rule}' requires" in out.stderr, out.stderr
+
+
+# ---------------------------------------------------------------- 1-8: inputs the rules forbid
+
+
+@pytest.mark.parametrize(("proc", "args", "rule"), [
+    ("Fall", ("--as", ex("scout"), "--with", "metres=-30", "--dice", "6"), "Fall"),
+    ("Fall", ("--as", ex("scout"), "--with", "spikes=true", "--with", "spike_bonus=-9", "--dice", "6,6"), "Fall"),
+    ("Plummet", ("--as", ex("scout"), "--against", ex("bandit"), "--with", "metres=-30", "--dice", "6,6,6,6"),
+     "Plummet"),
+    ("Deprivation", ("--as", ex("scout"), "--with", "days=0"), "Deprivation"),
+    ("Deprivation", ("--as", ex("scout"), "--with", "strain=-5", "--with", "need=thirst"), "Deprivation"),
+    ("Deprivation", ("--as", ex("scout"), "--with", "every=0", "--with", "days=2"), "Deprivation"),
+    ("Fire", ("--as", ex("scout"), "--with", "rounds=0"), "Fire"),
+    ("Affliction", ("--as", ex("scout"), "--with", "agent=cobra_venom", "--with", "intervals=0", "--dice", "6"),
+     "Affliction"),
+    ("Attack", ("--as", ex("bandit-chief"), "--against", ex("kirin"), "--with", "plummet=-9",
+                "--dice", "3,3,1,5,6"), "Strike"),
+    ("Attack", ("--as", ex("bandit-chief"), "--against", ex("kirin"), "--with", "bonus=-2",
+                "--dice", "3,3,1,5,6"), "Strike"),
+    ("Mend Weapon", ("--as", ex("scout"), "--with", "difficulty=-3", "--dice", "1,1,1"), "Mend Weapon"),
+    ("Move Past", ("--as", ex("scout"), "--with", "obstacles=-2,3", "--dice", "1,1"), "Move Past"),
+    ("Journey", ("--as", ex("scout"), "--with", "legs=-3,2", "--dice", "1,1,1,1"), "Journey"),
+    ("Race", ("--as", BIKE, "--against", CAR, "--with", "stretches=-5", "--dice", "1,1,1,1,1,1,1,1,1,1,1"),
+     "Race"),
+])
+def test_inputs_out_of_range_are_refused(cli, proc: str, args: tuple[str, ...], rule: str) -> None:  # type: ignore[no-untyped-def]
+    """A height, a number of days, Rounds or intervals, a DM bonus, a Difficulty or an obstacle
+    below what the rules allow is refused naming the procedure, and no file changes."""
+    refused(cli, rule, proc, *args)
+
+
+def test_fall_dice_bonus_refuses_a_negative_height(cli) -> None:  # type: ignore[no-untyped-def]
+    # §4.10: +1 per 3 metres fallen; a height below 0 is no fall at all.
+    refused_check(cli, "Fall Dice Bonus", "Fall Dice Bonus", "--with", "metres=-3")
+
+
+def test_crawl_refuses_negative_rations(cli) -> None:  # type: ignore[no-untyped-def]
+    # §4.14: rations are eaten a day at a time; -2 of them counted two more hungry days.
+    refused(cli, "Point Crawl", "Coast Crawl", "--as", ex("kirin"), "--with", "rations=-2", "--dice", "1",
+            game=COAST)
+
+
+def test_a_fall_of_no_height_is_the_bare_die(cli) -> None:  # type: ignore[no-untyped-def]
+    # The edge of what is allowed still plays: a 0 m fall (a trench) is 1d6 soaked by POISE 2:
+    # die 6 -> 6 - 2 = 4 damage (S-01), the scout (CONCEPT 4) at 0.
+    out = run(cli, "Fall", "--as", ex("scout"), "--with", "metres=0", "--dice", "6")
+    assert out["results"]["roll"] == 6 and out["results"]["damage"] == 4 and out["results"]["mettle"] == 0
+
+
+# ---------------------------------------------------------------- 9-10: vehicles read from the files
+
+
+def test_race_stretch_is_at_the_vehicles_speed(cli) -> None:  # type: ignore[no-untyped-def]
+    # Rook's car: POISE 2 + Handling 2 = 4 dice against its current Speed, Top Speed 6 at the
+    # start. [3,3,1,5]: Score 7 >= 6, a success with Edge 1. At the foot Speed 1 the same dice
+    # pass too, so the Speed shows in the result: 6.
+    out = run(cli, "Race Stretch", "--as", CAR, "--dice", "3,3,1,5")
+    assert out["results"]["speed"] == 6
+    assert out["results"]["outcome"] == "success" and out["results"]["lead"] == 1
+    # [1,1,1,4]: Score 3 < 6 fails (at Speed 1 it was a success); Edge 1, the failure kept,
+    # a crash of 1d6 [2] + 6 = 8: the car's FRAME 9 soaks it all, Rook (FRAME 2) takes 6.
+    crash = run(cli, "Race Stretch", "--as", CAR, "--answer", "race_twist=keep_failure", "--dice", "1,1,1,4,2")
+    assert crash["results"]["outcome"] == "failure"
+    assert crash["results"]["vehicle_damage"] == 0 and crash["results"]["driver_damage"] == 6
+
+
+def test_a_driver_moves_at_the_vehicles_speed(cli) -> None:  # type: ignore[no-untyped-def]
+    # "Current Speed acts as a Move in Zones": the bike (Speed 3) crosses 3 Zones in one Move;
+    # on foot (no vehicle) the scout may not (Speed 1).
+    # With no obstacle on the way there is no Check.
+    out = run(cli, "Move", "--as", BIKE, "--with", "zones=3", "--with", "obstacles=0,0,0")
+    assert out["results"]["zones_reached"] == 3 and out["results"]["speed"] == 3
+    refused(cli, "Move Within Speed", "Move", "--as", ex("scout"), "--with", "zones=3", "--dice", "1,1")
+
+
+def test_ram_reads_both_vehicles_from_the_files(cli) -> None:  # type: ignore[no-untyped-def]
+    # The car rams the bike at its Speed (6, from the file) with 4 dice (POISE 2 + Handling 2)
+    # against the bike's current Speed 3: [3,3,4,5] Score 6, Edge 2, a hit. To the bike: car
+    # FRAME 9 + Speed 6 + Edge 2 = 17, less the bike's FRAME 4 = 13. Back to the car: the
+    # bike's FRAME 4 + Speed 3 = 7, less the car's FRAME 9: no dent.
+    out = run(cli, "Ram", "--as", CAR, "--against", BIKE, "--with", "target_speed=3", "--dice", "3,3,4,5")
+    assert out["results"] == {"outcome": "success", "target_damage": 17, "vehicle_damage": 7}
+    assert out["state"]["target"]["resources"]["Wreckage"] == 13
+    assert out["state"]["actor"]["resources"]["Wreckage"] == 0
+
+
+def test_ram_back_damage_dents_a_light_rammer(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # A light buggy (FRAME 2, Speed 4, Handling 0; driver POISE 3, CONCEPT 3) rams the car
+    # standing at Speed 3: [3,3,1] Score 7 >= 3, Edge 0. Back: the car's FRAME 9 + 3 = 12, less
+    # the buggy's FRAME 2 = 10 Wreckage on the buggy's driver (the car's FRAME read from its file).
+    buggy = fighter(tmp_path, "Buggy", **{"Handling": 0, "Top Speed": 4, "Vehicle FRAME": 2})
+    out = run(cli, "Ram", "--as", buggy, "--against", CAR, "--with", "target_speed=3", "--dice", "3,3,1")
+    assert out["results"]["vehicle_damage"] == 12
+    assert out["state"]["actor"]["resources"]["Wreckage"] == 10
+    # To the car: FRAME 2 + Speed 4 + Edge 0 = 6, all soaked by its FRAME 9.
+    assert out["results"]["target_damage"] == 6
+    assert out["state"]["target"]["resources"].get("Wreckage", 0) == 0
