@@ -23,6 +23,10 @@ Defects found and fixed (rulesets/mettle):
    and `Ram`'s `speed` with the driver's own foot Speed 1 instead of the vehicle's.
 10. Ram (Resources chapter: "damage to rammer: target's FRAME + Speed"): the target vehicle's
     FRAME in its driver's file was ignored (0) unless given again as `target_frame`.
+11. Climb (§3 move: a vehicle's zone is climbed against its max Speed): `vehicle=true` on
+    someone with no vehicle climbed against a Speed of 0, a sure success.
+12. Ram (Resources chapter: a vehicle, or a pedestrian's POISE): a target with no vehicle rammed
+    without `on_foot` was hit against a Speed of 0 for damage that landed on no one.
 """
 
 from __future__ import annotations
@@ -140,3 +144,29 @@ def test_ram_back_damage_dents_a_light_rammer(cli, tmp_path: Path) -> None:  # t
     # To the car: FRAME 2 + Speed 4 + Edge 0 = 6, all soaked by its FRAME 9.
     assert out["results"]["target_damage"] == 6
     assert out["state"]["target"]["resources"].get("Wreckage", 0) == 0
+
+
+# ---------------------------------------------------------------- 11-12: a vehicle that is none
+
+
+def test_climbing_a_vehicle_needs_one(cli) -> None:  # type: ignore[no-untyped-def]
+    # The Bandit drives nothing: climbing "his vehicle" is refused. The car (Top Speed 6) is
+    # climbed with the scout's POISE 2: [3,3] Score 6 >= 6, a success; [3,2] Score 5 fails.
+    refused(cli, "Driver Has Vehicle", "Climb", "--as", ex("scout"), "--against", ex("bandit"),
+            "--with", "vehicle=true", "--dice", "1,1")
+    up = run(cli, "Climb", "--as", ex("scout"), "--against", CAR, "--with", "vehicle=true", "--dice", "3,3")
+    assert up["results"] == {"outcome": "success", "edge": 0}
+    down = run(cli, "Climb", "--as", ex("scout"), "--against", CAR, "--with", "vehicle=true", "--dice", "3,2")
+    assert down["results"] == {"outcome": "failure", "edge": 0}
+
+
+def test_ramming_someone_on_foot_needs_on_foot(cli) -> None:  # type: ignore[no-untyped-def]
+    refused(cli, "Driver Has Vehicle", "Ram", "--as", CAR, "--against", ex("bandit"), "--dice", "1,1,1,1")
+    # On foot the Bandit's POISE 3 is the Difficulty: [1,1,4,5] Score 2 < 3 misses (Edge 2,
+    # failure kept); [1,2,4,5] Score 3 hits: FRAME 9 + Speed 6 + Edge 2 = 17, less Soak 3 = 14.
+    miss = run(cli, "Ram", "--as", CAR, "--against", ex("bandit"), "--with", "on_foot=true",
+               "--answer", "combat_twist=accept_failure", "--dice", "1,1,4,5")
+    assert miss["results"]["outcome"] == "failure"
+    hit = run(cli, "Ram", "--as", CAR, "--against", ex("bandit"), "--with", "on_foot=true", "--dice", "1,2,4,5")
+    assert hit["results"]["target_damage"] == 17
+    assert hit["state"]["target"]["resources"]["Harm"] == 14
