@@ -27,6 +27,9 @@ Defects found and fixed (rulesets/mettle):
     someone with no vehicle climbed against a Speed of 0, a sure success.
 12. Ram (Resources chapter: a vehicle, or a pedestrian's POISE): a target with no vehicle rammed
     without `on_foot` was hit against a Speed of 0 for damage that landed on no one.
+13. CONCEPT substitution (§1.2, Characters chapter: a higher, better suited CONCEPT replaces the
+    Attribute; §3 travel's pool_alt): `Travel Rivals`, `Move`, `Move Past`, `Climb` and `Board`
+    rolled POISE only, with no way to name a fitting CONCEPT (`concept_fits` added).
 """
 
 from __future__ import annotations
@@ -170,3 +173,32 @@ def test_ramming_someone_on_foot_needs_on_foot(cli) -> None:  # type: ignore[no-
     hit = run(cli, "Ram", "--as", CAR, "--against", ex("bandit"), "--with", "on_foot=true", "--dice", "1,2,4,5")
     assert hit["results"]["target_damage"] == 17
     assert hit["state"]["target"]["resources"]["Harm"] == 14
+
+
+# ---------------------------------------------------------------- 13: a fitting CONCEPT
+
+
+@pytest.mark.parametrize(("proc", "args"), [
+    ("Move Past", ("--with", "obstacles=2,2")),
+    ("Move", ("--with", "zones=1", "--with", "obstacles=4")),
+    ("Climb", ("--against", ex("bandit"))),
+    ("Board", ("--against", CAR, "--with", "current_speed=4")),
+])
+def test_a_fitting_concept_replaces_poise_on_the_move(cli, proc: str, args: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
+    # The scout: POISE 2, CONCEPT 4. With a fitting CONCEPT it rolls 4 dice: [1,1,1,1] Score 4
+    # against 4 (obstacles 2 + 2; a 4 obstacle; the Bandit's POISE 3; the car at Speed 4): a
+    # success. With POISE alone the same dice are two too many (E0502).
+    out = run(cli, proc, "--as", ex("scout"), *args, "--with", "concept_fits=true", "--dice", "1,1,1,1")
+    assert out["results"]["outcome"] == "success"
+    plain = cli("run", "mettle", proc, "--as", ex("scout"), *args, "--answer", "action_twist=decline",
+                "--dice", "1,1,1,1")
+    assert plain.code == 1 and "E0502" in plain.stderr
+
+
+def test_a_travel_rival_navigates_by_concept(cli) -> None:  # type: ignore[no-untyped-def]
+    # §3 travel: the lead may use a navigation CONCEPT when higher. The scout's CONCEPT 4 against
+    # Difficulty 5: [1,1,1,4] Score 3 < 5, a failure with Edge 1 (Twist declined), an encounter;
+    # the Bandit's POISE 3: [2,2,1] Score 5, a success with no Edge. Arrival by Edge: Scout first.
+    out = run(cli, "Travel Rivals", "--as", ex("scout"), "--against", ex("bandit"), "--with", "difficulty=5",
+              "--with", "concept_fits=true", "--answer", "travel_twist=no_twist", "--dice", "1,1,1,4,2,2,1")
+    assert out["results"] == {"arrival": ["Scout", "Bandit"], "edge": [1, 0], "encounter": [True, False]}
