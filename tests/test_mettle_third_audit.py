@@ -30,6 +30,9 @@ Defects found and fixed (rulesets/mettle):
 13. CONCEPT substitution (§1.2, Characters chapter: a higher, better suited CONCEPT replaces the
     Attribute; §3 travel's pool_alt): `Travel Rivals`, `Move`, `Move Past`, `Climb` and `Board`
     rolled POISE only, with no way to name a fitting CONCEPT (`concept_fits` added).
+14. Heal (§3 heal: a failure means the patient "succumbs"): a Dead patient could be healed (a
+    success left it `Dead` and `Staggered` at once), and a dead character could aid itself
+    (rule `Patient Still Alive`).
 """
 
 from __future__ import annotations
@@ -202,3 +205,20 @@ def test_a_travel_rival_navigates_by_concept(cli) -> None:  # type: ignore[no-un
     out = run(cli, "Travel Rivals", "--as", ex("scout"), "--against", ex("bandit"), "--with", "difficulty=5",
               "--with", "concept_fits=true", "--answer", "travel_twist=no_twist", "--dice", "1,1,1,4,2,2,1")
     assert out["results"] == {"arrival": ["Scout", "Bandit"], "edge": [1, 0], "encounter": [True, False]}
+
+
+# ---------------------------------------------------------------- 14: past healing
+
+
+def test_the_dead_are_past_healing(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Mettle 3 - 8 = -5 (CONCEPT 3, Harm 8), and Dead.
+    dead = fighter(tmp_path, "Corpse", resources={"Harm": 8}, conditions=["Dead"])
+    healer = ex("scout")
+    refused(cli, "Patient Still Alive", "Heal", "--as", healer, "--against", dead, "--dice", "1,1,4")
+    refused(cli, "Patient Still Alive", "Self Aid", "--as", dead, "--dice", "1")
+    # The same wounds on a living patient: the scout's MOTIVE 3 [1,1,4] Score 2 against 5 fails
+    # (Edge 1, declined): the patient dies.
+    dying = fighter(tmp_path, "Dying", resources={"Harm": 8})
+    out = run(cli, "Heal", "--as", healer, "--against", dying, "--answer", "action_twist=decline", "--dice", "1,1,4")
+    assert out["results"]["outcome"] == "failure"
+    assert "Dead" in out["state"]["target"]["conditions"]
