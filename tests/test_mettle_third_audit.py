@@ -1,6 +1,7 @@
 """METTLE Core, third audit: cases derived from spec mettle.md and the SRD (shared/seeds/
-mettle-core-srd), run through the command line as a user would. Each test below fails without
-its fix; expected numbers are worked out in the comments from the book's rules.
+mettle-core-srd), run through the command line as a user would. The tests of each defect fail
+without its fix; beside them, golden cases with given dice check the edges that still play.
+Expected numbers are worked out in the comments from the book's rules.
 
 Defects found and fixed (rulesets/mettle):
 
@@ -33,6 +34,9 @@ Defects found and fixed (rulesets/mettle):
 14. Heal (§3 heal: a failure means the patient "succumbs"): a Dead patient could be healed (a
     success left it `Dead` and `Staggered` at once), and a dead character could aid itself
     (rule `Patient Still Alive`).
+15. Sneak and Parley (§3: against the target's MOTIVE, or the highest in the group) with no
+    `--against` stopped on E0405 "'max' cannot apply to an empty list", naming no rule; an
+    `Area Attack` on nobody spent the Attack silently. Each now requires someone.
 """
 
 from __future__ import annotations
@@ -222,3 +226,25 @@ def test_the_dead_are_past_healing(cli, tmp_path: Path) -> None:  # type: ignore
     out = run(cli, "Heal", "--as", healer, "--against", dying, "--answer", "action_twist=decline", "--dice", "1,1,4")
     assert out["results"]["outcome"] == "failure"
     assert "Dead" in out["state"]["target"]["conditions"]
+
+
+# ---------------------------------------------------------------- 15: nobody to face
+
+
+@pytest.mark.parametrize("proc", ["Sneak", "Parley", "Area Attack"])
+def test_an_action_against_nobody_is_refused_by_name(cli, proc: str) -> None:  # type: ignore[no-untyped-def]
+    out = cli("run", "mettle", proc, "--as", ex("scout"), "--dice", "1,1")
+    assert out.code == 1 and "E0613" in out.stderr and f"'{proc}' requires" in out.stderr
+    assert "count(targets) >= 1" in out.stderr and "count(targets) = 0" in out.stderr
+    assert "E0405" not in out.stderr
+
+
+def test_sneaking_past_a_group_faces_its_highest_motive(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Watchers of MOTIVE 2 and 4: the Difficulty is 4. The scout's POISE 2 [1,2]: Score 3 < 4,
+    # seen; [2,2]: Score 4, unseen, and both watchers are Surprised.
+    low = fighter(tmp_path, "Low", MOTIVE=2)
+    high = fighter(tmp_path, "High", MOTIVE=4)
+    seen = run(cli, "Sneak", "--as", ex("scout"), "--against", low, "--against", high, "--dice", "1,2")
+    assert seen["results"]["outcome"] == "failure"
+    unseen = run(cli, "Sneak", "--as", ex("scout"), "--against", low, "--against", high, "--dice", "2,2")
+    assert unseen["results"]["outcome"] == "success"
