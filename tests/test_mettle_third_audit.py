@@ -37,6 +37,9 @@ Defects found and fixed (rulesets/mettle):
 15. Sneak and Parley (§3: against the target's MOTIVE, or the highest in the group) with no
     `--against` stopped on E0405 "'max' cannot apply to an empty list", naming no rule; an
     `Area Attack` on nobody spent the Attack silently. Each now requires someone.
+16. Heal under `heal_pool=patient_motive` (§5 A2, the later rules: the patient's MOTIVE each
+    day): the patient rolls, yet the healer's Staggered penalty was taken off and the patient's
+    own was ignored; now the patient's counts (A30: in full, or never below MOTIVE dice).
 """
 
 from __future__ import annotations
@@ -248,3 +251,25 @@ def test_sneaking_past_a_group_faces_its_highest_motive(cli, tmp_path: Path) -> 
     assert seen["results"]["outcome"] == "failure"
     unseen = run(cli, "Sneak", "--as", ex("scout"), "--against", low, "--against", high, "--dice", "2,2")
     assert unseen["results"]["outcome"] == "success"
+
+
+# ---------------------------------------------------------------- 16: who rolls the patient's MOTIVE
+
+
+def test_a_patient_rolling_its_own_motive_bears_its_own_penalty(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # The patient: MOTIVE 3, Mettle 3 - 5 = -2 (Staggered: -2D), Difficulty 2. The healer is
+    # Staggered at -1 (CONCEPT 3, Harm 4). Under patient_motive the patient rolls 3 - 2 = 1 die:
+    # [4] Score 0 < 2, Edge 1 (declined), a failure: Staggered, the patient falls to Fallen
+    # (Mettle -MOTIVE - 1 = -4), not dead.
+    patient = fighter(tmp_path, "Patient", resources={"Harm": 5})
+    healer = fighter(tmp_path, "Healer", resources={"Harm": 4})
+    out = run(cli, "Heal", "--as", healer, "--against", patient, "--option", "heal_pool=patient_motive",
+              "--answer", "action_twist=decline", "--dice", "4")
+    assert out["results"]["outcome"] == "failure" and out["results"]["patient_mettle"] == -4
+    # A30's `motive` floor: the full 3 dice [1,1,4] Score 2 >= 2, Edge 1: 1 Mettle back, -1.
+    floor = run(cli, "Heal", "--as", healer, "--against", patient, "--option", "heal_pool=patient_motive",
+                "--option", "stagger_penalty_floor=motive", "--dice", "1,1,4")
+    assert floor["results"]["outcome"] == "success" and floor["results"]["patient_mettle"] == -1
+    # The book's default: the healer rolls MOTIVE 3 less its own -1D: 2 dice [1,1], Score 2.
+    own = run(cli, "Heal", "--as", healer, "--against", patient, "--dice", "1,1")
+    assert own["results"]["outcome"] == "success" and own["results"]["restored"] == 0
