@@ -40,6 +40,9 @@ Defects found and fixed (rulesets/mettle):
 16. Heal under `heal_pool=patient_motive` (§5 A2, the later rules: the patient's MOTIVE each
     day): the patient rolls, yet the healer's Staggered penalty was taken off and the patient's
     own was ignored; now the patient's counts (A30: in full, or never below MOTIVE dice).
+17. Sneak's Group Option (§3 sneak: "only the character with the lowest pool Checks"; §1.1: a
+    pool is counted after its ±D): the lowest was picked by bare POISE, so an encumbered member
+    rolling fewer dice was passed over.
 """
 
 from __future__ import annotations
@@ -273,3 +276,18 @@ def test_a_patient_rolling_its_own_motive_bears_its_own_penalty(cli, tmp_path: P
     # The book's default: the healer rolls MOTIVE 3 less its own -1D: 2 dice [1,1], Score 2.
     own = run(cli, "Heal", "--as", healer, "--against", patient, "--dice", "1,1")
     assert own["results"]["outcome"] == "success" and own["results"]["restored"] == 0
+
+
+# ---------------------------------------------------------------- 17: the group's lowest pool
+
+
+def test_the_group_sneaks_on_its_fewest_dice(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # The scout: POISE 2, 2 dice. A laden porter: POISE 4, FRAME 3 (Load Step 40), carrying
+    # 130 kg: ceil(130 / 40) - 1 = 3 steps, -3D, 1 die. The porter's single die Checks for both
+    # against the Bandit's MOTIVE 3: [3] Score 3, unseen.
+    porter = fighter(tmp_path, "Porter", POISE=4, Carried=130)
+    out = run(cli, "Sneak", "--as", ex("scout"), "--as", porter, "--against", ex("bandit"), "--dice", "3")
+    assert out["results"]["outcome"] == "success"
+    # [2] Score 2 < 3: the group is seen.
+    seen = run(cli, "Sneak", "--as", ex("scout"), "--as", porter, "--against", ex("bandit"), "--dice", "2")
+    assert seen["results"]["outcome"] == "failure"
