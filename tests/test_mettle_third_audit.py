@@ -50,7 +50,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from mettle_helpers import ex, fighter, refused, run
 
 COAST = str(Path(__file__).resolve().parent.parent / "rulesets" / "mettle" / "homebrew")
