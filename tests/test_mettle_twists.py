@@ -84,16 +84,19 @@ def test_self_aid_and_a_trap_take_twists_too(cli, tmp_path: Path) -> None:  # ty
 
 
 def test_a2_the_patients_own_roll_worsens_a_step_on_a_failure(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    # heal_pool = patient_motive (the later revision): the patient's MOTIVE 3 against 2; [1,4,5]
-    # Score 1 fails: a Staggered patient (-2) falls to Fallen (-4, below -MOTIVE), not dead.
+    # heal_pool = patient_motive (the later revision): the patient rolls its MOTIVE 3 against 2,
+    # less its own Staggered -2D (A30's default, the third audit): [4] Score 0 fails: a
+    # Staggered patient (-2) falls to Fallen (-4, below -MOTIVE), not dead.
     opt = ("--option", "heal_pool=patient_motive", "--answer", "action_twist=decline")
     staggered = fighter(tmp_path, "Staggered", resources={"Harm": 5})
-    out = run(cli, "Heal", "--as", ex("kirin"), "--against", staggered, *opt, "--dice", "1,4,5")
+    out = run(cli, "Heal", "--as", ex("kirin"), "--against", staggered, *opt, "--dice", "4")
     assert out["results"]["patient_mettle"] == -4
     assert out["state"]["target"]["conditions"] == ["Fallen"]
-    # A Fallen patient (-4, Difficulty 4) who fails, [1,1,4], dies.
+    # A Fallen patient (-4, Difficulty 4) who fails dies: with A30's MOTIVE floor, 3 dice
+    # [1,1,4] Score 2 < 4.
     fallen = fighter(tmp_path, "Fallen", resources={"Harm": 7})
-    dies = run(cli, "Heal", "--as", ex("kirin"), "--against", fallen, *opt, "--dice", "1,1,4")
+    dies = run(cli, "Heal", "--as", ex("kirin"), "--against", fallen, *opt, "--option", "stagger_penalty_floor=motive",
+               "--dice", "1,1,4")
     assert "Dead" in dies["state"]["target"]["conditions"]
 
 
