@@ -557,7 +557,7 @@ def test_team_roll_from_sheets(rules) -> None:  # type: ignore[no-untyped-def]
     run = rules.run("Team Roll", as_=[sheet(rules, "ayla"), sheet(rules, "bram")], attribute="Dexterity",
                     skill="Athletics", difficulty=4, dice=[8, 10, 2, 1, 9, 8, 2, 2, 2, 3, 4, 5])
     assert plain(run.results) == {"helper_pools": [4], "help": 3, "total_successes": 4, "outcome": "success",
-                                  "degree": "Normal"}
+                                  "degree": "Normal", "over_soft_cap": False}
 
 
 def test_mixed_roll_from_a_sheet(rules) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,129 @@
+"""A third audit of the d10 pool ruleset against spec d10pool.md, by cases derived from its
+mechanics and played as a user would (after test_d10pool_audit.py, test_d10pool_derived.py,
+test_d10pool_options_audit.py, test_d10pool_procedures.py, test_checks_d10pool.py and
+test_has_stat.py).
+
+Defects found and fixed (rulesets/d10-pool/group.rules, complex.rules):
+
+- XB.5-6, A5 (`enhancement_cap=drawback_required`, the default): an Enhancement above 3 with
+  no Drawback was taken whole by `Mixed Action`, `Mixed Roll`, `Contest`, `Complex Action` and
+  `Opposed Complex Action` (they had no `drawback` input at all), and `Teamwork` and
+  `Team Roll` only flagged it even when the roller's own Enhancement, known before any die,
+  was above 3; `Team Roll` did not report `over_soft_cap`. Each now takes `drawback` and
+  refuses the roll without one (the help of `Teamwork`'s dice is still only flagged); the
+  Drawback "antagonists get a free Enhancement" gives the target of a `Contest` Enhancement 1,
+  as in `Contested Roll`.
+
+Expected values are worked out by hand from the notes (each case says how).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runebook import interpreter
+from runebook.dsl.diagnostics import RunebookError
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "d10-pool" / "examples"
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return interpreter.load("d10-pool")
+
+
+def plain(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return getattr(value, "name", value)
+
+
+def refused(call) -> list[str]:  # type: ignore[no-untyped-def]
+    with pytest.raises(RunebookError) as error:
+        call()
+    return [d.code for d in error.value.diagnostics]
+
+
+def sheets(rules, *names: str) -> list:  # type: ignore[no-untyped-def]
+    return [rules.entity(str(EXAMPLES / f"{n}.yaml")) for n in names]
+
+
+# ---------------------------------------------------------------- XB.5-6 / A5: a Drawback above 3
+
+
+def test_mixed_action_above_three_needs_a_drawback(rules) -> None:  # type: ignore[no-untyped-def]
+    """Pools 2 and 2, Difficulties 5 and 1, Enhancement 4: refused without a Drawback. With
+    one, one rolled success (8, 2) + 4 = 5 meets both: threshold 0 and 4."""
+    inputs = dict(pools=[2, 2], difficulties=[5, 1], enhancement=4, dice=[8, 2])
+    assert refused(lambda: rules.run("Mixed Action", **inputs)) == ["E0613"]
+    run = rules.run("Mixed Action", drawback="raise_difficulty", **inputs)
+    assert plain((run.results["outcomes"], run.results["threshold_successes"])) == [["success", "success"], [0, 4]]
+    # Held at 3 instead (hard_three): 1 + 3 = 4 misses Difficulty 5, meets 1 by 3.
+    capped = rules.run("Mixed Action", options={"enhancement_cap": "hard_three"}, **inputs)
+    assert plain(capped.results["outcomes"]) == ["failure", "success"]
+
+
+def test_mixed_roll_above_three_needs_a_drawback(rules) -> None:  # type: ignore[no-untyped-def]
+    """Ayla's six dice (the smaller pool, Cunning 3 + Subterfuge 3): Enhancement 5 refused
+    without a Drawback; with one, 1 success + 5 = 6 against Difficulty 2: threshold 4."""
+    inputs = dict(as_=sheets(rules, "ayla")[0], attributes=["Dexterity", "Cunning"], skills=["Athletics", "Subterfuge"],
+                  difficulties=[2, 2], enhancement=5, dice=[8, 2, 2, 2, 2, 2])
+    assert refused(lambda: rules.run("Mixed Roll", **inputs)) == ["E0613"]
+    run = rules.run("Mixed Roll", drawback="add_complication", **inputs)
+    assert plain(run.results["threshold_successes"]) == [4, 4]
+
+
+def test_teamwork_own_enhancement_above_three_is_refused(rules) -> None:  # type: ignore[no-untyped-def]
+    """The roller's own Enhancement 4 is known before the dice: no Drawback, refused. With a
+    Drawback: the helper's 8, 2 gives 1, the roller's 8, 2, 2 one success; 1 + 4 + 1 = 6
+    against Difficulty 2, and nothing to flag."""
+    inputs = dict(pool=3, helpers=[2], difficulty=2, enhancement=4, dice=[8, 2, 8, 2, 2])
+    assert refused(lambda: rules.run("Teamwork", **inputs)) == ["E0613"]
+    run = rules.run("Teamwork", drawback="raise_difficulty", **inputs)
+    assert plain(run.results) == {"help": 1, "successes": 1, "total_successes": 6, "outcome": "success",
+                                  "threshold_successes": 4, "degree": "Divine", "over_soft_cap": False}
+
+
+def test_team_roll_flags_help_above_three(rules) -> None:  # type: ignore[no-untyped-def]
+    """Bram (Dexterity 2 + Athletics 2) helps Ayla (7 dice) with Enhancement 3: his 8, 2, 2, 2
+    is one success, her 8 and six 2s one; 3 + 1 = 4 counts above 3 (A7 teamwork_cap=counts):
+    flagged, not refused; total 1 + 3 + 1 = 5."""
+    run = rules.run("Team Roll", as_=sheets(rules, "ayla", "bram"), attribute="Dexterity", skill="Athletics",
+                    enhancement=3, dice=[8, 2, 2, 2, 8, 2, 2, 2, 2, 2, 2])
+    assert (run.results["total_successes"], run.results["over_soft_cap"]) == (5, True)
+    assert refused(lambda: rules.run("Team Roll", as_=sheets(rules, "ayla", "bram"), attribute="Dexterity",
+                                     skill="Athletics", enhancement=4, dice=[2] * 11)) == ["E0613"]
+
+
+def test_contest_above_three_needs_a_drawback(rules, cli) -> None:  # type: ignore[no-untyped-def]
+    """Ayla (7 dice) against the Night Hunter (Dexterity 3 + Athletics 2: 5 dice), Enhancement 4.
+    No Drawback: refused. With "antagonists get a free Enhancement": her one success + 4 = 5,
+    his one success + 1 = 2; margin 3."""
+    args = ["run", "d10-pool", "Contest", "--as", str(EXAMPLES / "ayla.yaml"), "--against",
+            str(EXAMPLES / "hunter.yaml"), "--with", "attribute=Dexterity", "--with", "skill=Athletics",
+            "--with", "defender_attribute=Dexterity", "--with", "defender_skill=Athletics", "--with", "enhancement=4",
+            "--dice", "8,2,2,2,2,2,2,8,2,2,2,2", "--trace", "none"]
+    bare = cli(*args)
+    assert bare.code != 0 and "E0613" in bare.stderr and "Traceback" not in bare.stderr
+    run = cli(*args, "--with", "drawback=antagonist_enhancement", "--json")
+    results = json.loads(run.stdout)["results"]
+    assert (results["total"], results["defender_total"], results["outcome"], results["margin"]) == (5, 2, "success", 3)
+
+
+@pytest.mark.parametrize("procedure", ["Complex Action", "Opposed Complex Action"])
+def test_complex_actions_above_three_need_a_drawback(rules, procedure: str) -> None:  # type: ignore[no-untyped-def]
+    """An interval rolled with Enhancement 4: refused without a Drawback. With one, a single
+    die showing 8 makes 1 + 4 = 5 against Difficulty 5: the one milestone needed (the
+    defender's 2 misses)."""
+    inputs: dict[str, Any] = dict(pool=1, difficulty=5, milestones=1, enhancement=4, dice=[8])
+    if procedure == "Opposed Complex Action":
+        inputs.update(defender_pool=1, dice=[8, 2])
+    assert refused(lambda: rules.run(procedure, **inputs)) == ["E0613"]
+    run = rules.run(procedure, drawback="add_complication", **inputs)
+    assert (plain(run.results["outcome"]), run.results["milestones"]) == ("success", 1)
