@@ -13,6 +13,11 @@ Defects found and fixed (rulesets/d10-pool/group.rules, complex.rules):
   refuses the roll without one (the help of `Teamwork`'s dice is still only flagged); the
   Drawback "antagonists get a free Enhancement" gives the target of a `Contest` Enhancement 1,
   as in `Contested Roll`.
+- XB.15 (W04): a troupe sheet with `Players: 0` or below was taken: its capacity was 2 × Players,
+  so a gain of 2 Momentum *lowered* a troupe of -1 player to -2 (`Gain Momentum`, and the
+  consolation of a `Roll`); and a sheet holding more Momentum than its capacity (9 for 2
+  players) was spent from as is (`Activate Knack` left 8 in a pool of 4). Every procedure that
+  finds the troupe now refuses both.
 
 Expected values are worked out by hand from the notes (each case says how).
 """
@@ -127,3 +132,54 @@ def test_complex_actions_above_three_need_a_drawback(rules, procedure: str) -> N
     assert refused(lambda: rules.run(procedure, **inputs)) == ["E0613"]
     run = rules.run(procedure, drawback="add_complication", **inputs)
     assert (plain(run.results["outcome"]), run.results["milestones"]) == ("success", 1)
+
+
+# ---------------------------------------------------------------- XB.15: the troupe's sheet
+
+
+def troupe(tmp_path: Path, rules, players: int, momentum: int):  # type: ignore[no-untyped-def]
+    path = tmp_path / f"troupe-{players}-{momentum}.yaml"
+    path.write_text(f"name: Test Troupe\nstats:\n  Players: {players}\nresources:\n  Momentum: {momentum}\n")
+    return rules.entity(str(path))
+
+
+def test_w04_capacity_of_one_player(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """W04: 1 player, capacity 2: 5 Momentum gained from 0 holds 2 (the rest lost, A14)."""
+    run = rules.run("Gain Momentum", as_=troupe(tmp_path, rules, 1, 0), points=5)
+    assert (run.results["momentum"], run.results["capacity"]) == (2, 2)
+
+
+@pytest.mark.parametrize("players", [0, -1])
+def test_a_troupe_of_no_players_is_refused(rules, tmp_path: Path, players: int) -> None:  # type: ignore[no-untyped-def]
+    """XB.15: capacity twice the players; a troupe has at least one. Gaining 2 must never
+    lower the pool, nor a failed roll's consolation (Ayla: one success, 8 then six faces
+    below 8, against Difficulty 9)."""
+    sheet = troupe(tmp_path, rules, players, 0)
+    assert refused(lambda: rules.run("Gain Momentum", as_=sheet, points=2)) == ["E0613"]
+    assert refused(lambda: rules.run("Roll", as_=[sheets(rules, "ayla")[0], sheet], attribute="Dexterity",
+                                     skill="Athletics", difficulty=9, dice=[8, 2, 3, 4, 5, 6, 7],
+                                     answers={"consolation": "take_momentum"})) == ["E0613"]
+
+
+@pytest.mark.parametrize(("procedure", "inputs"), [
+    ("Activate Knack", {"cost": 1}),
+    ("Gain Momentum", {"points": 0}),
+    ("Complex Action", {"pool": 1, "milestones": 1, "dice": [8]}),
+])
+def test_a_pool_above_its_capacity_is_refused(rules, tmp_path: Path, procedure: str,
+                                              inputs: dict) -> None:  # type: ignore[no-untyped-def]
+    """XB.15: 2 players hold at most 4 Momentum; a sheet with 9 is refused, with 4 it plays
+    (a Knack of 1 leaves 3)."""
+    assert refused(lambda: rules.run(procedure, as_=troupe(tmp_path, rules, 2, 9), **inputs)) == ["E0613"]
+    run = rules.run(procedure, as_=troupe(tmp_path, rules, 2, 4), **inputs)
+    if procedure == "Activate Knack":
+        assert run.results["momentum"] == 3
+
+
+def test_troupe_refusal_from_the_command_line(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The refusal a user sees names the value: Players -1, with a help line, no traceback."""
+    path = tmp_path / "bad.yaml"
+    path.write_text("name: Bad Troupe\nstats:\n  Players: -1\n")
+    run = cli("run", "d10-pool", "Gain Momentum", "--as", str(path), "--with", "points=2")
+    assert run.code != 0 and "E0613" in run.stderr and "troupe_players = -1" in run.stderr
+    assert "Traceback" not in run.stderr
