@@ -456,7 +456,7 @@ def test_complex_action_buys_an_interval_with_momentum(rules) -> None:  # type: 
     troupe = sheet(rules, "troupe")
     run = rules.run("Complex Action", as_=troupe, pool=1, milestones=1, interval_limit=1, dice=[3, 9],
                     driver=ScriptedDriver(["add_interval"]))
-    assert plain(run.results) == {"outcome": "success", "milestones": 1, "intervals": 2}
+    assert plain(run.results) == {"outcome": "success", "milestones": 1, "intervals": 2, "momentum": 3}
     assert run.state["actor"]["resources"]["Momentum"] == 3  # +1 for the failed interval, -1 for the extra one
     quiet = rules.run("Complex Action", as_=troupe, pool=1, milestones=1, interval_limit=1, dice=[3],
                       driver=ScriptedDriver(["give_up"]), options={"interval_failure_consolation": "no_consolation"})

@@ -18,6 +18,11 @@ Defects found and fixed (rulesets/d10-pool/group.rules, complex.rules):
   consolation of a `Roll`); and a sheet holding more Momentum than its capacity (9 for 2
   players) was spent from as is (`Activate Knack` left 8 in a pool of 4). Every procedure that
   finds the troupe now refuses both.
+- CO.5 with A15: a complex action's failed intervals give the troupe Momentum, "+1 if the roll
+  used a Specialty", but `Complex Action` and `Opposed Complex Action` took no `specialty`
+  (E0604 unknown input), so a failed interval always gave 1 and a Botch 3. They take
+  `specialty=true` now, and with the troupe's sheet given report its pool as `momentum` (the
+  book's resource was nowhere in their results).
 
 Expected values are worked out by hand from the notes (each case says how).
 """
@@ -183,3 +188,28 @@ def test_troupe_refusal_from_the_command_line(cli, tmp_path: Path) -> None:  # t
     run = cli("run", "d10-pool", "Gain Momentum", "--as", str(path), "--with", "points=2")
     assert run.code != 0 and "E0613" in run.stderr and "troupe_players = -1" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+# ---------------------------------------------------------------- CO.5 in a complex action
+
+
+def test_complex_action_specialty_momentum(rules) -> None:  # type: ignore[no-untyped-def]
+    """Troupe: 4 players (capacity 8), 3 Momentum. Limit 2, a Specialty, 1 milestone needed:
+    interval 1 (2, 3, 4) fails, 1 + 1 = 2 (5); interval 2 (1, 1, 1) botches, 1 + 1 + 2 = 4
+    (9, held at 8). The troupe gives up at the limit: failure, 8 Momentum."""
+    run = rules.run("Complex Action", as_=sheets(rules, "troupe")[0], pool=3, milestones=1, interval_limit=2,
+                    specialty=True, dice=[2, 3, 4, 1, 1, 1], answers={"extend": "give_up"})
+    assert plain(run.results) == {"outcome": "failure", "milestones": 0, "intervals": 2, "momentum": 8}
+    plain_run = rules.run("Complex Action", as_=sheets(rules, "troupe")[0], pool=3, milestones=1, interval_limit=1,
+                          dice=[2, 3, 4], answers={"extend": "give_up"})
+    assert plain_run.results["momentum"] == 3 + 1
+
+
+def test_opposed_complex_action_specialty_botch(rules, cli) -> None:  # type: ignore[no-untyped-def]
+    """Race to 1 within 1 interval, a Specialty: the actor botches (1), 1 + 1 + 2 = 4 Momentum
+    (3 -> 7); the defender's 8 reaches the one milestone first: the defender wins."""
+    run = cli("run", "d10-pool", "Opposed Complex Action", "--as", str(EXAMPLES / "troupe.yaml"), "--with", "pool=1",
+              "--with", "defender_pool=1", "--with", "milestones=1", "--with", "interval_limit=1", "--with",
+              "specialty=true", "--dice", "1,8", "--json")
+    results = json.loads(run.stdout)["results"]
+    assert results == {"outcome": "failure", "milestones": 0, "defender_milestones": 1, "momentum": 7}
