@@ -23,6 +23,11 @@ Defects found and fixed (rulesets/d10-pool/group.rules, complex.rules):
   (E0604 unknown input), so a failed interval always gave 1 and a Botch 3. They take
   `specialty=true` now, and with the troupe's sheet given report its pool as `momentum` (the
   book's resource was nowhere in their results).
+- A14 (`momentum_overflow=refuse_gain`): "the gain is refused" refused the whole `Roll` or
+  `Contested Roll` whose consolation would pass the capacity, after the dice were rolled: a
+  Botch with a full pool could not be played, and `odds` of such a roll was an error. The roll
+  now stands and its Momentum is not gained (`momentum_gained: 0`); the complex actions,
+  which ignored the option (the gain was cut at the capacity), refuse such a gain the same way.
 
 Expected values are worked out by hand from the notes (each case says how).
 """
@@ -213,3 +218,56 @@ def test_opposed_complex_action_specialty_botch(rules, cli) -> None:  # type: ig
               "specialty=true", "--dice", "1,8", "--json")
     results = json.loads(run.stdout)["results"]
     assert results == {"outcome": "failure", "milestones": 0, "defender_milestones": 1, "momentum": 7}
+
+
+# ---------------------------------------------------------------- A14: refuse_gain refuses the gain, not the roll
+
+REFUSE = {"momentum_overflow": "refuse_gain"}
+
+
+def test_refused_gain_leaves_the_roll_standing(rules, tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """2 players, 4 Momentum (full). Ayla botches (1 and six faces below 8, no success): 3
+    Momentum would pass 4. Refused: nothing gained, the Botch stands; lost (the default): still
+    4, 3 gained and cut at the capacity."""
+    full = troupe(tmp_path, rules, 2, 4)
+    inputs = dict(as_=[sheets(rules, "ayla")[0], full], attribute="Dexterity", skill="Athletics", difficulty=2,
+                  dice=[1, 2, 3, 4, 5, 6, 7])
+    refused_gain = plain(rules.run("Roll", options=REFUSE, **inputs).results)
+    assert (refused_gain["outcome"], refused_gain["momentum_gained"], refused_gain["momentum"]) == ("botch", 0, 4)
+    lost = plain(rules.run("Roll", **inputs).results)
+    assert (lost["outcome"], lost["momentum_gained"], lost["momentum"]) == ("botch", 3, 4)
+    # A gain that fits is made: 2 of capacity 4, a plain failure (8 and six faces below 8
+    # against Difficulty 9) gives 1.
+    room = plain(rules.run("Roll", as_=[sheets(rules, "ayla")[0], troupe(tmp_path, rules, 2, 2)],
+                           attribute="Dexterity", skill="Athletics", difficulty=9, dice=[8, 2, 3, 4, 5, 6, 7],
+                           answers={"consolation": "take_momentum"}, options=REFUSE).results)
+    assert (room["momentum_gained"], room["momentum"]) == (1, 3)
+
+
+def test_refused_gain_in_a_contested_roll(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Ayla (7 dice: 1 and six 2s, a Botch) loses to the Hunter (5 dice, one 8): 3 Momentum
+    would pass the full pool of 4: the loss stands, nothing gained."""
+    run = rules.run("Contested Roll", as_=[sheets(rules, "ayla")[0], troupe(tmp_path, rules, 2, 4)],
+                    against=sheets(rules, "hunter")[0], attribute="Dexterity", skill="Athletics",
+                    defender_attribute="Dexterity", defender_skill="Athletics",
+                    dice=[1, 2, 2, 2, 2, 2, 2, 8, 2, 2, 2, 2], options=REFUSE)
+    results = plain(run.results)
+    assert (results["outcome"], results["momentum_gained"], results["momentum"]) == ("botch", 0, 4)
+
+
+def test_refused_gain_odds_are_exact(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Odds of a roll from a full pool under refuse_gain: nothing is ever gained, so the
+    troupe holds 4 with certainty (before the fix: E0613)."""
+    odds = rules.odds("Roll", as_=[sheets(rules, "ayla")[0], troupe(tmp_path, rules, 2, 4)], attribute="Dexterity",
+                      skill="Athletics", difficulty=3, options={**REFUSE, "ten_again": "off"})
+    assert dict(odds.results["momentum_gained"]) == {0: 1}
+    assert dict(odds.results["momentum"]) == {4: 1}
+
+
+def test_refused_gain_in_a_complex_action(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """2 players, 3 Momentum; one interval botches (1): 3 more would pass 4. Refused: the
+    troupe keeps 3; lost: 4. Then the limit: no extra interval asked for (give_up)."""
+    for options, expected in ((REFUSE, 3), ({}, 4)):
+        run = rules.run("Complex Action", as_=troupe(tmp_path, rules, 2, 3), pool=1, milestones=1, interval_limit=1,
+                        dice=[1], answers={"extend": "give_up"}, options=options)
+        assert (plain(run.results["outcome"]), run.results["momentum"]) == ("failure", expected), options
