@@ -28,6 +28,10 @@ Defects found and fixed (rulesets/d10-pool/group.rules, complex.rules):
   Botch with a full pool could not be played, and `odds` of such a roll was an error. The roll
   now stands and its Momentum is not gained (`momentum_gained: 0`); the complex actions,
   which ignored the option (the gain was cut at the capacity), refuse such a gain the same way.
+- CO.4, A24: an owed Enhancement (Unlooked-for Advantage's `Advantage Owed`, the Enhancement
+  Stunt's `Stunt Advantage`) served only `Roll` and `Contested Roll`: `Mixed Roll` and
+  `Team Roll`, rolls from the same sheet, ignored it and left it owed. They take `challenge`
+  and use it (+1, then gone) on a different challenge.
 
 Expected values are worked out by hand from the notes (each case says how).
 """
@@ -271,3 +275,35 @@ def test_refused_gain_in_a_complex_action(rules, tmp_path: Path) -> None:  # typ
         run = rules.run("Complex Action", as_=troupe(tmp_path, rules, 2, 3), pool=1, milestones=1, interval_limit=1,
                         dice=[1], answers={"extend": "give_up"}, options=options)
         assert (plain(run.results["outcome"]), run.results["momentum"]) == ("failure", expected), options
+
+
+# ---------------------------------------------------------------- CO.4 / A24: an owed Enhancement in any roll from the sheet
+
+
+def owing(tmp_path: Path, rules):  # type: ignore[no-untyped-def]
+    path = tmp_path / "ayla-owed.yaml"
+    path.write_text("name: Ayla Reyes\nstats:\n  Dexterity: 4\n  Athletics: 3\n  Cunning: 3\n  Subterfuge: 3\n"
+                    "conditions:\n- Advantage Owed(\"the rooftops\")\n")
+    return rules.entity(str(path))
+
+
+def test_owed_advantage_serves_a_mixed_roll(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Six dice (the smaller pool), one success (8): + Enhancement 1 owed = 2, meets
+    Difficulty 2, not 3; the advantage is gone. On the same challenge it waits: 1 meets
+    neither."""
+    inputs = dict(attributes=["Dexterity", "Cunning"], skills=["Athletics", "Subterfuge"], difficulties=[2, 3],
+                  dice=[8, 2, 2, 2, 2, 2])
+    used = rules.run("Mixed Roll", as_=owing(tmp_path, rules), challenge="the alley", **inputs)
+    assert plain(used.results["outcomes"]) == ["success", "failure"] and used.state["actor"]["conditions"] == []
+    kept = rules.run("Mixed Roll", as_=owing(tmp_path, rules), challenge="the rooftops", **inputs)
+    assert plain(kept.results["outcomes"]) == ["failure", "failure"]
+    assert kept.state["actor"]["conditions"] == ['Advantage Owed("the rooftops")']
+
+
+def test_owed_advantage_serves_a_team_roll(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Bram's four dice (8, 2, 2, 2) give 1; Ayla's seven one success: 1 + 1 owed + 1 help = 3
+    meets Difficulty 3, and the advantage is gone."""
+    run = rules.run("Team Roll", as_=[owing(tmp_path, rules), sheets(rules, "bram")[0]], attribute="Dexterity",
+                    skill="Athletics", difficulty=3, challenge="the alley", dice=[8, 2, 2, 2, 8, 2, 2, 2, 2, 2, 2])
+    assert (run.results["total_successes"], plain(run.results["outcome"])) == (3, "success")
+    assert run.state["actor"]["conditions"] == []
