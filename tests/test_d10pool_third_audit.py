@@ -32,6 +32,10 @@ Defects found and fixed (rulesets/d10-pool/group.rules, complex.rules):
   Stunt's `Stunt Advantage`) served only `Roll` and `Contested Roll`: `Mixed Roll` and
   `Team Roll`, rolls from the same sheet, ignored it and left it owed. They take `challenge`
   and use it (+1, then gone) on a different challenge.
+- XB.12 with XB.14: `Team Roll` took every --as after the main roller for a helper, so giving
+  the troupe's sheet as every other procedure asks (`--as hero --as helper --as troupe`)
+  failed with "The Troupe has no such stat" (E0701). The troupe's sheet (it gives `Players`)
+  is no helper now; with no helper sheet at all the refusal says so.
 
 Expected values are worked out by hand from the notes (each case says how).
 """
@@ -43,9 +47,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from runebook.dsl.diagnostics import RunebookError
 
 from runebook import interpreter
-from runebook.dsl.diagnostics import RunebookError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "d10-pool" / "examples"
 
@@ -79,7 +83,7 @@ def sheets(rules, *names: str) -> list:  # type: ignore[no-untyped-def]
 def test_mixed_action_above_three_needs_a_drawback(rules) -> None:  # type: ignore[no-untyped-def]
     """Pools 2 and 2, Difficulties 5 and 1, Enhancement 4: refused without a Drawback. With
     one, one rolled success (8, 2) + 4 = 5 meets both: threshold 0 and 4."""
-    inputs = dict(pools=[2, 2], difficulties=[5, 1], enhancement=4, dice=[8, 2])
+    inputs = {"pools": [2, 2], "difficulties": [5, 1], "enhancement": 4, "dice": [8, 2]}
     assert refused(lambda: rules.run("Mixed Action", **inputs)) == ["E0613"]
     run = rules.run("Mixed Action", drawback="raise_difficulty", **inputs)
     assert plain((run.results["outcomes"], run.results["threshold_successes"])) == [["success", "success"], [0, 4]]
@@ -91,8 +95,8 @@ def test_mixed_action_above_three_needs_a_drawback(rules) -> None:  # type: igno
 def test_mixed_roll_above_three_needs_a_drawback(rules) -> None:  # type: ignore[no-untyped-def]
     """Ayla's six dice (the smaller pool, Cunning 3 + Subterfuge 3): Enhancement 5 refused
     without a Drawback; with one, 1 success + 5 = 6 against Difficulty 2: threshold 4."""
-    inputs = dict(as_=sheets(rules, "ayla")[0], attributes=["Dexterity", "Cunning"], skills=["Athletics", "Subterfuge"],
-                  difficulties=[2, 2], enhancement=5, dice=[8, 2, 2, 2, 2, 2])
+    inputs = {"as_": sheets(rules, "ayla")[0], "attributes": ["Dexterity", "Cunning"], "skills": ["Athletics", "Subterfuge"],
+                  "difficulties": [2, 2], "enhancement": 5, "dice": [8, 2, 2, 2, 2, 2]}
     assert refused(lambda: rules.run("Mixed Roll", **inputs)) == ["E0613"]
     run = rules.run("Mixed Roll", drawback="add_complication", **inputs)
     assert plain(run.results["threshold_successes"]) == [4, 4]
@@ -102,7 +106,7 @@ def test_teamwork_own_enhancement_above_three_is_refused(rules) -> None:  # type
     """The roller's own Enhancement 4 is known before the dice: no Drawback, refused. With a
     Drawback: the helper's 8, 2 gives 1, the roller's 8, 2, 2 one success; 1 + 4 + 1 = 6
     against Difficulty 2, and nothing to flag."""
-    inputs = dict(pool=3, helpers=[2], difficulty=2, enhancement=4, dice=[8, 2, 8, 2, 2])
+    inputs = {"pool": 3, "helpers": [2], "difficulty": 2, "enhancement": 4, "dice": [8, 2, 8, 2, 2]}
     assert refused(lambda: rules.run("Teamwork", **inputs)) == ["E0613"]
     run = rules.run("Teamwork", drawback="raise_difficulty", **inputs)
     assert plain(run.results) == {"help": 1, "successes": 1, "total_successes": 6, "outcome": "success",
@@ -140,7 +144,7 @@ def test_complex_actions_above_three_need_a_drawback(rules, procedure: str) -> N
     """An interval rolled with Enhancement 4: refused without a Drawback. With one, a single
     die showing 8 makes 1 + 4 = 5 against Difficulty 5: the one milestone needed (the
     defender's 2 misses)."""
-    inputs: dict[str, Any] = dict(pool=1, difficulty=5, milestones=1, enhancement=4, dice=[8])
+    inputs: dict[str, Any] = {"pool": 1, "difficulty": 5, "milestones": 1, "enhancement": 4, "dice": [8]}
     if procedure == "Opposed Complex Action":
         inputs.update(defender_pool=1, dice=[8, 2])
     assert refused(lambda: rules.run(procedure, **inputs)) == ["E0613"]
@@ -234,8 +238,8 @@ def test_refused_gain_leaves_the_roll_standing(rules, tmp_path: Path, cli) -> No
     Momentum would pass 4. Refused: nothing gained, the Botch stands; lost (the default): still
     4, 3 gained and cut at the capacity."""
     full = troupe(tmp_path, rules, 2, 4)
-    inputs = dict(as_=[sheets(rules, "ayla")[0], full], attribute="Dexterity", skill="Athletics", difficulty=2,
-                  dice=[1, 2, 3, 4, 5, 6, 7])
+    inputs = {"as_": [sheets(rules, "ayla")[0], full], "attribute": "Dexterity", "skill": "Athletics", "difficulty": 2,
+                  "dice": [1, 2, 3, 4, 5, 6, 7]}
     refused_gain = plain(rules.run("Roll", options=REFUSE, **inputs).results)
     assert (refused_gain["outcome"], refused_gain["momentum_gained"], refused_gain["momentum"]) == ("botch", 0, 4)
     lost = plain(rules.run("Roll", **inputs).results)
@@ -291,8 +295,8 @@ def test_owed_advantage_serves_a_mixed_roll(rules, tmp_path: Path) -> None:  # t
     """Six dice (the smaller pool), one success (8): + Enhancement 1 owed = 2, meets
     Difficulty 2, not 3; the advantage is gone. On the same challenge it waits: 1 meets
     neither."""
-    inputs = dict(attributes=["Dexterity", "Cunning"], skills=["Athletics", "Subterfuge"], difficulties=[2, 3],
-                  dice=[8, 2, 2, 2, 2, 2])
+    inputs = {"attributes": ["Dexterity", "Cunning"], "skills": ["Athletics", "Subterfuge"], "difficulties": [2, 3],
+                  "dice": [8, 2, 2, 2, 2, 2]}
     used = rules.run("Mixed Roll", as_=owing(tmp_path, rules), challenge="the alley", **inputs)
     assert plain(used.results["outcomes"]) == ["success", "failure"] and used.state["actor"]["conditions"] == []
     kept = rules.run("Mixed Roll", as_=owing(tmp_path, rules), challenge="the rooftops", **inputs)
@@ -307,3 +311,19 @@ def test_owed_advantage_serves_a_team_roll(rules, tmp_path: Path) -> None:  # ty
                     skill="Athletics", difficulty=3, challenge="the alley", dice=[8, 2, 2, 2, 8, 2, 2, 2, 2, 2, 2])
     assert (run.results["total_successes"], plain(run.results["outcome"])) == (3, "success")
     assert run.state["actor"]["conditions"] == []
+
+
+# ---------------------------------------------------------------- XB.12: the troupe's sheet is no helper
+
+
+def test_team_roll_with_the_troupe_sheet(rules, cli) -> None:  # type: ignore[no-untyped-def]
+    """Ayla, Bram and the troupe: Bram alone helps (4 dice: 8, 2, 2, 2, one success); Ayla's
+    seven dice one success: 1 + 1 = 2 against Difficulty 1, threshold 1: Competent."""
+    run = cli("run", "d10-pool", "Team Roll", *[a for n in ("ayla", "bram", "troupe") for a in ("--as", str(EXAMPLES / f"{n}.yaml"))],
+              "--with", "attribute=Dexterity", "--with", "skill=Athletics", "--dice", "8,2,2,2,8,2,2,2,2,2,2", "--json")
+    assert run.code == 0, run.stderr
+    results = json.loads(run.stdout)["results"]
+    assert (results["helper_pools"], results["total_successes"], results["degree"]) == ([4], 2, "Competent")
+    alone = cli("run", "d10-pool", "Team Roll", "--as", str(EXAMPLES / "ayla.yaml"), "--as", str(EXAMPLES / "troupe.yaml"),
+                "--with", "attribute=Dexterity", "--with", "skill=Athletics", "--dice", "8")
+    assert alone.code != 0 and "E0613" in alone.stderr and "helper_sheets" in alone.stderr
