@@ -36,6 +36,11 @@ Defects found and fixed (rulesets/d10-pool/group.rules, complex.rules):
   the troupe's sheet as every other procedure asks (`--as hero --as helper --as troupe`)
   failed with "The Troupe has no such stat" (E0701). The troupe's sheet (it gives `Players`)
   is no helper now; with no helper sheet at all the refusal says so.
+- DB.3, DB.6, XB.15: counts took fractions: `difficulty=1.5` was a Difficulty one success
+  could not meet and two could, `Gain Momentum --with points=1.5` left the troupe at 9/2
+  Momentum, `Rating --with rating=2.5` failed with a table-row error (E0413). Difficulties,
+  target numbers, Enhancement, Scale, complications, Momentum points, Knack costs, milestones,
+  interval limits and ratings must be whole numbers (E0613, the value in the help).
 
 Expected values are worked out by hand from the notes (each case says how).
 """
@@ -43,6 +48,7 @@ Expected values are worked out by hand from the notes (each case says how).
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -327,3 +333,30 @@ def test_team_roll_with_the_troupe_sheet(rules, cli) -> None:  # type: ignore[no
     alone = cli("run", "d10-pool", "Team Roll", "--as", str(EXAMPLES / "ayla.yaml"), "--as", str(EXAMPLES / "troupe.yaml"),
                 "--with", "attribute=Dexterity", "--with", "skill=Athletics", "--dice", "8")
     assert alone.code != 0 and "E0613" in alone.stderr and "helper_sheets" in alone.stderr
+
+
+# ---------------------------------------------------------------- whole numbers
+
+
+@pytest.mark.parametrize(("kind", "name", "inputs"), [
+    ("check", "action", {"pool": 2, "difficulty": Fraction(3, 2)}),
+    ("check", "action", {"pool": 2, "enhancement": Fraction(1, 2)}),
+    ("check", "action", {"pool": 2, "target_number": Fraction(15, 2)}),
+    ("check", "Contested Action", {"pool": 1, "defender_pool": 1, "defender_enhancement": Fraction(1, 2)}),
+    ("check", "Rating", {"rating": Fraction(5, 2)}),
+    ("run", "Mixed Action", {"pools": [2], "difficulties": [Fraction(3, 2)]}),
+    ("run", "Complex Action", {"pool": 2, "milestones": Fraction(3, 2)}),
+    ("run", "Gain Momentum", {"points": Fraction(3, 2)}),
+    ("run", "Activate Knack", {"cost": Fraction(1, 2)}),
+])
+def test_counts_are_whole_numbers(rules, kind: str, name: str, inputs: dict) -> None:  # type: ignore[no-untyped-def]
+    call = rules.resolve if kind == "check" else rules.run
+    extra = {"as_": sheets(rules, "troupe")[0]} if name in ("Gain Momentum", "Activate Knack") else {}
+    assert refused(lambda: call(name, dice=[8, 8], **extra, **inputs)) == ["E0613"]
+
+
+def test_half_a_difficulty_from_the_command_line(cli) -> None:  # type: ignore[no-untyped-def]
+    """DB.6: the number of successes needed; 1.5 is no such number."""
+    run = cli("resolve", "d10-pool", "action", "--with", "pool=2", "--with", "difficulty=1.5", "--dice", "8,2")
+    assert run.code != 0 and "E0613" in run.stderr and "difficulty = 3/2" in run.stderr
+    assert "Traceback" not in run.stderr
