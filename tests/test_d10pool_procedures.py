@@ -642,7 +642,7 @@ def test_a_roll_without_a_troupe(rules) -> None:  # type: ignore[no-untyped-def]
         rules.run("Roll", as_=sheet(rules, "ayla"), attribute="Dexterity", skill="Athletics", momentum_dice=1,
                   dice=[8] * 8)
     assert [d.code for d in error.value.diagnostics] == ["E0613"]
-    assert "has_troupe" in str(error.value.diagnostics[0].message)
+    assert "troupe_sheet_given" in str(error.value.diagnostics[0].message)
 
 
 def test_intervals_performed_side_by_side(rules) -> None:  # type: ignore[no-untyped-def]

@@ -41,6 +41,9 @@ Defects found and fixed (rulesets/d10-pool/group.rules, complex.rules):
   Momentum, `Rating --with rating=2.5` failed with a table-row error (E0413). Difficulties,
   target numbers, Enhancement, Scale, complications, Momentum points, Knack costs, milestones,
   interval limits and ratings must be whole numbers (E0613, the value in the help).
+- Momentum dice or a calling-keyword Feat without the troupe's sheet: `Roll` and
+  `Contested Roll` refused with "requires has_troupe", which names no sheet; they now say
+  `troupe_sheet_given`, as `Gain Momentum` and `Activate Knack` do.
 
 Expected values are worked out by hand from the notes (each case says how).
 """
@@ -360,3 +363,12 @@ def test_half_a_difficulty_from_the_command_line(cli) -> None:  # type: ignore[n
     run = cli("resolve", "d10-pool", "action", "--with", "pool=2", "--with", "difficulty=1.5", "--dice", "8,2")
     assert run.code != 0 and "E0613" in run.stderr and "difficulty = 3/2" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_momentum_without_the_troupe_names_its_sheet(cli) -> None:  # type: ignore[no-untyped-def]
+    """XB.18: Momentum dice come from the troupe's pool; without its sheet the refusal says so."""
+    run = cli("run", "d10-pool", "Contested Roll", "--as", str(EXAMPLES / "ayla.yaml"), "--against",
+              str(EXAMPLES / "hunter.yaml"), "--with", "attribute=Dexterity", "--with", "skill=Athletics", "--with",
+              "defender_attribute=Dexterity", "--with", "defender_skill=Athletics", "--with", "momentum_dice=1",
+              "--dice", ",".join(["8"] * 13))
+    assert run.code != 0 and "E0613" in run.stderr and "troupe_sheet_given" in run.stderr
