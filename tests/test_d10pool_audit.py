@@ -374,7 +374,7 @@ def test_opposed_momentum_consolation_and_an_extra_interval(rules) -> None:  # t
     ahead 1 to 0 at the new limit, no further interval is offered, and the actor wins."""
     run = rules.run("Opposed Complex Action", as_=sheet(rules, "troupe"), pool=1, defender_pool=1, milestones=2,
                     interval_limit=1, dice=[3, 2, 9, 2], driver=ScriptedDriver(["add_interval"]))
-    assert plain(run.results) == {"outcome": "success", "milestones": 1, "defender_milestones": 0}
+    assert plain(run.results) == {"outcome": "success", "milestones": 1, "defender_milestones": 0, "momentum": 3}
     assert [c for c, _ in run.choices] == ["extend"]
     assert run.state["actor"]["resources"]["Momentum"] == 3
 

@@ -73,7 +73,8 @@ def test_a16_an_extra_interval_for_two_momentum(rules, tmp_path: Path) -> None: 
     run = rules.run("Complex Action", as_=troupe(rules, tmp_path, 3), pool=1, milestones=1, interval_limit=1,
                     dice=[3, 9], driver=ScriptedDriver(["add_interval"]),
                     options={"interval_momentum_cost": "two_points"})
-    assert {k: plain(v) for k, v in run.results.items()} == {"outcome": "success", "milestones": 1, "intervals": 2}
+    assert {k: plain(v) for k, v in run.results.items()} == {"outcome": "success", "milestones": 1, "intervals": 2,
+                                                                "momentum": 2}
     assert run.state["actor"]["resources"]["Momentum"] == 2
 
 

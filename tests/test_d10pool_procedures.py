@@ -456,7 +456,7 @@ def test_complex_action_buys_an_interval_with_momentum(rules) -> None:  # type: 
     troupe = sheet(rules, "troupe")
     run = rules.run("Complex Action", as_=troupe, pool=1, milestones=1, interval_limit=1, dice=[3, 9],
                     driver=ScriptedDriver(["add_interval"]))
-    assert plain(run.results) == {"outcome": "success", "milestones": 1, "intervals": 2}
+    assert plain(run.results) == {"outcome": "success", "milestones": 1, "intervals": 2, "momentum": 3}
     assert run.state["actor"]["resources"]["Momentum"] == 3  # +1 for the failed interval, -1 for the extra one
     quiet = rules.run("Complex Action", as_=troupe, pool=1, milestones=1, interval_limit=1, dice=[3],
                       driver=ScriptedDriver(["give_up"]), options={"interval_failure_consolation": "no_consolation"})
@@ -557,7 +557,7 @@ def test_team_roll_from_sheets(rules) -> None:  # type: ignore[no-untyped-def]
     run = rules.run("Team Roll", as_=[sheet(rules, "ayla"), sheet(rules, "bram")], attribute="Dexterity",
                     skill="Athletics", difficulty=4, dice=[8, 10, 2, 1, 9, 8, 2, 2, 2, 3, 4, 5])
     assert plain(run.results) == {"helper_pools": [4], "help": 3, "total_successes": 4, "outcome": "success",
-                                  "degree": "Normal"}
+                                  "degree": "Normal", "over_soft_cap": False}
 
 
 def test_mixed_roll_from_a_sheet(rules) -> None:  # type: ignore[no-untyped-def]
@@ -642,7 +642,7 @@ def test_a_roll_without_a_troupe(rules) -> None:  # type: ignore[no-untyped-def]
         rules.run("Roll", as_=sheet(rules, "ayla"), attribute="Dexterity", skill="Athletics", momentum_dice=1,
                   dice=[8] * 8)
     assert [d.code for d in error.value.diagnostics] == ["E0613"]
-    assert "has_troupe" in str(error.value.diagnostics[0].message)
+    assert "troupe_sheet_given" in str(error.value.diagnostics[0].message)
 
 
 def test_intervals_performed_side_by_side(rules) -> None:  # type: ignore[no-untyped-def]
