@@ -25,7 +25,8 @@ def add_check_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--with", dest="inputs", action="append", metavar="NAME=VALUE",
                         help="an input of the check, e.g. --with pool=5 or --with ability=7M")
     parser.add_argument("--option", dest="options", action="append", metavar="NAME=VALUE",
-                        help="a house rule, e.g. --option enhancement_gate=meets_difficulty")
+                        help="a house rule: one of the game's options set to one of its choices, "
+                        "--option NAME=CHOICE (the game's README and 'runebook export GAME' list them)")
     parser.add_argument("--as", dest="actor", metavar="CHAR.yaml", action="append",
                         help="the acting character ('actor' in the check; its stats fill missing inputs); "
                         "give it again for a group ('actors' lists them all)")
