@@ -144,3 +144,15 @@ def absorb(start: Any, step: Callable[[Any], list[tuple[Fraction, Any]]]) -> dic
                         holders[column].discard(r)
     first = index[start]
     return {end: rows[first][n + k] for k, end in enumerate(ends) if rows[first].get(n + k)}
+
+
+def aftermath_steps(rules, entity, steps: list[tuple[str, str]], option: str) -> tuple[Any, dict[str, Any]]:  # type: ignore[no-untyped-def]
+    """Aftermath after Aftermath on one character, under option benefits_meet_consequences:
+    the character as the last run left it, and that run's results."""
+    results: dict[str, Any] = {}
+    for outcome, degree in steps:
+        run = rules.run("aftermath", as_=entity, outcome=outcome, degree=degree,
+                        options={"benefits_meet_consequences": option})
+        results = run.results
+        entity = attrs.evolve(entity, conditions=[Held(c) for c in run.state["actor"]["conditions"]])
+    return entity, results

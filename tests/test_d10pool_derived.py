@@ -31,16 +31,14 @@ import json
 from collections import Counter
 from fractions import Fraction
 from itertools import product
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from runebook import interpreter
-from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter.rules.procedures import ScriptedDriver
+from d10pool_helpers import plain, refused, sheets
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "d10-pool" / "examples"
 TEN = Fraction(1, 10)
 DEGREES = {0: "Normal", 1: "Competent", 2: "Excellence", 3: "Amazing"}
 
@@ -48,24 +46,6 @@ DEGREES = {0: "Normal", 1: "Competent", 2: "Excellence", 3: "Amazing"}
 @pytest.fixture(scope="module")
 def rules():  # type: ignore[no-untyped-def]
     return interpreter.load("d10-pool")
-
-
-def plain(value: Any) -> Any:
-    if isinstance(value, (tuple, list)):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    return getattr(value, "name", value)
-
-
-def refused(call) -> list[str]:  # type: ignore[no-untyped-def]
-    with pytest.raises(RunebookError) as error:
-        call()
-    return [d.code for d in error.value.diagnostics]
-
-
-def sheets(rules, *names: str) -> list:  # type: ignore[no-untyped-def]
-    return [rules.entity(str(EXAMPLES / f"{n}.yaml")) for n in names]
 
 
 # ---------------------------------------------------------------- independent enumerations

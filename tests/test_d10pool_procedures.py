@@ -26,27 +26,14 @@ from hypothesis import strategies as st
 from runebook import interpreter
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter.rules.procedures import ScriptedDriver
+from d10pool_helpers import EXAMPLES, plain, sheet
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "d10-pool" / "examples"
 TEN = Fraction(1, 10)
 
 
 @pytest.fixture(scope="module")
 def rules():  # type: ignore[no-untyped-def]
     return interpreter.load("d10-pool")
-
-
-def sheet(rules, name: str):  # type: ignore[no-untyped-def]
-    return rules.entity(str(EXAMPLES / f"{name}.yaml"))
-
-
-def plain(value: Any) -> Any:
-    """Levels by name, tuples as lists, so results compare with literals."""
-    if isinstance(value, (tuple, list)):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    return getattr(value, "name", value)
 
 
 def roll(rules, who: str, *, answers: list[str] = (), troupe=None, **inputs: Any):  # type: ignore[no-untyped-def]

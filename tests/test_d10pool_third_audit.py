@@ -56,34 +56,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from runebook.dsl.diagnostics import RunebookError
 
 from runebook import interpreter
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "d10-pool" / "examples"
+from d10pool_helpers import EXAMPLES, plain, refused, sheets
 
 
 @pytest.fixture(scope="module")
 def rules():  # type: ignore[no-untyped-def]
     return interpreter.load("d10-pool")
-
-
-def plain(value: Any) -> Any:
-    if isinstance(value, (tuple, list)):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    return getattr(value, "name", value)
-
-
-def refused(call) -> list[str]:  # type: ignore[no-untyped-def]
-    with pytest.raises(RunebookError) as error:
-        call()
-    return [d.code for d in error.value.diagnostics]
-
-
-def sheets(rules, *names: str) -> list:  # type: ignore[no-untyped-def]
-    return [rules.entity(str(EXAMPLES / f"{n}.yaml")) for n in names]
 
 
 # ---------------------------------------------------------------- XB.5-6 / A5: a Drawback above 3

@@ -16,8 +16,8 @@ import pytest
 from runebook import interpreter
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter.rules.procedures import ScriptedDriver
+from d10pool_helpers import sheet
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "d10-pool" / "examples"
 
 GAME = """\
 stats
@@ -32,10 +32,6 @@ procedure Shape (stat: text = "Might")
 @pytest.fixture(scope="module")
 def d10():  # type: ignore[no-untyped-def]
     return interpreter.load("d10-pool")
-
-
-def sheet(rules, name: str):  # type: ignore[no-untyped-def]
-    return rules.entity(str(EXAMPLES / f"{name}.yaml"))
 
 
 def test_has_stat_reads_the_sheet_in_any_case(tmp_path: Path) -> None:

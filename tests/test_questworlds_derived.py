@@ -23,6 +23,7 @@ import pytest
 from runebook import interpreter
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter.rules.entities import Held
+from questworlds_helpers import aftermath_steps
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesets" / "questworlds" / "examples"
 DEGREES = ["marginal", "minor", "major", "complete"]
@@ -486,13 +487,7 @@ def test_golden_healing(rules, tmp_path: Path, held: list[str], dice: str, after
 ])
 def test_golden_states(rules, tmp_path: Path, steps: list[tuple[str, str]], option: str, left: list[str],  # type: ignore[no-untyped-def]
                        modifier: int) -> None:
-    entity = hero_with(rules, tmp_path)
-    results: dict[str, Any] = {}
-    for outcome, degree in steps:
-        run = rules.run("aftermath", as_=entity, outcome=outcome, degree=degree,
-                        options={"benefits_meet_consequences": option})
-        results = run.results
-        entity = attrs.evolve(entity, conditions=[Held(c) for c in run.state["actor"]["conditions"]])
+    entity, results = aftermath_steps(rules, hero_with(rules, tmp_path), steps, option)
     assert sorted(c.name for c in entity.conditions) == sorted(left) and results["modifier"] == modifier
 
 

@@ -59,14 +59,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
 
 from runebook import interpreter
 from runebook.dsl.diagnostics import RunebookError
-from runebook.interpreter.rules.entities import Held
 from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint
-from questworlds_helpers import Stop, level_name
+from questworlds_helpers import Stop, aftermath_steps, level_name
 
 
 @pytest.fixture(scope="module")
@@ -494,13 +492,7 @@ def test_the_scored_contest_reads_the_sheet(cli) -> None:  # type: ignore[no-unt
 
 def after_steps(rules, tmp_path: Path, steps: list[tuple[str, str]], option: str) -> tuple[list[str], dict[str, Any]]:  # type: ignore[no-untyped-def]
     """Aftermath after Aftermath on one character; the conditions left and the last results."""
-    entity = sheet_with(tmp_path, rules)
-    results: dict[str, Any] = {}
-    for outcome, degree in steps:
-        run = rules.run("aftermath", as_=entity, outcome=outcome, degree=degree,
-                        options={"benefits_meet_consequences": option})
-        results = run.results
-        entity = attrs.evolve(entity, conditions=[Held(c) for c in run.state["actor"]["conditions"]])
+    entity, results = aftermath_steps(rules, sheet_with(tmp_path, rules), steps, option)
     return sorted(c.name for c in entity.conditions), results
 
 
