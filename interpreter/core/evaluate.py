@@ -1945,7 +1945,7 @@ def _read_from(error: RunebookError, name: str, site: Any) -> RunebookError:
 
 
 def call_function_value(func: Function, values: list[Any], ctx: Context, site: Any) -> Any:
-    compiled = compile_body(func.body, func.source, ctx.limits)
+    compiled, size = _body(func.body, func.source, ctx.limits)
     # MapEnv(dict(zip(params, values))), with the parameters' index folded once per function.
     env = MapEnv.indexed(dict(zip(func.params, values)), dict(_params_index(func.params)), as_env(func.env))
     ctx.calls += 1
@@ -1953,7 +1953,7 @@ def call_function_value(func: Function, values: list[Any], ctx: Context, site: A
         raise limit_error("max_calls", ctx.limits, site, f"more than {ctx.limits.max_calls:,} calls in one evaluation")
     if ctx.world is not None:
         # Every world of exact odds makes its calls again: each counts its body's nodes.
-        ctx.world.charge(_body_size(func.body))
+        ctx.world.charge(size)
     ctx.depth += 1
     try:
         if ctx.depth > ctx.limits.max_depth:
@@ -1972,36 +1972,31 @@ def _params_index(params: tuple[str, ...]) -> dict[str, str]:
     return index
 
 
-_BODIES: dict[int, tuple[Any, Limits, Closure]] = {}
-_BODY_SIZES: dict[int, tuple[Any, int]] = {}
+#: Compiled bodies by their node's id: (node, limits, closure, its expression_size).
+_BODIES: dict[int, tuple[Any, Limits, Closure, int]] = {}
 
 
-def _body_size(expr: ex.Expr) -> int:
-    """:func:`expression_size` of a function body, worked out once per body node."""
-    entry = _BODY_SIZES.get(id(expr))
-    if entry is not None and entry[0] is expr:
-        return entry[1]
-    if len(_BODY_SIZES) > 4096:
-        _BODY_SIZES.clear()
-    size = expression_size(expr)
-    _BODY_SIZES[id(expr)] = (expr, size)
-    return size
-
-
-def compile_body(expr: ex.Expr, source: Source | None, limits: Limits = DEFAULT_LIMITS) -> Closure:
-    """Compile a function body or a derived value once (keyed by the node object), checked
+def _body(expr: ex.Expr, source: Source | None, limits: Limits) -> tuple[Closure, int]:
+    """A body compiled once (keyed by the node object) with its size in nodes, checked
     against the limits of the evaluation that calls it."""
     entry = _BODIES.get(id(expr))
     if entry is not None and entry[0] is expr and (entry[1] is limits or entry[1] == limits):
-        return entry[2]
+        return entry[2], entry[3]
     if len(_BODIES) > 4096:
         _BODIES.clear()
     diagnostics = [d for d in check_expression(expr, source, limits) if d.severity == "error"]
     if diagnostics:
         raise RunebookError(diagnostics)
     closure = Compiler(source, limits).compile(expr)
-    _BODIES[id(expr)] = (expr, limits, closure)
-    return closure
+    size = expression_size(expr)
+    _BODIES[id(expr)] = (expr, limits, closure, size)
+    return closure, size
+
+
+def compile_body(expr: ex.Expr, source: Source | None, limits: Limits = DEFAULT_LIMITS) -> Closure:
+    """Compile a function body or a derived value once (keyed by the node object), checked
+    against the limits of the evaluation that calls it."""
+    return _body(expr, source, limits)[0]
 
 
 # ---------------------------------------------------------------- compiled expressions
