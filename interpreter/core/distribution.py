@@ -402,10 +402,8 @@ class World:
             raise Undetermined
         return value
 
-    def read(self, pool: LazyPool, reader: Reader, last: bool = False) -> Any:
-        """The value of ``reader`` on ``pool`` in this world: a choice among the pool's joint
-        readings, made once per world. When the reading is the world's ``last`` act, its
-        options are spread instead (see :class:`Spread`)."""
+    def _readers(self, pool: LazyPool, reader: Reader) -> list[Reader]:
+        """The readings made of ``pool`` in this computation, ``reader`` among them."""
         session = self.session
         known = session.readers.setdefault(pool.key, [])
         if reader not in known:
@@ -413,6 +411,14 @@ class World:
             if pool.key in session.branched:
                 # Earlier worlds chose among fewer readings of this pool: start again.
                 raise _Restart
+        return known
+
+    def read(self, pool: LazyPool, reader: Reader, last: bool = False) -> Any:
+        """The value of ``reader`` on ``pool`` in this world: a choice among the pool's joint
+        readings, made once per world. When the reading is the world's ``last`` act, its
+        options are spread instead (see :class:`Spread`)."""
+        session = self.session
+        known = self._readers(pool, reader)
         values = self.assigned.get(pool.key)
         if values is None:
             lead = self.leads.get(pool.key) if self.leads else None
@@ -455,11 +461,7 @@ class World:
         for position, item in enumerate(items):
             if position in lazy:
                 pool, reader = lazy[position]
-                known = session.readers.setdefault(pool.key, [])
-                if reader not in known:
-                    known.append(reader)
-                    if pool.key in session.branched:
-                        raise _Restart
+                self._readers(pool, reader)
                 parts.append((pool.spec, reader))
             else:
                 value = ctx.result(item)
@@ -536,8 +538,8 @@ def leader_table(parts: tuple[Any, ...], session: _Session) -> tuple[list[tuple[
             if any(type(values[0]) not in (int, Fraction) for values, _ in options):
                 _LEADERS.put(key, _NO_TABLE)
                 return None
-            denominator = math.lcm(*(p.denominator for _, p in options))
-            weights.append({values[0]: p.numerator * (denominator // p.denominator) for values, p in options if p})
+            whole, denominator = _to_integers({values[0]: p for values, p in options if p})
+            weights.append(whole)
             totals.append(denominator)
         else:
             weights.append({part: 1})
