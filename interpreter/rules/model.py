@@ -1240,17 +1240,12 @@ def _require_help(ctx: Context, seen: int, expr: ex.Expr | None = None, env: Map
 
 
 def _run_name_value(env: MapEnv, name: str) -> Any:
-    """A name's value as a run sees it: its own lines' names first, then the scope they sit in
-    (inputs and options live in a parent of the lines' environment), nearest first; None
-    when no plain environment of the chain holds it."""
-    folded = normalize_name(name)
-    current: Any = env
-    while isinstance(current, MapEnv):
-        key = current.index.get(folded)
-        if key is not None:
-            return current.mapping.get(key)
-        current = current.parent
-    return None
+    """A name's value as a run sees it (its own lines' names, then the inputs and options in
+    the scopes above them); None when nothing holds it."""
+    try:
+        return env.lookup(name)
+    except KeyError:
+        return None
 
 
 #: Functions the rules layer gives every game: an entity's state, read in expressions (their
