@@ -232,23 +232,17 @@ def hidden_builtins(uses: Iterable[str]) -> frozenset[str]:
 
 #: Functions of other languages and dice tools that the language spells otherwise, by lower-case
 #: name: what to write instead (a near spelling, `sqrt` for `sort`, would mislead).
-FOREIGN: dict[str, str] = {
-    "len": "count(xs) is how many items a list has",
-    "length": "count(xs) is how many items a list has",
-    "size": "count(xs) is how many items a list has",
-    "pow": "write a ** b",
-    "int": "floor(x) rounds down, round(x) to the nearest",
-    "trunc": "floor(x) rounds down, ceil(x) up",
-    "sqrt": "numbers stay exact, so there is no square root: compare squares instead (x * x <= n)",
-    "mean": "sum(xs) / count(xs) is the mean of a list; 'runebook odds' shows a roll's mean",
-    "avg": "sum(xs) / count(xs) is the mean of a list; 'runebook odds' shows a roll's mean",
-    "average": "sum(xs) / count(xs) is the mean of a list; 'runebook odds' shows a roll's mean",
-    "median": "sort(xs)[count(xs) // 2] is the middle item of a list",
-    "random": "dice are written as dice: 1d6 (a number from 1 to 6)",
-    "rand": "dice are written as dice: 1d6 (a number from 1 to 6)",
-    "roll": "dice are written as dice: 1d6 (a number from 1 to 6)",
-    "print": "'show NAME = value' on a line shows a value in the trace",
-}
+FOREIGN: dict[str, str] = {name: advice for names, advice in (
+    (("len", "length", "size"), "count(xs) is how many items a list has"),
+    (("pow",), "write a ** b"),
+    (("int",), "floor(x) rounds down, round(x) to the nearest"),
+    (("trunc",), "floor(x) rounds down, ceil(x) up"),
+    (("sqrt",), "numbers stay exact, so there is no square root: compare squares instead (x * x <= n)"),
+    (("mean", "avg", "average"), "sum(xs) / count(xs) is the mean of a list; 'runebook odds' shows a roll's mean"),
+    (("median",), "sort(xs)[count(xs) // 2] is the middle item of a list"),
+    (("random", "rand", "roll"), "dice are written as dice: 1d6 (a number from 1 to 6)"),
+    (("print",), "'show NAME = value' on a line shows a value in the trace"),
+) for name in names}
 
 
 def foreign_help(name: str) -> str | None:
