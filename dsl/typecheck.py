@@ -706,8 +706,7 @@ class _Checker:
         literal = _literal_number(node.key)
         if literal is not None and numeric and not any(row.key.matches(literal) for row in table.rows):
             # A key written as a number: the run would stop there whatever the dice say.
-            rows = ", ".join(str(row.key) for row in table.rows[:6]) + (", ..." if len(table.rows) > 6 else "")
-            self.error("E0413", node, table=str(table.name), key=literal, help=f"rows: {rows}")
+            self.error("E0413", node, table=str(table.name), key=literal, help=f"rows: {_rows(table)}")
             return
         for t in ty.members(key):
             if t.kind in ("any", "none") or (numeric and (ty.numeric(t) or t.kind == "rating")):
@@ -720,8 +719,7 @@ class _Checker:
                     return
             if t.kind not in ("number", "boolean", "pool", "rating", "text", "level"):
                 return  # not a key at all: reported as such, or anything
-        rows = ", ".join(str(row.key) for row in table.rows[:6]) + (", ..." if len(table.rows) > 6 else "")
-        self.error("E0425", node.key, table=str(table.name), found=key, help=f"its rows: {rows}")
+        self.error("E0425", node.key, table=str(table.name), found=key, help=f"its rows: {_rows(table)}")
 
     def t_Unary(self, node: ex.Unary, scope: _Scope) -> Type:
         t = self.infer(node.operand, scope)
@@ -1017,3 +1015,8 @@ def _literal_number(expr: ex.Expr | None) -> int | None:
     if isinstance(expr, ex.Number) and type(expr.value) is int:
         return sign * expr.value
     return None
+
+
+def _rows(table: ast.TableDecl) -> str:
+    """A table's first row keys, as a help line lists them."""
+    return ", ".join(str(row.key) for row in table.rows[:6]) + (", ..." if len(table.rows) > 6 else "")
