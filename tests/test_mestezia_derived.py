@@ -20,7 +20,6 @@ and exact odds compared with enumerations written here.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 from itertools import product
 from math import comb
 from pathlib import Path
@@ -30,6 +29,7 @@ import pytest
 from runebook import interpreter
 from runebook.dsl.diagnostics import RunebookError
 from runebook.rulesets import RULESETS_DIR
+from mestezia_helpers import challenge_win
 
 MESTEZIA = RULESETS_DIR / "mestezia"
 EXAMPLES = MESTEZIA / "examples"
@@ -335,15 +335,8 @@ def test_challenge_odds_match_a_markov_enumeration(rules) -> None:  # type: igno
     p = Fraction(3, 10)
     grade = [comb(3, k) * p ** k * (1 - p) ** (3 - k) for k in range(4)]
 
-    @lru_cache(maxsize=None)
-    def win(b: int, s: int) -> Fraction:
-        if b >= 5:
-            return Fraction(1)
-        if s >= 4:
-            return Fraction(0)
-        return ((grade[2] + grade[3]) * win(b + 1, s) + grade[0] * win(b, s + 1)) / (1 - grade[1])
-
-    assert {str(k): v for k, v in odds.results["outcome"].items() if v} == {"won": win(0, 0), "lost": 1 - win(0, 0)}
+    won = challenge_win(grade[2] + grade[3], grade[0])
+    assert {str(k): v for k, v in odds.results["outcome"].items() if v} == {"won": won, "lost": 1 - won}
 
 
 # ---------------------------------------------------------------- defect: several targets and upgrades

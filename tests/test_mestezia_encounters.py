@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
-from functools import lru_cache
 from itertools import product
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter import roll
 from runebook.interpreter.rules.procedures import ScriptedDriver
 from runebook.rulesets import RULESETS_DIR
+from mestezia_helpers import challenge_win
 
 SKIRMISH = RULESETS_DIR / "mestezia" / "examples" / "skirmish"
 RAIDER, SEER, GUARD, LOOKOUT = (str(SKIRMISH / f"{n}.yaml") for n in ("raider", "seer", "guard", "lookout"))
@@ -348,17 +348,10 @@ def test_challenge_odds_match_a_markov_chain(rules) -> None:  # type: ignore[no-
     p_b = sum(p for g, p in grades.items() if g >= 2)
     p_s = grades.get(0, Fraction(0))
 
-    @lru_cache(maxsize=None)
-    def win(b: int, s: int) -> Fraction:
-        if b >= 5:
-            return Fraction(1)
-        if s >= 4:
-            return Fraction(0)
-        return (p_b * win(b + 1, s) + p_s * win(b, s + 1)) / (p_b + p_s)
-
+    won = challenge_win(p_b, p_s)
     odds = rules.odds("challenge", modifier=4, answers={"task": "accept_the_challenge"})
     outcome = {str(k): v for k, v in odds.results["outcome"].items()}
-    assert outcome == {"won": win(0, 0), "lost": 1 - win(0, 0)}
+    assert outcome == {"won": won, "lost": 1 - won}
     assert odds.residual == 0
 
 
