@@ -5,11 +5,14 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from itertools import product
 from typing import Any
 
 from runebook.interpreter.core.values import Bound
 
-__all__ = ["chi_square_agrees"]
+__all__ = ["chi_square_agrees", "enumerate_odds"]
 
 def chi_square_agrees(rules, check: str, name: str, runs: int, seed: int, **inputs: Any) -> None:  # type: ignore[no-untyped-def]
     """Seeded rolls of a check against its exact odds (bins under 5 expected are merged)."""
@@ -30,3 +33,12 @@ def chi_square_agrees(rules, check: str, name: str, runs: int, seed: int, **inpu
     critical = df * (1 - 2 / (9 * df) + 3.29 * math.sqrt(2 / (9 * df))) ** 3  # p = 0.0005
     assert float(chi2) < critical, (name, float(chi2), critical, seen)
 
+
+def enumerate_odds(dice: Sequence[Sequence[int]], read: Callable[[tuple[int, ...]], Any]) -> dict[Any, Fraction]:
+    """Every combination of faces, equally likely, read by ``read``."""
+    combos = list(product(*dice))
+    out: dict[Any, Fraction] = {}
+    for combo in combos:
+        key = read(combo)
+        out[key] = out.get(key, Fraction(0)) + Fraction(1, len(combos))
+    return out

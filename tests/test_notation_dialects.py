@@ -8,7 +8,7 @@ with given dice, and exact odds compared with an independent enumeration written
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -20,18 +20,9 @@ from hypothesis import strategies as st
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter import odds, roll
 from runebook.interpreter.core.notation import DEFAULT_DIALECT, DIALECTS
+from checks_helpers import enumerate_odds
 
 D4, D6, D8, D10, D12, D20 = (tuple(range(1, n + 1)) for n in (4, 6, 8, 10, 12, 20))
-
-
-def enumerate_odds(dice: Sequence[Sequence[int]], fn: Callable[[tuple[int, ...]], Any]) -> dict[Any, Fraction]:
-    """Every combination of faces, equally likely, read by ``fn``."""
-    combos = list(product(*dice))
-    out: dict[Any, Fraction] = {}
-    for combo in combos:
-        key = fn(combo)
-        out[key] = out.get(key, Fraction(0)) + Fraction(1, len(combos))
-    return out
 
 
 def exact(expr: str, dialect: str = DEFAULT_DIALECT) -> dict[Any, Fraction]:

@@ -12,24 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from itertools import product
 from typing import Any
 
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter import odds, roll
+from checks_helpers import enumerate_odds
 
 D3, D4, D6, D8, D10, D20 = (tuple(range(1, n + 1)) for n in (3, 4, 6, 8, 10, 20))
 FUDGE = (-1, 0, 1)
-
-
-def enumerate_odds(dice: Sequence[Sequence[int]], read: Callable[[tuple[int, ...]], Any]) -> dict[Any, Fraction]:
-    """Every combination of faces, equally likely, read by ``read``."""
-    combos = list(product(*dice))
-    out: dict[Any, Fraction] = {}
-    for combo in combos:
-        key = read(combo)
-        out[key] = out.get(key, Fraction(0)) + Fraction(1, len(combos))
-    return out
 
 
 def rerolled(faces: Sequence[int], again: set[int]) -> tuple[int, ...]:
