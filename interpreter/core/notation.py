@@ -89,6 +89,10 @@ FOREIGN: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p), wh
     (r"^\s*/(?:r|roll|gmr|gmroll|br|blindroll|sr|selfroll)\b", "a chat command ('/roll')",
      "Runebook takes the formula alone, as in: runebook roll \"4d6kh3\""),
     (r"^\s*output\s", "AnyDice's 'output'", "Runebook shows the odds with: runebook odds \"3d6\""),
+    (r"(?i)\b(?:keep|drop)\s+(?:the\s+)?(?:highest|lowest|best|worst|high|low)\b|(?<!\[)\b(?:highest|lowest)\s+\d+\s+of\b",
+     "keeping or dropping dice in words ('4d6 drop lowest')",
+     "write the keep after the dice: '4d6 keep highest 3' is '4d6kh3', '4d6 drop lowest' is '4d6dl1', "
+     "'highest 1 of 2d20' is '2d20kh1', 'lowest 1 of 2d20' is '2d20kl1'"),
     (r"\d[dD]\d+[\w!<>=]*?(?:KH|KL|DH|DL|RO|RR|CS|CF|K|X|R)(?![a-z])", "a modifier in capitals ('4d6KH3')",
      "Runebook writes modifiers in lower case, as in '4d6kh3' ('L', 'H' and 'U' are RANDSUM's)"),
 ))
