@@ -123,6 +123,7 @@ MESSAGES: dict[str, str] = {
     "E0423": "argument {index} of '{name}' is {found}; it takes {expected}",
     "E0424": "no field '{name}' in {found}",
     "E0425": "no row of '{table}' can answer {found}",
+    "E0426": "'{name}' cannot take {found} as argument {index} ('{param}'): {problem}",
     "E0430": "there is no item {key} in a list of {count}",
     # E05xx: dice given by the user
     "E0501": "not enough dice given: needed a {die} for {what}",

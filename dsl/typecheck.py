@@ -127,6 +127,11 @@ class _Checker:
         self.source: Source | None = None
         self._quiet = 0
         self._busy: set[int] = set()
+        #: A function's body typed with its arguments' types: (function id, types) -> its first
+        #: problem (see _arguments); the ones being typed; each body's problems with any arguments.
+        self._instances: dict[tuple[int, tuple[Type, ...]], Diagnostic | None] = {}
+        self._busy_instances: set[tuple[int, tuple[Type, ...]]] = set()
+        self._generic: dict[int, set[tuple[str, Span | None]]] = {}
         #: Each declaration's type and, until the pass reaches it, its diagnostics (by its id).
         self._memo: dict[int, Type] = {}
         self._reports: dict[int, list[Diagnostic]] = {}
@@ -816,10 +821,12 @@ class _Checker:
         if isinstance(called, Builtin):
             return self._builtin(node, called, args)
         if isinstance(called, ast.FunctionDecl):
+            assert source is not None
             if len(args) != len(called.params):
                 self.error("E0406", node, name=name, expected=len(called.params), got=len(args),
                            help=f"{called.name}({', '.join(p.name for p in called.params)})")
-            assert source is not None
+            else:
+                self._arguments(node, called, source, args)
             return self.type_of(called, source)
         if isinstance(called, ast.CheckDecl):
             params = called.params
@@ -841,6 +848,74 @@ class _Checker:
             return self.type_of(called, source)
         return ANY
 
+    def _arguments(self, node: ex.Call, called: ast.FunctionDecl, source: Source, args: list[Type]) -> None:
+        """A call of a function the game defines: its body typed again with the arguments'
+        types (E0426 at the first argument it cannot take). A function's body alone sees
+        ``any`` for its parameters, so ``half("three")`` of ``half(x) = x / 2`` would pass
+        the check and stop on its first run."""
+        known = [_argument_type(t) for t in args]
+        if all(t.kind == "any" for t in known):
+            return
+        for index, t in enumerate(known):
+            if t.kind == "any":
+                continue
+            # One argument at a time, the others as anything: the problem is this one's.
+            alone = [t if i == index else ANY for i in range(len(known))]
+            problem = self._instance(called, source, tuple(alone))
+            if problem is not None:
+                param = called.params[index].name
+                self.error("E0426", node.args[index], name=str(called.name), found=t, index=index + 1,
+                           param=param, problem=problem.message,
+                           help=f"{problem.location()}: the line that fails; give '{called.name}' "
+                                f"the kind of value it uses '{param}' as")
+                return
+
+    def _instance(self, called: ast.FunctionDecl, source: Source, args: tuple[Type, ...]) -> Diagnostic | None:
+        """The first problem of ``called``'s body with its parameters of types ``args`` that its
+        body with parameters of any type does not have (None: none), worked out once per types."""
+        key = (id(called), args)
+        if key in self._instances:
+            return self._instances[key]
+        if key in self._busy_instances or len(self._busy_instances) > _MAX_NESTED_DECLARATIONS:
+            return None  # a function calling itself: its first instance is the one followed
+        self._busy_instances.add(key)
+        outer = (self.source, self.found, self._quiet, self.types)
+        self.source, self.found, self._quiet, self.types = source, [], 0, None
+        try:
+            scope = _Scope({fold(p.name): t for p, t in zip(called.params, args)}, self.globals)
+            self.infer(called.body, scope)
+            found = self.found
+        except RecursionError:
+            found = []
+        finally:
+            self.source, self.found, self._quiet, self.types = outer
+            self._busy_instances.discard(key)
+        plain = self._instance(called, source, (ANY,) * len(args)) if any(t.kind != "any" for t in args) else None
+        seen = set() if plain is None else {(plain.code, plain.span)}
+        if plain is not None or any(t.kind != "any" for t in args):
+            # What the body gets wrong whatever its arguments is reported with the function.
+            seen |= self._generic_problems(called, source)
+        problem = next((d for d in found if (d.code, d.span) not in seen), None)
+        self._instances[key] = problem
+        return problem
+
+    def _generic_problems(self, called: ast.FunctionDecl, source: Source) -> set[tuple[str, Span | None]]:
+        """(code, span) of every problem ``called``'s body has with parameters of any type."""
+        key = id(called)
+        found = self._generic.get(key)
+        if found is None:
+            outer = (self.source, self.found, self._quiet, self.types)
+            self.source, self.found, self._quiet, self.types = source, [], 0, None
+            try:
+                self.infer(called.body, self._function_scope(called))
+                found = {(d.code, d.span) for d in self.found}
+            except RecursionError:
+                found = set()
+            finally:
+                self.source, self.found, self._quiet, self.types = outer
+            self._generic[key] = found
+        return found
+
     def _builtin(self, node: ex.Call, builtin: Builtin, args: list[Type]) -> Type:
         fitting = [s for s in builtin.signatures if s.fits(len(args))]
         if not fitting:
@@ -858,6 +933,15 @@ class _Checker:
         self.error("E0423", node.args[index], index=index + 1, name=builtin.name, found=args[index],
                    expected=param.type, help=" or ".join(s.text for s in fitting))
         return signature.result_type(args)
+
+
+def _argument_type(t: Type) -> Type:
+    """What a function's body is typed again with for an argument of type ``t``: ``none``
+    (alone or in a union) is left as anything, since a body may test for it
+    (``0 if x == none else x / 2``) where the check does not narrow types."""
+    if t.kind == "none" or (t.kind == "union" and any(m.kind == "none" for m in t.members)):
+        return ANY
+    return t
 
 
 @lru_cache(maxsize=8192)

@@ -177,6 +177,16 @@ game.rules:{line}:21: E0404 division by zero
  {line} |   let half = 10 // (0)
     |                     ^
 help: the divisor is always 0 here"""),
+    "a function given text where its body needs a number": ('  let halved = half("three")', """\
+game.rules:{line}:21: E0426 'half' cannot take text as argument 1 ('x'): '/' needs a number; 'x' is text
+ {line} |   let halved = half("three")
+    |                     ^^^^^^^
+help: game.rules:9:26: the line that fails; give 'half' the kind of value it uses 'x' as"""),
+    "a function given a level where its body needs a number": ("  let halved = half(r.grade)", """\
+game.rules:{line}:21: E0426 'half' cannot take a level of 'Grade' as argument 1 ('x'): '/' needs a number; 'x' is a level of 'Grade'
+ {line} |   let halved = half(r.grade)
+    |                     ^^^^^^^
+help: game.rules:9:26: the line that fails; give 'half' the kind of value it uses 'x' as"""),
     "dice counted by a level": ("  roll more = (success)d6", """\
 game.rules:{line}:16: E0420 the number of dice needs a number; 'success' is a level of 'Result'
  {line} |   roll more = (success)d6
@@ -517,3 +527,51 @@ def test_a_list_input_has_the_type_it_declares(cli, tmp_path) -> None:  # type: 
     run = cli("check", str(path))
     assert run.code == 1
     assert "l.rules:2:14: E0420 '*' needs a number; 'xs' is a list of numbers" in run.stderr
+
+
+# ---------------------------------------------------------------- calls of the game's functions
+
+CALLS = """\
+levels Result: failure < success
+
+function half(x) = x / 2
+function twice_half(y) = half(y) * 2
+function countdown(n) = 0 if n <= 0 else countdown(n - 1)
+function guarded(x) = 0 if x == none else x / 2
+function broken(x) = success + 1
+
+check Calls
+  result a = twice_half("a")
+  result b = countdown("b")
+  result c = guarded(none)
+  result d = half(4) + twice_half(3.5) + countdown(3)
+  result e = broken(1)
+"""
+
+
+def test_a_function_is_typed_with_the_arguments_it_is_given(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Text through one function into another's division: the outer call is where it is wrong
+    (the help names the failing line); a function calling itself is followed once; `none` is
+    not held against a body that tests for it; a body wrong whatever its arguments is reported
+    once, at the function, not again at each call."""
+    run, stderr = _checked(cli, tmp_path, CALLS)
+    assert run.code == 1, run.show()
+    found = [line for line in stderr.splitlines() if "game.rules:" in line and " E0" in line]
+    assert found == [
+        "game.rules:7:22: E0420 '+' needs a number; 'success' is a level of 'Result'",
+        "game.rules:10:25: E0426 'twice_half' cannot take text as argument 1 ('y'): "
+        "'half' cannot take text as argument 1 ('x'): '/' needs a number; 'x' is text",
+        "game.rules:11:24: E0426 'countdown' cannot take text as argument 1 ('n'): "
+        "'<=' needs a number or a level; 'n' is text",
+    ], stderr
+
+
+def test_such_a_call_stopped_on_its_first_run(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """What E0426 reports is what the run meets: without the check stage the game loads and
+    the call stops inside the function's body."""
+    monkeypatch.setattr("runebook.dsl.model.check_types", lambda *a, **k: [])
+    (tmp_path / "game.rules").write_text("function half(x) = x / 2\n\ncheck Halved\n  result h = half(\"three\")\n")
+    rules = interpreter.load(str(tmp_path))
+    with pytest.raises(RunebookError) as error:
+        rules.resolve("Halved", seed=1)
+    assert [(d.code, d.span.line) for d in error.value.diagnostics] == [("E0405", 1)]
