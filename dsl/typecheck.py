@@ -47,6 +47,9 @@ from runebook.dsl.source import Source, Span
 from runebook.dsl.types import ANY, Type
 
 _MAX_NESTED_DECLARATIONS = 100
+#: How many expression nodes function bodies may be typed again with their calls' arguments,
+#: in all (a hostile file of many functions and calls is checked in bounded time).
+_MOST_INSTANCE_NODES = 200_000
 from runebook.dsl.vocabulary import Vocabulary
 from runebook.dsl.vocabulary import fold as _fold_now
 
@@ -131,7 +134,9 @@ class _Checker:
         #: problem (see _arguments); the ones being typed; each body's problems with any arguments.
         self._instances: dict[tuple[int, tuple[Type, ...]], Diagnostic | None] = {}
         self._busy_instances: set[tuple[int, tuple[Type, ...]]] = set()
-        self._generic: dict[int, set[tuple[str, Span | None]]] = {}
+        self._generic: dict[int, frozenset[tuple[str, Span | None]]] = {}
+        self._instance_nodes = 0
+        self._sizes: dict[int, int] = {}
         #: Each declaration's type and, until the pass reaches it, its diagnostics (by its id).
         self._memo: dict[int, Type] = {}
         self._reports: dict[int, list[Diagnostic]] = {}
@@ -872,49 +877,51 @@ class _Checker:
 
     def _instance(self, called: ast.FunctionDecl, source: Source, args: tuple[Type, ...]) -> Diagnostic | None:
         """The first problem of ``called``'s body with its parameters of types ``args`` that its
-        body with parameters of any type does not have (None: none), worked out once per types."""
+        body with parameters of any type does not have (None: none), worked out once per types.
+        Bounded: a file of many functions called with many types stops being typed again after
+        ``_MOST_INSTANCE_NODES`` nodes in all (what is not followed is never an error)."""
         key = (id(called), args)
         if key in self._instances:
             return self._instances[key]
         if key in self._busy_instances or len(self._busy_instances) > _MAX_NESTED_DECLARATIONS:
             return None  # a function calling itself: its first instance is the one followed
+        size = self._sizes.get(id(called))
+        if size is None:
+            size = self._sizes[id(called)] = sum(1 for _ in ex.nodes(called.body))
+        if self._instance_nodes + size > _MOST_INSTANCE_NODES:
+            return None
+        self._instance_nodes += size
+        generic = self._generic_problems(called, source)
         self._busy_instances.add(key)
-        outer = (self.source, self.found, self._quiet, self.types)
-        self.source, self.found, self._quiet, self.types = source, [], 0, None
-        try:
-            scope = _Scope({fold(p.name): t for p, t in zip(called.params, args)}, self.globals)
-            self.infer(called.body, scope)
-            found = self.found
-        except RecursionError:
-            found = []
-        finally:
-            self.source, self.found, self._quiet, self.types = outer
-            self._busy_instances.discard(key)
-        plain = self._instance(called, source, (ANY,) * len(args)) if any(t.kind != "any" for t in args) else None
-        seen = set() if plain is None else {(plain.code, plain.span)}
-        if plain is not None or any(t.kind != "any" for t in args):
-            # What the body gets wrong whatever its arguments is reported with the function.
-            seen |= self._generic_problems(called, source)
-        problem = next((d for d in found if (d.code, d.span) not in seen), None)
+        scope = _Scope({fold(p.name): t for p, t in zip(called.params, args)}, self.globals)
+        found = self._quietly_typed(called.body, scope, source)
+        self._busy_instances.discard(key)
+        problem = next((d for d in found if (d.code, d.span) not in generic), None)
         self._instances[key] = problem
         return problem
 
-    def _generic_problems(self, called: ast.FunctionDecl, source: Source) -> set[tuple[str, Span | None]]:
-        """(code, span) of every problem ``called``'s body has with parameters of any type."""
+    def _generic_problems(self, called: ast.FunctionDecl, source: Source) -> frozenset[tuple[str, Span | None]]:
+        """(code, span) of every problem ``called``'s body has with parameters of any type
+        (reported with the function itself, not at its calls)."""
         key = id(called)
         found = self._generic.get(key)
         if found is None:
-            outer = (self.source, self.found, self._quiet, self.types)
-            self.source, self.found, self._quiet, self.types = source, [], 0, None
-            try:
-                self.infer(called.body, self._function_scope(called))
-                found = {(d.code, d.span) for d in self.found}
-            except RecursionError:
-                found = set()
-            finally:
-                self.source, self.found, self._quiet, self.types = outer
-            self._generic[key] = found
+            typed = self._quietly_typed(called.body, self._function_scope(called), source)
+            found = self._generic[key] = frozenset((d.code, d.span) for d in typed)
         return found
+
+    def _quietly_typed(self, expr: ex.Expr, scope: _Scope, source: Source) -> list[Diagnostic]:
+        """The problems of ``expr`` in ``scope``, collected apart (reported nowhere, and no
+        expression's recorded type changed)."""
+        outer = (self.source, self.found, self._quiet, self.types)
+        self.source, self.found, self._quiet, self.types = source, [], 0, None
+        try:
+            self.infer(expr, scope)
+            return self.found
+        except RecursionError:
+            return []
+        finally:
+            self.source, self.found, self._quiet, self.types = outer
 
     def _builtin(self, node: ex.Call, builtin: Builtin, args: list[Type]) -> Type:
         fitting = [s for s in builtin.signatures if s.fits(len(args))]

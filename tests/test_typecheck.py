@@ -575,3 +575,30 @@ def test_such_a_call_stopped_on_its_first_run(tmp_path, monkeypatch) -> None:  #
     with pytest.raises(RunebookError) as error:
         rules.resolve("Halved", seed=1)
     assert [(d.code, d.span.line) for d in error.value.diagnostics] == [("E0405", 1)]
+
+
+def test_typing_bodies_again_is_bounded(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A hostile file: a long function (1,900 terms, near the limit of one expression) called with 60 kinds of values. Its body is typed again
+    at most until the budget of nodes is spent (every call past it passes unfollowed), so the
+    check's work stays bounded whatever the file holds."""
+    from runebook.dsl import expr_ast as ex
+    from runebook.dsl import typecheck
+
+    typed: list[int] = []
+    original = typecheck._Checker._quietly_typed
+
+    def counting(self, expr, scope, source):  # type: ignore[no-untyped-def]
+        typed.append(sum(1 for _ in ex.nodes(expr)))
+        return original(self, expr, scope, source)
+
+    monkeypatch.setattr(typecheck._Checker, "_quietly_typed", counting)
+    body = " + ".join(["x"] * 1900)
+    groups = "\n".join(f"levels G{i}: a{i} < b{i}" for i in range(60))
+    calls = "\n".join(f"  result r{i} = long(a{i})" for i in range(60))
+    (tmp_path / "game.rules").write_text(f"{groups}\n\nfunction long(x) = {body}\n\ncheck Many\n{calls}\n")
+    with pytest.raises(RunebookError) as error:
+        interpreter.load(str(tmp_path))
+    reported = [d for d in error.value.diagnostics if d.code == "E0426"]
+    size = 2 * 1900 - 1
+    assert sum(typed) <= typecheck._MOST_INSTANCE_NODES + size  # the budget, and the body once as written
+    assert 0 < len(reported) == typecheck._MOST_INSTANCE_NODES // size < 60
