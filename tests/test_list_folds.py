@@ -14,15 +14,14 @@ from typing import Any
 
 import attrs
 import pytest
-
-from runebook import interpreter
+from checks_helpers import enumerate_odds
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter import api
 from runebook.interpreter.core import distribution
 from runebook.interpreter.core.distribution import _Session
 from runebook.interpreter.core.limits import DEFAULT_LIMITS
 
-from checks_helpers import enumerate_odds
+from runebook import interpreter
 
 D4, D6, D8, D10, D20 = (range(1, n + 1) for n in (4, 6, 8, 10, 20))
 

@@ -76,7 +76,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from itertools import combinations, product
-from typing import Any
+from typing import Any, NoReturn
 
 from runebook.dsl.diagnostics import Diagnostic, RunebookError
 from runebook.dsl.source import Source, Span
@@ -328,7 +328,7 @@ class World:
             found = folded[key] = usable[0]
         return found
 
-    def give_up(self, usable: list[bool], key: Any = None) -> None:
+    def give_up(self, usable: list[bool], key: Any = None) -> NoReturn:
         """An optimisation does not apply: clear its flag and start the enumeration again."""
         usable[0] = False
         if key is not None:
