@@ -76,7 +76,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from itertools import combinations, product
-from typing import Any
+from typing import Any, NoReturn
 
 from runebook.dsl.diagnostics import Diagnostic, RunebookError
 from runebook.dsl.source import Source, Span
@@ -84,6 +84,8 @@ from runebook.interpreter.core.dice import DieSpec, LazyPool, PoolSource, PoolSp
 from runebook.interpreter.core.evaluate import (
     CompiledExpression,
     Context,
+    ListFold,
+    NotFoldable,
     _and,
     _max2,
     _min2,
@@ -258,7 +260,8 @@ _ENUMERATION_STEPS = 16
 class World:
     """One path through the choices; the evaluator's ``ctx.world`` while computing odds."""
 
-    __slots__ = ("assigned", "leads", "occurrences", "position", "prefix", "session", "sizes", "taken", "weight")
+    __slots__ = ("assigned", "leads", "made", "occurrences", "position", "prefix", "session", "sizes", "taken",
+                 "weight")
 
     def __init__(self, session: _Session, prefix: tuple[int, ...]) -> None:
         self.session = session
@@ -272,6 +275,8 @@ class World:
         #: the choice and the pool's position in it (see :meth:`leaders`).
         self.leads: dict[Any, tuple[_Lead, int]] = {}
         self.occurrences: dict[int, int] = {}
+        #: The pools this world made, in an independent part (see :meth:`_readers`).
+        self.made: set[LazyPool] = set()
 
     def choose(self, options: list[tuple[Any, Fraction]]) -> Any:
         """Take the option this world's path says (the first one on a new branch)."""
@@ -302,7 +307,10 @@ class World:
         """A dice term evaluated in this world; each evaluation of it is a new roll."""
         k = self.occurrences.get(id(site), 0)
         self.occurrences[id(site)] = k + 1
-        return LazyPool(spec, (id(site), k))
+        pool = LazyPool(spec, (id(site), k))
+        if self.session.closed:
+            self.made.add(pool)
+        return pool
 
     def pool_source(self, source: PoolSource) -> LazyPool:
         if self.session.closed:
@@ -320,7 +328,7 @@ class World:
             found = folded[key] = usable[0]
         return found
 
-    def give_up(self, usable: list[bool], key: Any = None) -> None:
+    def give_up(self, usable: list[bool], key: Any = None) -> NoReturn:
         """An optimisation does not apply: clear its flag and start the enumeration again."""
         usable[0] = False
         if key is not None:
@@ -396,6 +404,36 @@ class World:
             return Spread(options)
         return self._chosen(options)
 
+    def fold_list(self, key: Any, memo: Any, parts: list[tuple[Callable[[Any, Any], Any], Any, int]],
+                  fold: ListFold, usable: list[bool], last: bool = False) -> Any:
+        """The value of a reduction of a list (``sum``, ``count``, ``highest``...: ``fold``)
+        whose items are independent of each other and of the rest: each part ``(closure,
+        env, count)`` stands for ``count`` items alike, its distribution computed once on
+        its own (``closure`` gives an item's contribution); the parts are folded with the
+        reduction, ``count`` alike as a power, and the world makes one choice from the
+        result (or spreads it when ``last``). When an item is not independent (it reads a
+        roll made outside it) or the reduction does not fold, ``usable[0]`` is cleared and
+        the enumeration restarts with the call evaluated plainly."""
+        session = self.session
+        try:
+            memo_key = (key, memo)
+            options = session.parts.get(memo_key)
+        except TypeError:  # an item that is not hashable: evaluate plainly
+            self.give_up(usable, key)
+        if options is None:
+            folding = _ListFolding(fold, session)
+            for closure, env, count in parts:
+                try:
+                    item = _part_options(closure, env, session)
+                except NotFoldable:
+                    self.give_up(usable, key)
+                folding.add(item, count)
+            options = folding.options()
+            if options is None:
+                self.give_up(usable, key)
+            session.parts[memo_key] = options
+        return Spread(options) if last else self._chosen(options)
+
     def _chosen(self, options: list[tuple[Any, Fraction]]) -> Any:
         value = self.choose(options)
         if value is _RESIDUAL:
@@ -405,6 +443,10 @@ class World:
     def _readers(self, pool: LazyPool, reader: Reader) -> list[Reader]:
         """The readings made of ``pool`` in this computation, ``reader`` among them."""
         session = self.session
+        if session.closed and pool not in self.made:
+            # A roll made outside an independent part (a name bound to it): reading it here
+            # as if it were the part's own would make it independent of itself.
+            raise _NotClosed
         known = session.readers.setdefault(pool.key, [])
         if reader not in known:
             known.append(reader)
@@ -605,8 +647,8 @@ def last_result(ctx: Any, value: Any) -> Any:
     return ctx.result(value)
 
 
-class _NotClosed(Exception):
-    """An independent part reads a pool declared outside it, or yields a per-die pool."""
+class _NotClosed(NotFoldable):
+    """An independent part reads a pool declared or rolled outside it, or yields a per-die pool."""
 
 
 def _part_options(closure: Callable[[Any, Any], Any], env: Any, parent: _Session) -> list[tuple[Any, Fraction]]:
@@ -634,6 +676,99 @@ def _part_options(closure: Callable[[Any, Any], Any], env: Any, parent: _Session
     if dist.residual:
         options.append((_RESIDUAL, dist.residual))
     return options
+
+
+class _ListFolding:
+    """A reduction of independent items folded part after part (:meth:`World.fold_list`):
+    whole-number weights over one denominator, an item that is residual makes the result
+    residual. Items alike are a power: a sum of whole numbers by the power of a series
+    (:func:`series.power`), a highest or lowest by the power of the cumulative weights."""
+
+    def __init__(self, fold: ListFold, session: _Session) -> None:
+        self.fold = fold
+        self.session = session
+        self.folded: dict[Any, int] = {fold.start: 1}
+        self.denominator = 1
+
+    def add(self, options: list[tuple[Any, Fraction]], count: int) -> None:
+        """Fold in ``count`` items, each with the distribution ``options``."""
+        session = self.session
+        session.spend(_FRACTION_STEPS * len(options))
+        weights, denominator = _whole_weights([(v, p) for v, p in options if p])
+        if count > 1 and all(type(v) in (int, Fraction) for v, _ in weights):
+            if self.fold.kind == "add" and all(type(v) is int for v, _ in weights):
+                weights, denominator = self._sum_power(weights, denominator, count)
+                count = 1
+            elif self.fold.kind in ("max", "min"):
+                weights, denominator = self._extreme_power(weights, denominator, count)
+                count = 1
+        for _ in range(count):
+            self._pair(weights, denominator)
+
+    def _cost(self, pairs: int, bits: int) -> None:
+        # A product of weights costs more as they grow (as in the pools' own folds).
+        self.session.spend(pairs * (1 + bits // _BITS_PER_STEP))
+
+    def _pair(self, weights: list[tuple[Any, int]], denominator: int) -> None:
+        folded, combine = self.folded, self.fold.combine
+        self._cost(len(folded) * len(weights), self.denominator.bit_length() + denominator.bit_length())
+        out: dict[Any, int] = {}
+        for a, wa in folded.items():
+            for b, wb in weights:
+                if a is _RESIDUAL or b is _RESIDUAL:
+                    value = _RESIDUAL
+                else:
+                    try:
+                        value = combine(a, b)
+                    except Undetermined:
+                        value = _RESIDUAL
+                out[value] = out.get(value, 0) + wa * wb
+        self._bounded(len(out))
+        self.folded = out
+        self.denominator *= denominator
+
+    def _bounded(self, size: int) -> None:
+        limits = self.session.limits
+        if size > limits.max_support:
+            raise _too_big(self.session.site, f"more than max_support = {limits.max_support:,} outcomes")
+
+    def _sum_power(self, weights: list[tuple[Any, int]], denominator: int,
+                   count: int) -> tuple[list[tuple[Any, int]], int]:
+        least = min(v for v, _ in weights)
+        most = max(v for v, _ in weights)
+        terms = (most - least) * count + 1
+        self._bounded(terms)
+        coefficients = [0] * (most - least + 1)
+        for v, w in weights:
+            coefficients[v - least] += w
+        bits = count * denominator.bit_length()
+        found = series.power(coefficients, count, terms, lambda steps: self._cost(steps, bits))
+        return [(least * count + i, w) for i, w in enumerate(found) if w], denominator**count
+
+    def _extreme_power(self, weights: list[tuple[Any, int]], denominator: int,
+                       count: int) -> tuple[list[tuple[Any, int]], int]:
+        # P(highest <= v) = P(item <= v)^count (for the lowest: from the top down).
+        ordered = sorted(weights, key=lambda vw: vw[0], reverse=self.fold.kind == "min")
+        self._cost(len(ordered), count * denominator.bit_length())
+        out: list[tuple[Any, int]] = []
+        below = before = 0
+        for v, w in ordered:
+            below += w
+            now = below**count
+            out.append((v, now - before))
+            before = now
+        return out, denominator**count
+
+    def options(self) -> list[tuple[Any, Fraction]] | None:
+        """The folded distribution, None when an empty list is an error (``max([])``): the
+        plain evaluation then says so."""
+        if self.fold.nonempty and self.fold.start in self.folded:
+            return None
+        # Each outcome's fraction costs a gcd, quadratic in the weights' length (as the
+        # pools' sums count it): a hundred items of a thousand bits each took 3 s.
+        bits = self.denominator.bit_length()
+        self.session.spend(len(self.folded) * (_FRACTION_STEPS + bits * bits // 400_000))
+        return [(value, Fraction(w, self.denominator)) for value, w in self.folded.items()]
 
 
 def enumerate_worlds(fn: Callable[[Any], Any], limits: Limits = DEFAULT_LIMITS,

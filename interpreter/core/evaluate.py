@@ -680,19 +680,30 @@ def _b_clamp(ctx: Context, args: list[Any], site: Any) -> Any:
     return _min2(_max2(x, low), high)
 
 
+def _pool_item(name: str, agg: str, accept: Callable[[Any], Any]) -> Callable[[Context, Any, Any], Any]:
+    """What one argument (or list item) of a pool reduction brings to it: a pool's reading
+    ``agg``, or the value itself when ``accept`` takes it."""
+
+    def item(ctx: Context, arg: Any, site: Any) -> Any:
+        if type(arg) is PoolView:
+            return read(arg, (arg.transforms, agg), ctx)
+        value = accept(arg)
+        if value is _REJECT:
+            raise _error("E0405", site, op=name, kind=kind_of(arg),
+                         help=f"{name}(...) takes pools{'' if agg == 'count' else ' or numbers'}")
+        return value
+
+    return item
+
+
 def _pool_fold(name: str, agg: str, combine: Callable[[Any, Any], Any], start: Any,
                accept: Callable[[Any], Any]) -> Callable[[Context, list[Any], Any], Any]:
+    item = _pool_item(name, agg, accept)
+
     def impl(ctx: Context, args: list[Any], site: Any) -> Any:
         result = start
         for arg in _spread(args):
-            if type(arg) is PoolView:
-                value = read(arg, (arg.transforms, agg), ctx)
-            else:
-                value = accept(arg)
-                if value is _REJECT:
-                    raise _error("E0405", site, op=name, kind=kind_of(arg),
-                                 help=f"{name}(...) takes pools{'' if agg == 'count' else ' or numbers'}")
-            result = combine(result, value)
+            result = combine(result, item(ctx, arg, site))
         return result
 
     return impl
@@ -780,17 +791,26 @@ _register("ceil", _b_ceil)
 _register("round", _b_round)
 _register("abs", _b_abs)
 _register("clamp", _b_clamp)
-_register("sum", _pool_fold("sum", "sum", lambda a, b: normalize(a + b), 0, _accept_number))
+def _add(a: Any, b: Any) -> Any:
+    return normalize(a + b)
+
+
+_register("sum", _pool_fold("sum", "sum", _add, 0, _accept_number))
 _count_fold = _pool_fold("count", "count", lambda a, b: a + b, 0, _accept_count)
 
 
+def _count_item(ctx: Context, value: Any, site: Any) -> int:
+    """What a list's item adds to ``count``: one each (true 1, false 0, so counting tests
+    counts matches)."""
+    return int(value) if type(value) is bool else 1
+
+
 def _b_count(ctx: Context, args: list[Any], site: Any) -> Any:
-    # A list's items count one each (true 1, false 0, so counting tests counts matches).
     total = 0
     rest = []
     for arg in args:
         if type(arg) is tuple:
-            total += sum(int(v) if type(v) is bool else 1 for v in arg)
+            total += sum(_count_item(ctx, v, site) for v in arg)
         else:
             rest.append(arg)
     return total + _count_fold(ctx, rest, site) if rest else total
@@ -828,6 +848,57 @@ _register("lowest", _pool_fold("lowest", "min", _min2, None, _accept_number))
 _register("any", _pool_fold("any", "any", _or, False, _accept_bool))
 _register("all", _pool_fold("all", "all", _and, True, _accept_bool))
 _register("each", _b_each)
+
+
+class NotFoldable(Exception):
+    """A list's reduction cannot be folded item by item here (see :class:`ListFold`): the
+    call is evaluated plainly instead."""
+
+
+def _extreme_item(name: str) -> Callable[[Context, Any, Any], Any]:
+    """What one list item brings to ``max``/``min``: its number. Levels compare by their
+    group's order, a choice over the whole list: such a call is not folded."""
+
+    def item(ctx: Context, value: Any, site: Any) -> Any:
+        if isinstance(value, Level):
+            raise NotFoldable
+        return _check_number(name, number(value, ctx), site)
+
+    return item
+
+
+@attrs.frozen
+class ListFold:
+    """How a builtin reduces a whole list, item by item: ``combine(start, item(x1))``, then
+    each later item's contribution. Computing odds, a call of it on a list whose items are
+    independent random values is folded over the items' distributions
+    (``distribution.World.fold_list``) instead of enumerating their worlds.
+
+    ``agg``: the reading of a pool item (its options are spread, not chosen), None when the
+    item is read otherwise. ``kind``: ``"add"`` when ``combine`` adds whole numbers,
+    ``"max"``/``"min"`` for the highest and lowest (identical items are then a power),
+    None otherwise. ``nonempty``: an empty list is an error, left to plain evaluation."""
+
+    item: Callable[[Context, Any, Any], Any]
+    combine: Callable[[Any, Any], Any]
+    start: Any
+    agg: str | None = None
+    kind: str | None = None
+    nonempty: bool = False
+
+
+#: The reductions of a whole list that fold: ``sum([d6 for i in range(8)])`` is one
+#: distribution of nine-to-48, not 6^8 worlds.
+LIST_FOLDS: dict[str, ListFold] = {
+    "sum": ListFold(_pool_item("sum", "sum", _accept_number), _add, 0, "sum", "add"),
+    "count": ListFold(_count_item, operator.add, 0, None, "add"),
+    "highest": ListFold(_pool_item("highest", "max", _accept_number), _max2, None, "max", "max"),
+    "lowest": ListFold(_pool_item("lowest", "min", _accept_number), _min2, None, "min", "min"),
+    "any": ListFold(_pool_item("any", "any", _accept_bool), _or, False, "any"),
+    "all": ListFold(_pool_item("all", "all", _accept_bool), _and, True, "all"),
+    "max": ListFold(_extreme_item("max"), _max2, None, None, "max", nonempty=True),
+    "min": ListFold(_extreme_item("min"), _min2, None, None, "min", nonempty=True),
+}
 def _one_list(name: str, value: Any, site: Any) -> tuple[Any, ...]:
     if type(value) is not tuple:
         raise _error("E0405", site, op=name, kind=kind_of(value), help=f"{name}(...) takes a list: [a, b, c]")
@@ -1101,6 +1172,50 @@ def expression_size(node: ex.Expr) -> int:
     return sum(1 for _ in _walk(node))
 
 
+def _walked(ctx: Context, items: Any, site: Any, limits: Limits) -> tuple[Any, ...]:
+    """The items a comprehension walks (a pool walks its number), counted against
+    ``Limits.max_iterations``."""
+    items = items_of(number(items, ctx) if type(items) is PoolView else items, "for", site, limits)
+    # Counted before the walk, over the whole evaluation: each list is bounded, but
+    # a list made in a list multiplies them (a million items walked took 12 s).
+    ctx.iterations += len(items)
+    if ctx.iterations > ctx.limits.max_iterations:
+        raise limit_error("max_iterations", ctx.limits, site,
+                          f"more than {ctx.limits.max_iterations:,} items walked by lists made with 'for'")
+    return items
+
+
+_UNBOUND = object()
+
+
+def _memo_of(node: ex.Expr) -> Callable[[Any], Any]:
+    """What a folded list's distribution depends on besides its node: the values of the
+    names it reads (a function of the environment). Worlds of a check's odds each make
+    their own environment: keyed by it, the list would be folded again in every world."""
+    names = sorted({n.text for n in _walk(node) if isinstance(n, ex.Name)}
+                   | {n.func.text for n in _walk(node) if isinstance(n, ex.Call)} | {HOLDER})
+
+    def memo(env: Any) -> Any:
+        values = []
+        for name in names:
+            try:
+                values.append(env.lookup(name))
+            except KeyError:
+                values.append(_UNBOUND)  # bound inside the list (a loop's name), or an error there
+        key = tuple(values)
+        try:
+            hash(key)
+        except TypeError:
+            return env
+        return key
+
+    return memo
+
+
+def _holds_pool(value: Any) -> bool:
+    return type(value) is PoolView or (type(value) is tuple and any(_holds_pool(v) for v in value))
+
+
 def _has_dice(node: ex.Expr) -> bool:
     return any(isinstance(n, ex.Dice) for n in _walk(node))
 
@@ -1323,14 +1438,7 @@ class Compiler:
 
         def comprehension(ctx: Context, env: Any) -> tuple[Any, ...]:
             out = []
-            items = collection(ctx, env)
-            items = items_of(number(items, ctx) if type(items) is PoolView else items, "for", site, limits)
-            # Counted before the walk, over the whole evaluation: each list is bounded, but
-            # a list made in a list multiplies them (a million items walked took 12 s).
-            ctx.iterations += len(items)
-            if ctx.iterations > ctx.limits.max_iterations:
-                raise limit_error("max_iterations", ctx.limits, site,
-                                  f"more than {ctx.limits.max_iterations:,} items walked by lists made with 'for'")
+            items = _walked(ctx, collection(ctx, env), site, limits)
             if ctx.world is not None:
                 ctx.world.charge(len(items) * per_item)
             for item in items:
@@ -1340,6 +1448,92 @@ class Compiler:
             return tuple(out)
 
         return comprehension
+
+    def _list_fold(self, node: ex.Call, fold: ListFold, plain: Closure) -> Closure:
+        """``sum(L)``, ``count(L)``, ``highest(L)``... of a list written in place (``[d6, d8]``,
+        ``[d6 + 1 for i in range(n)]``). Rolling, and given dice, evaluate ``plain``; computing
+        odds, each item is an independent part whose distribution is computed on its own and
+        the parts are folded with the reduction (see ``World.fold_list``). When an item turns
+        out not to be independent (it reads a roll made outside it) or the reduction cannot
+        fold, the world gives up and the enumeration restarts with ``plain``."""
+        key = id(node)
+        usable = [True]
+        site = self.site(node)
+        groups = self._fold_groups(node.args[0], fold, site, key, usable)
+
+        def make(last: bool) -> Closure:
+            def folded(ctx: Context, env: Any) -> Any:
+                world = ctx.world
+                if world is not None and world.folds(key, usable):
+                    memo, parts = groups(ctx, env)
+                    return world.fold_list(key, memo, parts, fold, usable, last)
+                return plain(ctx, env)
+
+            return folded
+
+        folded = make(False)
+        folded.last = make(True)  # type: ignore[attr-defined]
+        return folded
+
+    def _fold_groups(self, arg: ex.ListOf | ex.Comprehension, fold: ListFold, site: Any, key: Any,
+                     usable: list[bool]) -> Callable[[Context, Any], tuple[Any, list[tuple[Closure, Any, int]]]]:
+        """For a folded list: a function of (ctx, env) giving a memo key and the list's items as
+        parts ``(closure, env, count)``: ``count`` items alike, each ``closure(ctx, env)``
+        giving its contribution to the fold. Items alike are those written alike (each
+        evaluation of an expression is a new roll) or made by a comprehension whose body does
+        not read its name."""
+
+        memo = _memo_of(arg)
+
+        def contribution(ctx: Context, value: Any) -> Any:
+            if fold.agg is not None and type(value) is PoolView and type(value.source) is LazyPool \
+                    and not value.per_die:
+                # The item's last act: its reading's options spread, one world for them all.
+                return ctx.world.read(value.source, (value.transforms, fold.agg), last=True)
+            return fold.item(ctx, value, site)
+
+        if isinstance(arg, ex.ListOf):
+            alike: dict[str, list[Any]] = {}
+            for item in arg.items:
+                alike.setdefault(expression_text(item), [item, 0])[1] += 1
+            def item_part(closure: Closure) -> Closure:
+                return lambda ctx, env: contribution(ctx, closure(ctx, env))
+
+            parts = [(item_part(self.compile(item)), count) for item, count in alike.values()]
+
+            def listed(ctx: Context, env: Any) -> tuple[Any, list[tuple[Closure, Any, int]]]:
+                ctx.world.charge(len(arg.items))
+                return memo(env), [(part, env, count) for part, count in parts]
+
+            return listed
+
+        value = self.compile(arg.value)
+        collection = self.compile(arg.collection)
+        condition = self.compile(arg.condition) if arg.condition is not None else None
+        name = arg.name
+        loop = normalize_name(name)
+        body = [arg.value] + ([arg.condition] if arg.condition is not None else [])
+        same = not any(isinstance(n, ex.Name) and normalize_name(n.text) == loop for b in body for n in _walk(b))
+        limits = self.limits
+        start = fold.start
+
+        def part(ctx: Context, inner: Any) -> Any:
+            if condition is not None and not truth(condition(ctx, inner), ctx):
+                return start  # an item left out adds nothing
+            return contribution(ctx, value(ctx, inner))
+
+        def made(ctx: Context, env: Any) -> tuple[Any, list[tuple[Closure, Any, int]]]:
+            items = _walked(ctx, collection(ctx, env), site, limits)
+            if any(_holds_pool(x) for x in items):
+                ctx.world.give_up(usable, key)  # the items are rolls made outside: shared
+            ctx.world.charge(len(items))
+            index = {loop: name}
+            if same:
+                inner = MapEnv.indexed({name: items[0]}, index, env) if items else env
+                return (memo(env), len(items)), ([(part, inner, len(items))] if items else [])
+            return (memo(env), items), [(part, MapEnv.indexed({name: x}, index, env), 1) for x in items]
+
+        return made
 
     def c_Unary(self, node: ex.Unary) -> Closure:
         operand = self.compile(node.operand)
@@ -1630,6 +1824,10 @@ class Compiler:
                     ctx.trace.append(StepEvent("call", text, trace_value(value), span))
                 return value
 
+            fold = LIST_FOLDS.get(name.casefold())
+            if (fold is not None and len(node.args) == 1 and isinstance(node.args[0], (ex.ListOf, ex.Comprehension))
+                    and _has_dice(node.args[0])):
+                return self._list_fold(node, fold, call_builtin)
             return call_builtin
 
         return self._call_user(node, args)
