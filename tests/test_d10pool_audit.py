@@ -197,7 +197,8 @@ def test_mixed_roll_from_a_sheet_with_complications(rules) -> None:  # type: ign
                     difficulties=[1, 2], complications=[1, 1], dice=[8, 8, 9, 1, 2, 3],
                     driver=ScriptedDriver(["pay", "pay"]))
     assert plain(run.results) == {"pools": [7, 6], "pool": 6, "outcomes": ["success", "success"],
-                                  "threshold_successes": [2, 1], "momentum": 0,
+                                  "threshold_successes": [2, 1], "consolations": [None, None],
+                                  "momentum_gained": 0, "momentum": None,
                                   "complications_bought": [1, 1], "complications_left": []}
 
 

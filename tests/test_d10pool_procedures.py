@@ -549,11 +549,56 @@ def test_team_roll_from_sheets(rules) -> None:  # type: ignore[no-untyped-def]
 
 def test_mixed_roll_from_a_sheet(rules) -> None:  # type: ignore[no-untyped-def]
     """Ayla climbs (Dexterity + Athletics, 7) while palming a key (Cunning + Subterfuge, 6):
-    six dice; two successes clear Difficulty 1 and miss Difficulty 3."""
+    six dice; two successes clear Difficulty 1 and miss Difficulty 3. The failed challenge's
+    Consolation is Momentum: 1 (CO.5), with no troupe sheet to hold it."""
     run = rules.run("Mixed Roll", as_=sheet(rules, "ayla"), attributes=["Dexterity", "Cunning"],
-                    skills=["Athletics", "Subterfuge"], difficulties=[1, 3], dice=[8, 9, 2, 2, 2, 2])
+                    skills=["Athletics", "Subterfuge"], difficulties=[1, 3], dice=[8, 9, 2, 2, 2, 2],
+                    answers={"consolation": "take_momentum"})
     assert plain(run.results) == {"pools": [7, 6], "pool": 6, "outcomes": ["success", "failure"],
-                                  "threshold_successes": [1, 0], "momentum": 1}
+                                  "threshold_successes": [1, 0], "consolations": [None, "take_momentum"],
+                                  "momentum_gained": 1, "momentum": None}
+
+
+MIXED = {"attributes": ["Dexterity", "Cunning"], "skills": ["Athletics", "Subterfuge"]}
+
+
+@pytest.mark.parametrize(("specialty", "consolation", "gained"), [
+    (False, "take_momentum", 1), (True, "take_momentum", 2), (False, "chance_meeting", 0),
+])
+def test_a_mixed_roll_gives_the_troupe_its_momentum(rules, specialty: bool, consolation: str,
+                                                    gained: int) -> None:  # type: ignore[no-untyped-def]
+    """CO.5, XB.14: a failed roll's Momentum consolation (1, +1 with a Specialty) goes into the
+    troupe's shared pool. Ayla's six dice show two successes: Difficulty 1 met, 3 missed; the
+    troupe (Momentum 3, four players) ends with 3 + the points taken. Another Consolation
+    gives none."""
+    run = rules.run("Mixed Roll", as_=[sheet(rules, "ayla"), sheet(rules, "troupe")], difficulties=[1, 3],
+                    specialty=specialty, dice=[8, 9, 2, 2, 2, 2], answers={"consolation": consolation}, **MIXED)
+    assert plain(run.results["consolations"]) == [None, consolation]
+    assert (run.results["momentum_gained"], run.results["momentum"]) == (gained, 3 + gained)
+    assert run.state["actors"][1]["resources"]["Momentum"] == 3 + gained
+
+
+@pytest.mark.parametrize(("overflow", "gained", "pool"), [("lose", 6, 8), ("refuse_gain", 3, 6)])
+def test_a_botched_mixed_roll_fills_the_troupe_pool_up_to_its_capacity(rules, overflow: str, gained: int,
+                                                                       pool: int) -> None:  # type: ignore[no-untyped-def]
+    """DB.14-15, §2.8: no success and a 1 botch both challenges, each giving 3 Momentum (Botch:
+    Momentum only, no choice asked). The troupe holds 3 of a capacity of 8 (four players,
+    XB.15): the 6 points overflow, the extra 1 lost (A14's default); under refuse_gain the
+    second 3 would not fit (6 + 3 > 8) and is refused, the first taken."""
+    run = rules.run("Mixed Roll", as_=[sheet(rules, "ayla"), sheet(rules, "troupe")], difficulties=[1, 2],
+                    dice=[1, 2, 2, 2, 2, 2], options={"momentum_overflow": overflow}, **MIXED)
+    assert plain(run.results["outcomes"]) == ["botch", "botch"]
+    assert (run.results["momentum_gained"], run.results["momentum"]) == (gained, pool)
+
+
+def test_a_mixed_roll_consolation_can_owe_an_advantage(rules) -> None:  # type: ignore[no-untyped-def]
+    """CO.4: Unlooked-for Advantage, taken for the missed challenge, owes Ayla an Enhancement of
+    1 on a later, different challenge; the troupe's Momentum is left as it was."""
+    run = rules.run("Mixed Roll", as_=[sheet(rules, "ayla"), sheet(rules, "troupe")], difficulties=[1, 3],
+                    challenge="the vault", dice=[8, 9, 2, 2, 2, 2],
+                    answers={"consolation": "unlooked_for_advantage"}, **MIXED)
+    assert run.state["actors"][0]["conditions"] == ['Advantage Owed("the vault")']
+    assert run.results["momentum"] == 3
 
 
 def test_a_roll_from_the_command_line(cli, snapshot) -> None:  # type: ignore[no-untyped-def]

@@ -285,7 +285,7 @@ def test_owed_advantage_serves_a_mixed_roll(rules, tmp_path: Path) -> None:  # t
     Difficulty 2, not 3; the advantage is gone. On the same challenge it waits: 1 meets
     neither."""
     inputs = {"attributes": ["Dexterity", "Cunning"], "skills": ["Athletics", "Subterfuge"], "difficulties": [2, 3],
-                  "dice": [8, 2, 2, 2, 2, 2]}
+                  "dice": [8, 2, 2, 2, 2, 2], "answers": {"consolation": "fateful_encounter"}}
     used = rules.run("Mixed Roll", as_=owing(tmp_path, rules), challenge="the alley", **inputs)
     assert plain(used.results["outcomes"]) == ["success", "failure"] and used.state["actor"]["conditions"] == []
     kept = rules.run("Mixed Roll", as_=owing(tmp_path, rules), challenge="the rooftops", **inputs)

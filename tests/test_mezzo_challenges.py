@@ -107,15 +107,98 @@ def test_a_challenge_needs_two_sides(rules) -> None:  # type: ignore[no-untyped-
     assert error.value.diagnostics[0].code == "E0613"
 
 
-@pytest.mark.parametrize(("specialty", "adversity", "minor"), [(1, [0, 0], [1, 1]), (2, [1, 0], [0, 2])])
-def test_specialty_picks(rules, specialty: int, adversity: list[int], minor: list[int]) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(("picks", "adversity", "minor"), [("push hinder", [0, 0], [1, 1]), ("push damage", [1, 0], [0, 2])])
+def test_specialty_picks(rules, picks: str, adversity: list[int], minor: list[int]) -> None:  # type: ignore[no-untyped-def]
     """A27: keeping to a Specialty's picks adds a vote (2 votes + 1: a d8, not a d6). A tie
     (5 against 5) earns a minor perk; with only major picks the roll loses 1: a failure and a
     point of adversity, and the foe's 5 now beats a 4: a success (its major perk traded for
     two minor ones here)."""
-    run = rules.run("Challenge", dice=[5, 5], answers={"perk": "two_minor"}, challengers=["hero", "foe"],
-                    sides=[1, 2], votes=[2, 2], specialty=[specialty], max_rounds=1)
+    run = rules.run("Challenge", dice=[5, 5], answers={"perk": "two_minor", "keep_picks": "keep_to_picks"},
+                    challengers=["hero", "foe"], sides=[1, 2], votes=[2, 2], specialty=[picks], max_rounds=1)
     assert [d.label for d in run.trace.dice()] == ["d8", "d6"]
+    assert list(run.results["adversity"]) == adversity
+    assert list(run.results["minor_perks"]) == minor
+
+
+SPECIALTY_DUEL: dict[str, Any] = {"challengers": ["hero", "foe"], "sides": [1, 2], "votes": [2, 2], "max_rounds": 1}
+
+
+@pytest.mark.parametrize("picks", ["push", "push hinder bind", "push push", "hindr expose", "break free"])
+def test_a_specialty_picks_exactly_two_challenge_perks(rules, picks: str) -> None:  # type: ignore[no-untyped-def]
+    """§3.19: a Specialty's Set Up selects 2 challenge perks; one, three, the same perk twice or
+    a misspelt one is refused before any die, and the help shows the perks it read."""
+    with pytest.raises(RunebookError) as error:
+        rules.run("Challenge", dice=[5, 4], specialty=[picks], **SPECIALTY_DUEL)
+    diagnostic = error.value.diagnostics[0]
+    assert diagnostic.code == "E0613" and "two_specialty_picks" in diagnostic.message
+    assert "specialty_picks(words) = [" in (diagnostic.help or "")
+
+
+@pytest.mark.parametrize(("picks", "perk", "allowed"), [
+    ("push damage", "push", True), ("push damage", "bind", False), ("push damage", "two_minor", False),
+    ("bind hinder", "two_minor", True), ("break_free damage", "damage", True),
+])
+def test_a_kept_specialty_uses_only_its_picks(rules, picks: str, perk: str, allowed: bool) -> None:  # type: ignore[no-untyped-def]
+    """§3.19: the extra vote is for an owner who limits themselves to the picks. The hero's d8
+    (2 votes + 1) shows 5 against the foe's 4: a success, one major perk (5 is not twice 4). A
+    perk outside the picks is refused; trading the major perk for two minor ones (A26) needs a
+    minor pick to spend them on."""
+    answers = {"keep_picks": "keep_to_picks", "perk": perk, "push_counter": "allow", "withdraw": "remain",
+               "exile": "spare", "wounded": "foe", "wounded_leaves": "stays"}
+    if not allowed:
+        with pytest.raises(RunebookError) as error:
+            rules.run("Challenge", dice=[5, 4], answers=answers, specialty=[picks], **SPECIALTY_DUEL)
+        assert "kept_to_specialty" in error.value.diagnostics[0].message
+        assert f"kept_picks = {picks}" in (error.value.diagnostics[0].help or "")
+        return
+    run = rules.run("Challenge", dice=[5, 4], answers=answers, specialty=[picks], **SPECIALTY_DUEL)
+    result = {k: plain(v) for k, v in run.results.items()}
+    assert result["trumps"] == ([1, 0] if perk == "push" else [0, 0])
+    assert result["minor_perks"] == ([2, 0] if perk == "two_minor" else [0, 0])
+    assert result["wounds"] == ([0, 1] if perk == "damage" else [0, 0])
+
+
+def test_a_specialty_not_kept_to_gives_no_vote_and_frees_the_perks(rules) -> None:  # type: ignore[no-untyped-def]
+    """§3.19: without keeping to the picks there is no extra vote (2 votes: a d6), and any perk
+    may be used: the hero's 5 beats the foe's 4 and binds it, a perk its Specialty did not pick."""
+    run = rules.run("Challenge", dice=[5, 4], driver=ScriptedDriver(["any_perk", "bind", "foe"]),
+                    specialty=["push damage"], **SPECIALTY_DUEL)
+    assert [d.label for d in run.trace.dice()] == ["d6", "d6"]
+    assert list(run.results["restraints"]) == [0, 1]
+
+
+@pytest.mark.parametrize(("minor_perk", "allowed"), [("hinder", True), ("discover", False)])
+def test_a_kept_specialty_plays_only_its_minor_pick(rules, minor_perk: str, allowed: bool) -> None:  # type: ignore[no-untyped-def]
+    """§3.12, §3.19: a tie (5 against 5) earns each side a minor perk; the hero, keeping to
+    "push hinder", may Hinder the foe (a One-Shot flaw on it) but not Discover a detail. The
+    foe, with no Specialty, Discovers freely."""
+    answers = ["keep_to_picks", minor_perk] + (["foe"] if minor_perk == "hinder" else []) + ["discover"]
+    inputs: dict[str, Any] = {"specialty": ["push hinder"], "minor_perks_played": True, **SPECIALTY_DUEL}
+    if not allowed:
+        with pytest.raises(RunebookError, match="kept_to_specialty"):
+            challenge(rules, [5, 5], answers, **inputs)
+        return
+    results = challenge(rules, [5, 5], answers, **inputs)
+    assert (results["one_shot_flaws"], results["details"]) == ([0, 1], [0, 1])
+
+
+@pytest.mark.parametrize(("penalty", "keep", "adversity", "minor"), [
+    ("always", "any_perk", [1, 0], [0, 2]), ("when_kept", "any_perk", [0, 0], [1, 1]),
+    ("when_kept", "keep_to_picks", [1, 0], [0, 2]),
+])
+def test_a27_the_tie_penalty_of_a_specialty_without_a_minor_pick(rules, penalty: str, keep: str, adversity: list[int],
+                                                                  minor: list[int]) -> None:
+    """§3.19: "If the owner only rolls well enough for a minor perk but does not have a minor
+    perk as one of their Specialty selections, reduce the number rolled by 1" (a tie, A27).
+    The sentence has no condition: by default the penalty holds even when the owner does not
+    keep to the picks; `specialty_tie_penalty = when_kept` keeps it to kept actions. A tie at 4
+    reduced to 3 fails (1 adversity) and the foe's 4 wins (its major perk traded for two minor
+    ones); left at 4, the tie earns each a minor perk."""
+    hero_votes = 1 if keep == "keep_to_picks" else 2  # both roll a d6
+    run = rules.run("Challenge", dice=[4, 4], options={"specialty_tie_penalty": penalty},
+                    answers={"keep_picks": keep, "perk": "two_minor"}, challengers=["hero", "foe"], sides=[1, 2],
+                    votes=[hero_votes, 2], specialty=["push damage"], max_rounds=1)
+    assert [d.label for d in run.trace.dice()] == ["d6", "d6"]
     assert list(run.results["adversity"]) == adversity
     assert list(run.results["minor_perks"]) == minor
 

@@ -118,7 +118,8 @@ def test_surge_refusal_from_the_command_line(cli) -> None:  # type: ignore[no-un
      "goal_momentum"),
     ("Turning Point Check", {"hooks": 5, "resources": 0, "challengers": -1}, "challengers >= 1"),
     ("Conflict", {"outcomes": ["a", "b"], "players": 2, "free_votes": [3, 0, 1]}, "free_votes_for_players"),
-    ("Challenge", {"challengers": ["a", "b"], "sides": [1, 2], "votes": [1, 1], "specialty": [0, 1, 2]},
+    ("Challenge", {"challengers": ["a", "b"], "sides": [1, 2], "votes": [1, 1],
+                   "specialty": ["no_specialty", "push hinder", "push damage"]},
      "count(specialty)"),
 ])
 def test_inputs_out_of_range_are_refused(rules, name: str, inputs: dict[str, Any], rule: str) -> None:  # type: ignore[no-untyped-def]
@@ -138,8 +139,8 @@ def test_a_specialty_tie_reduced_by_one_is_what_the_foe_faces(rules, cli) -> Non
     perk (a Push: a trump for its goal). The foe used to be left with a tie (a minor perk)
     against the very roll that had failed against it."""
     run = cli("run", "mezzo", "Challenge", "--with", "challengers=hero,foe", "--with", "sides=1,2",
-              "--with", "votes=1,2", "--with", "specialty=2,0", "--with", "max_rounds=1", "--dice", "4,4",
-              "--answer", "perk=push", "--answer", "push_counter=allow", "--answer", "withdraw=remain",
+              "--with", "votes=1,2", "--with", "specialty=push damage,no_specialty", "--with", "max_rounds=1",
+              "--dice", "4,4", "--answer", "keep_picks=keep_to_picks", "--answer", "perk=push", "--answer", "push_counter=allow", "--answer", "withdraw=remain",
               "--answer", "exile=spare", "--json")
     assert run.code == 0, run.stderr
     results = json.loads(run.stdout)["results"]
@@ -147,8 +148,9 @@ def test_a_specialty_tie_reduced_by_one_is_what_the_foe_faces(rules, cli) -> Non
     assert results["minor_perks"] == [0, 0]
     assert results["trumps"] == [0, 1]
     # Both tie-holders with only major picks: each roll drops by 1, each a failure (A27).
-    both = rules.run("Challenge", dice=[4, 4], answers={"perk": "two_minor"}, challengers=["a", "b"], sides=[1, 2],
-                     votes=[1, 1], specialty=[2, 2], max_rounds=1)
+    both = rules.run("Challenge", dice=[4, 4], answers={"perk": "two_minor", "keep_picks": "keep_to_picks"},
+                     challengers=["a", "b"], sides=[1, 2], votes=[1, 1], specialty=["push damage", "ruin bind"],
+                     max_rounds=1)
     assert list(both.results["adversity"]) == [1, 1]
     assert list(both.results["minor_perks"]) == [0, 0]
 
