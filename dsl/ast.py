@@ -6,6 +6,7 @@ equal. ``str()`` prints canonical notation, and ``parse(str(node)) == node``.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -74,7 +75,10 @@ __all__ = [
     "Bracket",
     "Emphasis",
     "Entry",
+    "Chance",
     "ExampleDecl",
+    "ExampleDice",
+    "Expectation",
     "ExtendsDecl",
     "Header",
     "Item",
@@ -1049,15 +1053,63 @@ class ConditionDecl:
 
 
 @attrs.frozen
-class ExampleDecl:
-    """``example CHECK (name = value, ...)``: a use of a check the tour shows."""
+class Chance:
+    """The chance an ``expect ... with chance`` line names: ``5/8`` exactly, or ``62.5%`` and
+    ``0.625`` to the places written (``places`` decimals of the percentage or of the number)."""
 
-    check: Expr
-    args: tuple[Param, ...]
+    value: Fraction
+    text: str
+    places: int | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+    def tolerance(self) -> Fraction:
+        """How far the exact chance may be from ``value`` and still read as written (half a
+        unit of the last place written; none for a fraction)."""
+        if self.places is None:
+            return Fraction(0)
+        unit = Fraction(1, 10 ** self.places)
+        return unit / 2 / (100 if self.text.endswith("%") else 1)
+
+
+@attrs.frozen
+class ExampleDice:
+    """``dice 8, 6, 1``: the faces an example's check is resolved from, in the order it rolls."""
+
+    faces: tuple[int, ...]
     span: Span | None = _span
 
     def __str__(self) -> str:
-        return f"example {self.check} ({', '.join(map(str, self.args))})"
+        return "dice " + ", ".join(map(str, self.faces))
+
+
+@attrs.frozen
+class Expectation:
+    """``expect EXPR`` (it holds: for the example's dice, or whatever the dice show) or
+    ``expect EXPR with chance P`` (its exact chance is P)."""
+
+    expr: Expr
+    chance: Chance | None = None
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return f"expect {self.expr}" + (f" with chance {self.chance}" if self.chance is not None else "")
+
+
+@attrs.frozen
+class ExampleDecl:
+    """``example CHECK (name = value, ...)``: a use of a check the tour shows, and with lines
+    (``dice``, ``expect``) a test of it that ``runebook check`` runs."""
+
+    check: Expr
+    args: tuple[Param, ...]
+    lines: tuple[ExampleDice | Expectation, ...] = ()
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        head = f"example {self.check} ({', '.join(map(str, self.args))})"
+        return "\n".join([head, *(INDENT + str(line) for line in self.lines)])
 
 
 Block = (

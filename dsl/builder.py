@@ -6,6 +6,7 @@ expr.lark; :func:`make_builder` merges the two transformers under that namespace
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import lru_cache
 
 import attrs
@@ -590,8 +591,32 @@ class RulesBuilder(Transformer):
         return ast.CheckDecl(name, params or (), statements, span=span_of(meta))
 
     def example_decl(self, meta: Meta, children: list) -> ast.ExampleDecl:
-        name, params = children
-        return ast.ExampleDecl(name, params or (), span=span_of(meta))
+        name, params, *lines = children
+        kept = tuple(line for line in lines if isinstance(line, ast.ExampleDice | ast.Expectation))
+        return ast.ExampleDecl(name, params or (), kept, span=span_of(meta))
+
+    def example_dice(self, meta: Meta, children: list) -> ast.ExampleDice:
+        return ast.ExampleDice(tuple(children[1:]), span=span_of(meta))
+
+    @spanless
+    def example_face(self, meta: Meta, children: list) -> int:
+        minus, value = children
+        return -int(value) if minus is not None else int(value)
+
+    def expect_line(self, meta: Meta, children: list) -> ast.Expectation:
+        return ast.Expectation(children[1], children[2], span=span_of(meta))
+
+    @spanless
+    def chance_fraction(self, meta: Meta, children: list) -> ast.Chance:
+        top, bottom = int(children[0]), int(children[1])
+        return ast.Chance(Fraction(top, bottom) if bottom else Fraction(-1), f"{top}/{bottom}")
+
+    @spanless
+    def chance_number(self, meta: Meta, children: list) -> ast.Chance:
+        number, percent = str(children[0]), children[1]
+        places = len(number.partition(".")[2])
+        value = Fraction(number) / (100 if percent is not None else 1)
+        return ast.Chance(value, number + ("%" if percent is not None else ""), places)
 
     @spanless
     def declarations(self, meta: Meta, children: list) -> list:

@@ -161,6 +161,8 @@ MESSAGES: dict[str, str] = {
     "E0634": "procedure '{name}' has {lines} lines (the limit is {limit})",
     "E0631": "'set {name}' changes a value no line makes: there is no 'let {name}' or input '{name}'",
     "E0635": "'set {name}' comes before any line makes '{name}' (line {line} makes it, and starts it again)",
+    "E0636": "'{line}' cannot be used here: {why}",
+    "E0637": "the example of '{check}' expects '{expect}', but {found}",
     # E07xx: entity files
     "E0701": "unknown stat '{name}'",
     "E0702": "'{name}' expects {expected}, got {found}",

@@ -179,10 +179,14 @@ class OptionModel:
 
 @attrs.frozen
 class Example:
-    """A use of a check that a ruleset shows (``example CHECK (inputs)``): inputs as written."""
+    """A use of a check that a ruleset shows (``example CHECK (inputs)``): inputs as written,
+    and the lines that make it a test (``dice``, ``expect``), in the file ``source``."""
 
     check: str
     args: tuple[tuple[str, ex.Expr], ...]
+    lines: tuple[ast.ExampleDice | ast.Expectation, ...] = ()
+    source: Source | None = attrs.field(default=None, eq=False)
+    span: Span | None = attrs.field(default=None, eq=False)
 
 
 # ------------------------------------------------- what each game name stands for
@@ -609,7 +613,28 @@ class _Builder:
                                value=str(arg.default),
                                help="give a number, a rating such as 7M2, a name, text in quotes, or a list "
                                "or a record of those")
-        self.examples.append(Example(check.name, tuple(args)))
+        self._example_lines(block, source, isinstance(check, ast.ProcedureDecl))
+        self.examples.append(Example(check.name, tuple(args), block.lines, source, block.span))
+
+    def _example_lines(self, block: ast.ExampleDecl, source: Source, procedure: bool) -> None:
+        """An example's test lines: one ``dice`` line at most, for a check only, and no
+        ``with chance`` beside it (given dice give one outcome, not a chance)."""
+        dice = [line for line in block.lines if isinstance(line, ast.ExampleDice)]
+        for extra in dice[1:]:
+            self.error("E0636", source, extra.span, line="dice", why="an example has one 'dice' line",
+                       help="put every face on the first 'dice' line, in the order the check rolls them")
+        if dice and procedure:
+            self.error("E0636", source, dice[0].span, line="dice", why=f"'{block.check}' is a procedure",
+                       help="a procedure's example is checked whatever the dice show: remove the line")
+        for line in block.lines:
+            if isinstance(line, ast.Expectation) and line.chance is not None:
+                if dice:
+                    self.error("E0636", source, line.span, line="with chance",
+                               why="the example's dice give one outcome, not a chance",
+                               help="write 'expect ...' alone, or remove the 'dice' line")
+                elif not 0 <= line.chance.value <= 1:
+                    self.error("E0636", source, line.span, line=f"with chance {line.chance}",
+                               why="a chance is between 0 and 1 (0% and 100%)", help=None)
 
     # -------------------------------------------------------------- names
 

@@ -342,9 +342,20 @@ class _Checker:
     def _example(self, block: ast.ExampleDecl) -> None:
         """``example CHECK (name = value)``: each value as the check's input takes it."""
         key = fold(str(block.check))
-        found = self.callables.get(key, (None, None))[0] or self.procedures.get(key, (None, None))[0]
+        found, source = self.callables.get(key, (None, None))
+        if not isinstance(found, ast.CheckDecl):
+            found, source = self.procedures.get(key, (None, None))
         if not isinstance(found, ast.CheckDecl | ast.ProcedureDecl):
             return  # an unknown check is E0601, reported with the other mechanics
+        if block.lines:
+            # An `expect` line reads the results by name, over the inputs and the game's names.
+            assert source is not None
+            results = self.type_of(found, source)
+            fields = {fold(n): t for n, t in results.fields or ()} if results.kind == "record" else {}
+            scope = self._inputs_scope(found.params).inner(fields)
+            for line in block.lines:
+                if isinstance(line, ast.Expectation):
+                    self.infer(line.expr, scope)
         params = {fold(p.name): p for p in found.params}
         for arg in block.args:
             param = params.get(fold(arg.name))

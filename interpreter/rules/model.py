@@ -140,10 +140,14 @@ class Option:
 
 @attrs.frozen
 class Example:
-    """A use of a check that a ruleset shows (``example CHECK (inputs)``)."""
+    """A use of a check that a ruleset shows (``example CHECK (inputs)``), with the lines that
+    make it a test (``dice``, ``expect``: see interpreter.rules.examples)."""
 
     check: str
     inputs: dict[str, Any]
+    lines: tuple[Any, ...] = ()
+    source: Source | None = attrs.field(default=None, eq=False)
+    span: Span | None = attrs.field(default=None, eq=False)
 
 
 class Rules:
@@ -200,7 +204,8 @@ class Rules:
             self.globals.define(name, _RUNTIME[type(named)](self, named))
         for example in model.examples:
             self.examples.append(Example(example.check, {name: _literal(expr, self.globals)
-                                                         for name, expr in example.args}))
+                                                         for name, expr in example.args},
+                                         example.lines, example.source, example.span))
 
     def _option_setting(self, named: OptionName) -> OptionSetting:
         return OptionSetting(self, named.option.name, self.options[fold(named.option.name)].default)

@@ -25,7 +25,7 @@ from runebook.interpreter.core.values import format_value
 from runebook.interpreter.rules.results import _fraction, _key
 from runebook.interpreter.rules.runstate import RunState
 
-__all__ = ["OddsOf", "odds_of"]
+__all__ = ["OddsOf", "distribution_of", "odds_of"]
 
 
 @attrs.frozen
@@ -62,6 +62,12 @@ def odds_of(rules: Any, odds: Any, expressions: Sequence[str], options: Mapping[
     for text in expressions:
         source = Source("--of", text)
         compiled.append(compile_expression(parse_expression(text, source), source, limits=rules.limits))
+    return OddsOf(odds.check, tuple(expressions), distribution_of(rules, odds, compiled, options))
+
+
+def distribution_of(rules: Any, odds: Any, compiled: Sequence[Any], options: Mapping[str, Any] | None = None) -> Distribution:
+    """The distribution of compiled expressions over ``odds``' joint results (one value, or a
+    tuple of several), each evaluated once per joint outcome."""
     names = list(odds.results)
     inputs = MapEnv({**dict(odds.inputs), **dict.fromkeys(getattr(odds, "never_set", ()))}, parent=rules.globals)
     outcomes: dict[Any, Fraction] = {}
@@ -72,5 +78,4 @@ def odds_of(rules: Any, odds: Any, expressions: Sequence[str], options: Mapping[
         found = [ctx.result(ctx.evaluate(c, env)) for c in compiled]
         key = found[0] if len(found) == 1 else tuple(found)
         outcomes[key] = outcomes.get(key, Fraction(0)) + p
-    dist = Distribution(outcomes, odds.joint.residual, getattr(odds.joint, "note", None))
-    return OddsOf(odds.check, tuple(expressions), dist)
+    return Distribution(outcomes, odds.joint.residual, getattr(odds.joint, "note", None))

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from runebook.dsl.files import FileRefused, rules_files
-from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
+from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, as_dict, render_github, render_text
 from runebook.dsl.loader import _EXTENDS, CheckReport, _extends, _parse, check_paths, combined_entries, load_game, read_text
 from runebook.dsl.model import build_model
 from runebook.interpreter.cli.characters import CHARACTER_FILES, character_problems
@@ -97,9 +97,27 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
         # A file given alone is checked alone: nothing of the folder's other files is reported.
         model = build_model(loaded)
         mine = [e for e in loaded.entries if named is None or str(Path(e.source.name).resolve()) in named]
-        found.extend(d for d in model.diagnostics + tuple(refused_entries(model, mine))
-                     if named is None or (d.source is not None and str(Path(d.source.name).resolve()) in named))
+        problems = [d for d in model.diagnostics + tuple(refused_entries(model, mine))
+                    if named is None or (d.source is not None and str(Path(d.source.name).resolve()) in named)]
+        found.extend(problems)
+        if not model.errors and any(example.lines for example in model.examples):
+            found.extend(_example_problems(folder, named))
     return found
+
+
+def _example_problems(folder: Path, named: set[str] | None) -> list:  # type: ignore[type-arg]
+    """What the examples with lines (``dice``, ``expect``) of a clean ruleset folder find when
+    they run (interpreter.rules.examples): of the files named only, when some are."""
+    from runebook.interpreter import load  # the interpreter, only for a ruleset that has tests
+    from runebook.interpreter.rules.examples import verify_examples
+
+    try:
+        rules = load(str(folder))
+    except RunebookError:
+        return []  # its problems are reported above
+    files = None if named is None else {e.source.name for e in rules.examples
+                                        if e.source is not None and str(Path(e.source.name).resolve()) in named}
+    return verify_examples(rules, files)
 
 
 def _reference_note(reference: Any) -> str:

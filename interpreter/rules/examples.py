@@ -1,0 +1,153 @@
+"""Examples as tests: what ``runebook check`` does with an ``example`` that has lines.
+
+``example Skill (threshold = 11, modifier = 3)`` followed by
+
+- ``dice 8, 6, 1``: the check is resolved from those faces, as ``runebook resolve --dice``
+  resolves it, and each ``expect EXPR`` must be true for its results;
+- no ``dice`` line: the exact odds of the check (or the procedure) are computed, and each
+  ``expect EXPR`` must hold in every outcome (its chance is 1, and no outcome is unknown),
+  while ``expect EXPR with chance P`` must have the chance P, to the places P is written
+  with (``5/8`` exactly, ``62.5%`` to a tenth of a percent).
+
+An expectation reads the results by name, then the example's inputs, then the game's names
+(levels, tables, functions, options at their defaults). An expectation that fails is E0637 at
+its line, saying what was found (the values it read, its exact chance, the likeliest outcome
+where it is false); a run that stops (a mistake in the rules that only these inputs reach,
+dice that do not fit, a limit) is E0637 at the example, its help saying where it stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from runebook.dsl import ast
+from runebook.dsl import expr_ast as ex
+from runebook.dsl.checker import expression_names
+from runebook.dsl.diagnostics import Diagnostic, RunebookError
+from runebook.dsl.vocabulary import fold
+from runebook.interpreter.core.distribution import Distribution
+from runebook.interpreter.core.values import format_value
+from runebook.interpreter.rules.odds_of import distribution_of
+
+__all__ = ["verify_examples"]
+
+#: What given dice that do not fit the check's rolls stop it with: not enough, too many, a
+#: face the die does not have.
+_DICE_CODES = frozenset({"E0501", "E0502", "E0503"})
+
+
+@attrs.frozen
+class _Resolved:
+    """One resolution seen as odds: its results are the only outcome (for distribution_of)."""
+
+    results: tuple[str, ...]
+    joint: Distribution
+    inputs: dict[str, Any]
+
+
+def verify_examples(rules: Any, files: Iterable[str] | None = None) -> list[Diagnostic]:
+    """The problems of every example of ``rules`` that has lines (of the files named
+    ``files`` only, when given), in the order of the files' lines."""
+    wanted = set(files) if files is not None else None
+    found: list[Diagnostic] = []
+    for example in rules.examples:
+        if not example.lines or (wanted is not None and (example.source is None or example.source.name not in wanted)):
+            continue
+        found.extend(_verify(rules, example))
+    return found
+
+
+def _verify(rules: Any, example: Any) -> list[Diagnostic]:
+    expectations = [line for line in example.lines if isinstance(line, ast.Expectation)]
+    dice = next((line for line in example.lines if isinstance(line, ast.ExampleDice)), None)
+    try:
+        if dice is not None:
+            resolved = rules.resolve(example.check, dict(example.inputs), dice=list(dice.faces))
+            names = tuple(resolved.results)
+            odds: Any = _Resolved(names, Distribution({tuple(resolved.results.values()): Fraction(1)}),
+                                  dict(example.inputs))
+        else:
+            odds = rules.odds(example.check, dict(example.inputs))
+        return [problem for line in expectations
+                if (problem := _expectation(rules, example, odds, line, dice is not None)) is not None]
+    except RunebookError as error:
+        return [_stopped(example, dice, error.diagnostics[0])]
+
+
+def _expectation(rules: Any, example: Any, odds: Any, line: ast.Expectation, given: bool) -> Diagnostic | None:
+    """E0637 for one ``expect`` line that does not hold (None when it does)."""
+    shown = _names_shown(line.expr, odds)
+    compiled = [rules.compiled(node, example.source) for node in (line.expr, *shown)]
+    spread = distribution_of(rules, odds, compiled, rules.option_values(None))
+    # One expression's values come alone, several as a tuple: always a tuple here.
+    values = spread if len(compiled) > 1 else Distribution({(k,): p for k, p in spread.items()}, spread.residual)
+    holds = sum((p for key, p in values.items() if bool(key[0])), Fraction(0))
+    unknown = values.residual
+    if line.chance is not None:
+        low, high = holds, holds + unknown
+        tolerance = line.chance.tolerance()
+        if abs(low - line.chance.value) <= tolerance and abs(high - line.chance.value) <= tolerance:
+            return None
+        found = f"its chance is {_chance(holds, line.chance.places)}" + (
+            f" (to {_chance(high, line.chance.places)} with the outcomes cut off)" if unknown else "")
+        return _failed(example, line, found, f"exactly {holds}" if not unknown else None)
+    if holds == 1 and not unknown:
+        return None
+    failing = [(p, key) for key, p in values.items() if not bool(key[0])]
+    if given:
+        found = "it is false for these dice" + _reading(shown, failing[0][1][1:] if failing else ())
+        return _failed(example, line, found, None)
+    if not failing:
+        found = f"{_chance(unknown, None)} of the outcomes are cut off, where it is not known"
+        return _failed(example, line, found, "an exploding die is cut at its depth: raise it with a limit")
+    p, key = max(failing, key=lambda item: item[0])
+    chance = _chance(1 - holds - unknown, None)
+    found = f"it is false with chance {chance}" + (f" (most likely when{_reading(shown, key[1:])[1:]})" if shown else "")
+    return _failed(example, line, found, f"exactly {1 - holds - unknown}")
+
+
+def _names_shown(expr: ex.Expr, odds: Any) -> list[ex.Name]:
+    """The names an expectation reads that are results or inputs (each once): what a failure
+    shows the values of."""
+    own = {fold(n) for n in odds.results} | {fold(n) for n in odds.inputs}
+    seen: dict[str, ex.Name] = {}
+    for node in expression_names(expr):
+        if isinstance(node, ex.Name) and fold(node.text) in own:
+            seen.setdefault(fold(node.text), node)
+    return list(seen.values())
+
+
+def _reading(names: list[ex.Name], values: tuple[Any, ...]) -> str:
+    """``: grade = low, best = 9`` (nothing when no result or input is read)."""
+    if not names:
+        return ""
+    return ": " + ", ".join(f"{name.text} = {format_value(value)}" for name, value in zip(names, values))
+
+
+def _chance(p: Fraction, places: int | None) -> str:
+    """A chance as a percentage, to at least two places more than the expectation wrote."""
+    digits = max(2, (places or 0) + 2)
+    return f"{float(p * 100):.{digits}f}%"
+
+
+def _failed(example: Any, line: ast.Expectation, found: str, help: str | None) -> Diagnostic:
+    expect = str(line.expr) + (f" with chance {line.chance}" if line.chance is not None else "")
+    return Diagnostic.make("E0637", example.source, line.span, check=example.check, expect=expect, found=found,
+                           help=help)
+
+
+def _stopped(example: Any, dice: ast.ExampleDice | None, stop: Diagnostic) -> Diagnostic:
+    """E0637 at the example for a run that stopped; dice that do not fit point at its dice."""
+    expectations = [line for line in example.lines if isinstance(line, ast.Expectation)]
+    expect = str(expectations[0].expr) if expectations else "its dice to fit"
+    if dice is not None and (stop.code in _DICE_CODES or (stop.source is not None and stop.source.name == "--dice")):
+        return Diagnostic.make("E0637", example.source, dice.span, check=example.check, expect=expect,
+                               found=f"its dice do not fit: {stop.message}", help=stop.help)
+    where = f"{stop.location()}: " if stop.source is not None else ""
+    return Diagnostic.make("E0637", example.source, example.span, check=example.check, expect=expect,
+                           found=f"running it stops: {stop.code} {stop.message}",
+                           help=f"{where}where it stops" + (f"; {stop.help}" if stop.help else ""))

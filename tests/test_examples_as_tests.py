@@ -1,0 +1,194 @@
+"""Examples with lines are tests that `runebook check` runs (interpreter.rules.examples).
+
+Expected values come from counting by hand: three d10 with 3 added, against 11, hit on a
+face of 8 or more (3 faces in 10); no hit has chance (7/10)^3 = 343/1000.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from runebook import interpreter
+from runebook.dsl import ast
+from runebook.interpreter.rules.examples import verify_examples
+
+RULES = """\
+levels Grade: fail < low < high
+
+check Skill (threshold = 11, modifier = 3)
+  roll dice = 3d10
+  result hits = count(each(dice) + modifier >= threshold)
+  result best = highest(dice) + modifier
+  result grade = high if hits >= 2 else low if hits == 1 else fail
+"""
+
+
+def _check(cli, tmp_path, examples: str):  # type: ignore[no-untyped-def]
+    (tmp_path / "game.rules").write_text(RULES + "\n" + examples)
+    run = cli("check", str(tmp_path))
+    return run, run.stderr.replace(str(tmp_path.resolve()) + "/", "").replace(str(tmp_path) + "/", "")
+
+
+def test_the_chance_written_in_the_tests_is_counted_by_hand() -> None:
+    faces = range(1, 11)
+    none_hit = sum(1 for roll in product(faces, repeat=3) if all(f + 3 < 11 for f in roll))
+    assert Fraction(none_hit, 1000) == Fraction(343, 1000)
+
+
+def test_examples_that_hold_pass(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    run, stderr = _check(cli, tmp_path, """\
+example Skill (threshold = 11, modifier = 3)
+  dice 8, 6, 1
+  expect best == 11
+  expect grade == low and hits == 1
+
+example Skill (threshold = 11)
+  expect best >= 4 and best <= 13
+  expect grade == fail with chance 34.3%
+  expect grade == fail with chance 343/1000
+  expect grade == fail with chance 0.34
+  expect grade >= low with chance 65.7%
+""")
+    assert (run.code, stderr) == (0, ""), run.show()
+
+
+def test_a_failed_expectation_says_what_was_found(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    run, stderr = _check(cli, tmp_path, """\
+example Skill (threshold = 11, modifier = 3)
+  dice 8, 6, 1
+  expect best == 12
+
+example Skill (threshold = 11)
+  expect best >= 5
+  expect grade == fail with chance 1/3
+  expect grade == fail with chance 34.2%
+""")
+    assert run.code == 1, run.show()
+    line = RULES.count("\n") + 2
+    assert stderr == f"""\
+game.rules:{line + 2}:3: E0637 the example of 'Skill' expects 'best == 12', but it is false for these dice: best = 11
+ {line + 2} |   expect best == 12
+    |   ^^^^^^^^^^^^^^^^^
+game.rules:{line + 5}:3: E0637 the example of 'Skill' expects 'best >= 5', but it is false with chance 0.10% (most likely when best = 4)
+ {line + 5} |   expect best >= 5
+    |   ^^^^^^^^^^^^^^^^
+help: exactly 1/1000
+game.rules:{line + 6}:3: E0637 the example of 'Skill' expects 'grade == fail with chance 1/3', but its chance is 34.30%
+ {line + 6} |   expect grade == fail with chance 1/3
+    |   ^^^^^^^^^^^^^^^^^^^^
+help: exactly 343/1000
+game.rules:{line + 7}:3: E0637 the example of 'Skill' expects 'grade == fail with chance 34.2%', but its chance is 34.300%
+ {line + 7} |   expect grade == fail with chance 34.2%
+    |   ^^^^^^^^^^^^^^^^^^^^
+help: exactly 343/1000
+"""
+
+
+def test_dice_that_do_not_fit_point_at_the_dice_line(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    run, stderr = _check(cli, tmp_path, """\
+example Skill (threshold = 11)
+  dice 8, 6
+  expect best == 11
+
+example Skill (threshold = 11)
+  dice 8, 6, 1, 1
+  expect best == 11
+
+example Skill (threshold = 11)
+  dice 8, 6, 11
+  expect best == 11
+""")
+    assert run.code == 1, run.show()
+    line = RULES.count("\n") + 2
+    found = [(d.split(":")[1], d.split(" E0637 ")[1].split(" but ", 1)[1]) for d in stderr.splitlines() if " E0637 " in d]
+    assert found == [
+        (str(line + 1), "its dice do not fit: not enough dice given: needed a d10 for die 3 of 3d10"),
+        (str(line + 5), "its dice do not fit: 4 dice given but only 3 used"),
+        (str(line + 9), "its dice do not fit: a d10 cannot show 11"),
+    ], stderr
+
+
+def test_a_run_that_stops_is_reported_at_the_example(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "game.rules").write_text("""\
+table Bonus
+  1: 2
+  2: 4
+
+check Looked (level = 1)
+  roll die = 1d6
+  result bonus = Bonus[level] + die
+
+example Looked (level = 3)
+  expect bonus > 0
+""")
+    run = cli("check", str(tmp_path))
+    assert run.code == 1, run.show()
+    assert " E0637 the example of 'Looked' expects 'bonus > 0', but running it stops: E0413 no row of 'Bonus' matches 3" \
+        in run.stderr
+    assert "game.rules:7:18: where it stops" in run.stderr
+
+
+def test_misplaced_lines_are_refused_when_the_game_loads(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    run, stderr = _check(cli, tmp_path, """\
+example Skill (threshold = 11)
+  dice 8, 6, 1
+  dice 2
+  expect best == 11 with chance 1/2
+""")
+    assert run.code == 1, run.show()
+    codes = [(d.split(":")[1], d.split(" ")[1]) for d in stderr.splitlines() if " E06" in d]
+    line = RULES.count("\n") + 2
+    assert codes == [(str(line + 2), "E0636"), (str(line + 3), "E0636")], stderr
+
+
+def test_an_expectation_is_typed_with_the_results(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`grade == 3` can never be true (a level is never a number): the check stage says so
+    before anything runs."""
+    run, stderr = _check(cli, tmp_path, "example Skill (threshold = 11)\n  expect grade == 3\n")
+    assert run.code == 1 and " E0422 " in stderr, run.show()
+
+
+def test_examples_without_lines_are_not_run(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "game.rules").write_text(RULES + "\nexample Skill (threshold = 11)\n")
+    rules = interpreter.load(str(tmp_path))
+    monkeypatch.setattr(type(rules), "odds", lambda *a, **k: pytest.fail("an example without lines ran"))
+    assert verify_examples(rules) == []
+    assert rules.examples[0].lines == ()
+
+
+def test_the_lines_read_back_as_written(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from runebook.dsl.diagnostics import DiagnosticSink
+    from runebook.dsl.parser import parse_rules
+    from runebook.dsl.source import Source
+
+    text = RULES + "\nexample Skill (threshold = 11)\n  dice 8, -1, 1\n  expect best >= 4 with chance 62.5%\n"
+    parsed = parse_rules(Source("game.rules", text), DiagnosticSink())
+    example = next(b for b in parsed.blocks if isinstance(b, ast.ExampleDecl))
+    assert str(example) == "example Skill (threshold = 11)\n  dice 8, -1, 1\n  expect best >= 4 with chance 62.5%"
+    chance = example.lines[1].chance  # type: ignore[union-attr]
+    assert (chance.value, chance.places, chance.tolerance()) == (Fraction(5, 8), 1, Fraction(1, 2000))
+
+
+def test_a_procedure_example_is_checked_over_every_outcome(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Rolls until a 6, three at most: at least 1 roll always, 1 roll a sixth of the time, 2 rolls
+    5/36 more, and 3 rolls (5/6)^2 = 25/36, about 69.4%."""
+    (tmp_path / "game.rules").write_text("""\
+procedure Until Six
+  let rolls = 0
+  repeat
+    roll die = 1d6
+    set rolls = rolls + 1
+    result rolls = rolls
+    stop if die == 6 or rolls == 3
+
+example Until Six ()
+  expect rolls >= 1
+  expect rolls == 1 with chance 1/6
+  expect rolls <= 2 with chance 11/36
+  expect rolls == 3 with chance 69.4%
+""")
+    run = cli("check", str(tmp_path))
+    assert (run.code, run.stderr) == (0, ""), run.show()
