@@ -12,10 +12,11 @@ from typing import Any
 import attrs
 
 from runebook.dsl.files import FileRefused, rules_files
-from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, RunebookError, as_dict, render_github, render_text
+from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
 from runebook.dsl.loader import _EXTENDS, CheckReport, _extends, _parse, check_paths, combined_entries, load_game, read_text
 from runebook.dsl.model import build_model
 from runebook.interpreter.cli.characters import CHARACTER_FILES, character_problems
+from runebook.interpreter.rules.examples import folder_examples
 from runebook.interpreter.rules.kind_checks import homebrew_entries, kind_checks, refused_entries
 from runebook.interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 from runebook.interpreter.cli.sarif import sarif_log
@@ -107,17 +108,8 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
 
 def _example_problems(folder: Path, named: set[str] | None) -> list:  # type: ignore[type-arg]
     """What the examples with lines (``dice``, ``expect``) of a clean ruleset folder find when
-    they run (interpreter.rules.examples): of the files named only, when some are."""
-    from runebook.interpreter import load  # the interpreter, only for a ruleset that has tests
-    from runebook.interpreter.rules.examples import verify_examples
-
-    try:
-        rules = load(str(folder))
-    except RunebookError:
-        return []  # its problems are reported above
-    files = None if named is None else {e.source.name for e in rules.examples
-                                        if e.source is not None and str(Path(e.source.name).resolve()) in named}
-    return verify_examples(rules, files)
+    they run: of the files named only, when some are."""
+    return folder_examples(str(folder), None if named is None else {str(Path(n).resolve()) for n in named})
 
 
 def _reference_note(reference: Any) -> str:
