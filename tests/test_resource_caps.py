@@ -190,3 +190,21 @@ def test_the_shipped_examples_pass(cli) -> None:  # type: ignore[no-untyped-def]
     for game, path in files:
         run = cli("check", "--game", game, str(path))
         assert run.code == 0, run.stderr
+
+
+def test_a_saved_state_at_the_start_is_read_back(tmp_path: Path) -> None:
+    """d10-pool: `resource Momentum (cap = 2 * Players, start = 0)`. A hero's sheet gives no
+    Players, so the engine starts it at 0 Momentum; its saved state reads back, but 1
+    Momentum (above that start, under a cap the sheet cannot give) is E0711."""
+    rules = load("d10-pool")
+    hero = rules.entity(str(RULESETS_DIR / "d10-pool" / "examples" / "ayla.yaml"))
+    state = hero.state()
+    saved = _write(tmp_path, yaml.safe_dump({k: state[k] for k in ("name", "stats", "resources")}), "saved.yaml")
+    assert rules.entity(saved).resources["Momentum"] == 0
+    state["resources"]["Momentum"] = 1
+    more = _write(tmp_path, yaml.safe_dump({k: state[k] for k in ("name", "stats", "resources")}), "more.yaml")
+    with pytest.raises(RunebookError) as error:
+        rules.entity(more)
+    [diagnostic] = error.value.diagnostics
+    assert diagnostic.code == "E0711" and "'Ayla Reyes' has no 'Players'" in diagnostic.message
+    assert "at most 0 (its start)" in (diagnostic.help or "")

@@ -125,11 +125,13 @@ class Entity:
 class Cap:
     """A resource's cap for one entity: the expression as the game writes it (``Max HP``),
     and its value, or the diagnostic that stopped it from being worked out (a stat the
-    entity's file does not give)."""
+    entity's file does not give). ``start`` is the resource's start for the entity (None
+    when that cannot be worked out either)."""
 
     text: str
     value: Any = None
     failure: Diagnostic | None = None
+    start: Any = None
 
 
 #: The caps of a game's capped resources for an entity as its file gives it, by resource name.
@@ -393,6 +395,15 @@ def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabu
     return entity
 
 
+def _number(value: Any) -> bool:
+    return type(value) in (int, Fraction)
+
+
+def _at_most(value: int, start: Any) -> bool:
+    """Whether a resource's points are no more than its start (a number)."""
+    return _number(start) and value <= start
+
+
 def _over_caps(source: Source, entity: Entity, given: Mapping[str, Span], caps: Mapping[str, Cap]) -> list[Diagnostic]:
     """The resources a file gives above their caps, or whose caps its stats cannot give."""
     found: list[Diagnostic] = []
@@ -401,15 +412,18 @@ def _over_caps(source: Source, entity: Entity, given: Mapping[str, Span], caps: 
         if cap is None:
             continue
         value = entity.resources[resource]
-        if cap.failure is None and type(cap.value) not in (int, Fraction):
+        if cap.failure is None and not _number(cap.value):
             reason = f"it is {format_value(cap.value)}, not a number"
         else:
             reason = cap.failure.message if cap.failure is not None else None
         if reason is not None:
+            if _at_most(value, cap.start):
+                continue  # the points the game itself starts it at (a saved state gives them)
             found.append(Diagnostic.make(
                 "E0711", source, span, resource=resource, cap=cap.text, name=entity.name, reason=reason,
                 help=f"the cap reads the character's stats (and the values the game derives from them): "
-                     f"give what it needs under 'stats:', or leave {resource} out of 'resources:'"))
+                     f"give what it needs under 'stats:', or leave {resource} out of 'resources:'"
+                     + (f", or give at most {format_value(cap.start)} (its start)" if _number(cap.start) else "")))
         elif value > cap.value:
             limit = format_value(cap.value)
             found.append(Diagnostic.make(

@@ -304,16 +304,25 @@ class Rules:
         the values derived from them), or the diagnostic that stopped it: a file's resources
         are checked against them (entities.load_entity)."""
         own = self._own(entity)[0]
+
+        def value(expr: ex.Expr, source: Source) -> Any:
+            ctx = Context(limits=self.limits)
+            return ctx.result(ctx.evaluate(self.compiled(expr, source), own))
+
         caps: dict[str, Cap] = {}
         for resource in self.resources.values():
             cap = resource.settings.get("cap")
             if cap is None:
                 continue
-            ctx = Context(limits=self.limits)
             try:
-                caps[resource.name] = Cap(str(cap), ctx.result(ctx.evaluate(self.compiled(cap, resource.source), own)))
+                caps[resource.name] = Cap(str(cap), value(cap, resource.source))
             except RunebookError as error:
-                caps[resource.name] = Cap(str(cap), failure=error.diagnostics[0])
+                start = resource.settings.get("start")
+                try:
+                    begun = value(start, resource.source) if start is not None else None
+                except RunebookError:
+                    begun = None
+                caps[resource.name] = Cap(str(cap), failure=error.diagnostics[0], start=begun)
         return caps
 
     def _lacks_stats(self, expr: ex.Expr, owner: Any) -> bool:
