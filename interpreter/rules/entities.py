@@ -404,6 +404,13 @@ def _at_most(value: int, start: Any) -> bool:
     return _number(start) and value <= start
 
 
+def _unworkable(cap: Cap) -> str | None:
+    """Why a cap gives no number to compare with, or None when it does."""
+    if cap.failure is not None:
+        return cap.failure.message
+    return None if _number(cap.value) else f"it is {format_value(cap.value)}, not a number"
+
+
 def _over_caps(source: Source, entity: Entity, given: Mapping[str, Span], caps: Mapping[str, Cap]) -> list[Diagnostic]:
     """The resources a file gives above their caps, or whose caps its stats cannot give."""
     found: list[Diagnostic] = []
@@ -412,10 +419,7 @@ def _over_caps(source: Source, entity: Entity, given: Mapping[str, Span], caps: 
         if cap is None:
             continue
         value = entity.resources[resource]
-        if cap.failure is None and not _number(cap.value):
-            reason = f"it is {format_value(cap.value)}, not a number"
-        else:
-            reason = cap.failure.message if cap.failure is not None else None
+        reason = _unworkable(cap)
         if reason is not None:
             if _at_most(value, cap.start):
                 continue  # the points the game itself starts it at (a saved state gives them)
