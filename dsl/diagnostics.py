@@ -173,6 +173,8 @@ MESSAGES: dict[str, str] = {
     "E0707": "no {role} takes part: give one with {flag}",
     "E0708": "'{name}' is not a choice of {where}",
     "E0709": "'{answer}' is not an option of any choice of {where}",
+    "E0710": "'{name}' holds {value} {resource}; expected {expected}",
+    "E0711": "the cap of {resource} ({cap}) cannot be worked out for '{name}': {reason}",
     # E09xx: limits
     "E0901": "limit exceeded: {what} (the limit is {limit})",
     "E0902": "too many function calls: {what} (limit {name} = {limit})",

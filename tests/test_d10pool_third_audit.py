@@ -156,7 +156,12 @@ def test_w04_capacity_of_one_player(rules, tmp_path: Path) -> None:  # type: ign
     assert (run.results["momentum"], run.results["capacity"]) == (2, 2)
 
 
-@pytest.mark.parametrize("players", [0, -1])
+def test_a_troupe_of_fewer_than_no_players_is_refused_as_read(rules, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """-1 players make a capacity of -2: even the 0 Momentum the sheet gives is above it (E0710)."""
+    assert refused(lambda: troupe(tmp_path, rules, -1, 0)) == ["E0710"]
+
+
+@pytest.mark.parametrize("players", [0])
 def test_a_troupe_of_no_players_is_refused(rules, tmp_path: Path, players: int) -> None:  # type: ignore[no-untyped-def]
     """XB.15: capacity twice the players; a troupe has at least one. Gaining 2 must never
     lower the pool, nor a failed roll's consolation (Ayla: one success, 8 then six faces
@@ -175,9 +180,9 @@ def test_a_troupe_of_no_players_is_refused(rules, tmp_path: Path, players: int) 
 ])
 def test_a_pool_above_its_capacity_is_refused(rules, tmp_path: Path, procedure: str,
                                               inputs: dict) -> None:  # type: ignore[no-untyped-def]
-    """XB.15: 2 players hold at most 4 Momentum; a sheet with 9 is refused, with 4 it plays
-    (a Knack of 1 leaves 3)."""
-    assert refused(lambda: rules.run(procedure, as_=troupe(tmp_path, rules, 2, 9), **inputs)) == ["E0613"]
+    """XB.15: 2 players hold at most 4 Momentum; a sheet with 9 is refused as it is read
+    (E0710, above the cap), with 4 it plays (a Knack of 1 leaves 3)."""
+    assert refused(lambda: rules.run(procedure, as_=troupe(tmp_path, rules, 2, 9), **inputs)) == ["E0710"]
     run = rules.run(procedure, as_=troupe(tmp_path, rules, 2, 4), **inputs)
     if procedure == "Activate Knack":
         assert run.results["momentum"] == 3

@@ -18,7 +18,8 @@ the entity given with ``--as`` is ``actor`` and the one given with ``--against``
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +31,10 @@ from runebook.dsl.diagnostics import Diagnostic, RunebookError, did_you_mean
 from runebook.dsl.parser import parse_expression
 from runebook.dsl.source import Source, Span
 from runebook.dsl.vocabulary import Vocabulary, fold
-from runebook.interpreter.core.values import Rating
+from runebook.interpreter.core.values import Rating, format_value
 from runebook.interpreter.rules.yamlfile import read_yaml
 
-__all__ = ["Entity", "Held", "load_entities", "load_entity", "signed_rating"]
+__all__ = ["Cap", "Entity", "Held", "load_entities", "load_entity", "signed_rating"]
 
 
 @attrs.frozen(eq=False)
@@ -120,6 +121,23 @@ class Entity:
         return self.name
 
 
+@attrs.frozen
+class Cap:
+    """A resource's cap for one entity: the expression as the game writes it (``Max HP``),
+    and its value, or the diagnostic that stopped it from being worked out (a stat the
+    entity's file does not give). ``start`` is the resource's start for the entity (None
+    when that cannot be worked out either)."""
+
+    text: str
+    value: Any = None
+    failure: Diagnostic | None = None
+    start: Any = None
+
+
+#: The caps of a game's capped resources for an entity as its file gives it, by resource name.
+CapsOf = Callable[[Entity], Mapping[str, Cap]]
+
+
 _TIER = re.compile(r"([A-Z])(\d*)")
 
 
@@ -191,33 +209,34 @@ def _condition_item(text: str, source: Source) -> tuple[str, list[Any]] | None:
 
 
 def load_entity(path: str | Path, vocabulary: Vocabulary, resources: Iterable[str] = (),
-                conditions: Iterable[str] = (), bind: Any = None) -> Entity:
+                conditions: Iterable[str] = (), bind: Any = None, caps: CapsOf | None = None) -> Entity:
     """Read and validate an entity file; every problem is reported at once.
 
     ``resources`` and ``conditions`` are the names the game declares; the file may give
     ``resources: {NAME: points}`` and ``conditions: [NAME, ...]`` with those names, a
     condition with parameters written as it is applied: ``Shielded(2)``. ``bind(name,
     values)`` turns a condition's values into its parameters (a :class:`Held`), or gives the
-    text of what is wrong with them.
+    text of what is wrong with them. ``caps(entity)`` gives the caps of the game's resources
+    for it: a resource the file gives must lie from 0 to its cap.
     """
     shown = str(path)
     source, root, data = read_yaml(path)
-    return _entity(source, root, data, shown, vocabulary, resources, conditions, bind)
+    return _entity(source, root, data, shown, vocabulary, resources, conditions, bind, caps)
 
 
 def load_entities(path: str | Path, vocabulary: Vocabulary, resources: Iterable[str] = (),
-                  conditions: Iterable[str] = (), bind: Any = None) -> list[Entity]:
+                  conditions: Iterable[str] = (), bind: Any = None, caps: CapsOf | None = None) -> list[Entity]:
     """The entities of a file: one (a mapping), or a YAML list of them (a party, a band of
     foes); every problem of every one is reported at once."""
     shown = str(path)
     source, root, data = read_yaml(path)
     if not isinstance(root, yaml.SequenceNode) or not isinstance(data, list):
-        return [_entity(source, root, data, shown, vocabulary, resources, conditions, bind)]
+        return [_entity(source, root, data, shown, vocabulary, resources, conditions, bind, caps)]
     found: list[Entity] = []
     problems: list[Diagnostic] = []
     for node, item in zip(root.value, data):
         try:
-            found.append(_entity(source, node, item, shown, vocabulary, resources, conditions, bind))
+            found.append(_entity(source, node, item, shown, vocabulary, resources, conditions, bind, caps))
         except RunebookError as error:
             problems.extend(error.diagnostics)
     if problems:
@@ -272,7 +291,7 @@ def _misspelt_keys(source: Source, keys: dict[str, Any]) -> list[Diagnostic]:
 
 
 def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabulary, resources: Iterable[str],
-            conditions: Iterable[str], bind: Any) -> Entity:
+            conditions: Iterable[str], bind: Any, caps: CapsOf | None = None) -> Entity:
     """One entity from its YAML node (and the data it holds)."""
     problems: list[Diagnostic] = []
     if not isinstance(root, yaml.MappingNode) or not isinstance(data, dict):
@@ -286,7 +305,9 @@ def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabu
     if not isinstance(name, str) or not name.strip():
         problems.append(Diagnostic.make("E0703", source, _span(keys["name"][1]) if "name" in keys else Span.point(1, 1),
                                         name="name", help="add a line 'name: ...'"))
+    who = name if isinstance(name, str) and name.strip() else "the character"
     stats: dict[str, Any] = {}
+    stats_read = len(problems)
     if "stats" in keys:
         stats_node = keys["stats"][1]
         if not isinstance(stats_node, yaml.MappingNode):
@@ -306,7 +327,9 @@ def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabu
                                                     expected="a number or a rating such as 7M2", found=f"'{bad}'"))
                     continue
                 stats[vocabulary.stats[fold(stat)]] = value
+    stats_read = len(problems) == stats_read  # whether the stats are as the file means them
     held: dict[str, Any] = {}
+    given: dict[str, Span] = {}  # where the file gives each resource's points
     declared = {fold(r): r for r in resources}
     if "resources" in keys:
         node = keys["resources"][1]
@@ -325,7 +348,15 @@ def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabu
                     problems.append(Diagnostic.make("E0702", source, _span(value_node), name=resource,
                                                     expected="a whole number of points", found=f"'{bad or value}'"))
                     continue
+                if value < 0:
+                    problems.append(Diagnostic.make(
+                        "E0710", source, _span(value_node), name=who, value=value, resource=resource,
+                        expected="at least 0 (a resource's points are never negative)",
+                        help="a character file gives the points it holds now; spending never takes "
+                             "a resource below 0"))
+                    continue
                 held[declared[fold(resource)]] = value
+                given[declared[fold(resource)]] = _span(value_node)
     under: list[Held] = []
     known_conditions = {fold(c): c for c in conditions}
     if "conditions" in keys:
@@ -356,6 +387,52 @@ def _entity(source: Source, root: Any, data: Any, shown: str, vocabulary: Vocabu
                                                         expected=instance, found=f"'{text}'"))
                     else:  # listed twice: the game's stacking rule decides (Rules._prepared)
                         under.append(instance)
+    entity = Entity(str(name), stats, data, shown, held, under)
+    if caps is not None and given and stats_read:
+        problems.extend(_over_caps(source, entity, given, caps(entity)))
     if problems:
         raise RunebookError(problems)
-    return Entity(str(name), stats, data, shown, held, under)
+    return entity
+
+
+def _number(value: Any) -> bool:
+    return type(value) in (int, Fraction)
+
+
+def _at_most(value: int, start: Any) -> bool:
+    """Whether a resource's points are no more than its start (a number)."""
+    return _number(start) and value <= start
+
+
+def _unworkable(cap: Cap) -> str | None:
+    """Why a cap gives no number to compare with, or None when it does."""
+    if cap.failure is not None:
+        return cap.failure.message
+    return None if _number(cap.value) else f"it is {format_value(cap.value)}, not a number"
+
+
+def _over_caps(source: Source, entity: Entity, given: Mapping[str, Span], caps: Mapping[str, Cap]) -> list[Diagnostic]:
+    """The resources a file gives above their caps, or whose caps its stats cannot give."""
+    found: list[Diagnostic] = []
+    for resource, span in given.items():
+        cap = caps.get(resource)
+        if cap is None:
+            continue
+        value = entity.resources[resource]
+        reason = _unworkable(cap)
+        if reason is not None:
+            if _at_most(value, cap.start):
+                continue  # the points the game itself starts it at (a saved state gives them)
+            found.append(Diagnostic.make(
+                "E0711", source, span, resource=resource, cap=cap.text, name=entity.name, reason=reason,
+                help=f"the cap reads the character's stats (and the values the game derives from them): "
+                     f"give what it needs under 'stats:', or leave {resource} out of 'resources:'"
+                     + (f", or give at most {format_value(cap.start)} (its start)" if _number(cap.start) else "")))
+        elif value > cap.value:
+            limit = format_value(cap.value)
+            found.append(Diagnostic.make(
+                "E0710", source, span, name=entity.name, value=value, resource=resource,
+                expected=f"at most {limit} (the cap of {resource}: {cap.text})",
+                help=f"give {resource} {limit} or less: a character file gives the points it holds now, "
+                     f"from 0 to its cap"))
+    return found

@@ -75,7 +75,7 @@ from runebook.interpreter.core.values import (
 from runebook.interpreter.markov.chains import procedure_odds
 from runebook.interpreter.markov.meet import same_in_every_world
 from runebook.interpreter.rules.amendments import amended
-from runebook.interpreter.rules.entities import Entity, Held, load_entities, load_entity, signed_rating
+from runebook.interpreter.rules.entities import Cap, Entity, Held, load_entities, load_entity, signed_rating
 from runebook.interpreter.rules.entries import EntryView, line_value
 from runebook.interpreter.rules.inline import ReadingEnv
 from runebook.interpreter.rules.listed import entry_query
@@ -243,12 +243,13 @@ class Rules:
         """Load a character, NPC or obstacle file against this game's stats, resources and
         conditions; resources it does not list start at their declared start."""
         return self._prepared(load_entity(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
-                                          [c.name for c in self.conditions.values()], bind=self._bind_held))
+                                          [c.name for c in self.conditions.values()], bind=self._bind_held,
+                                          caps=self._caps))
 
     def entities(self, path: str) -> list[Entity]:
         """The entities of a file: one, or each of a YAML list of them (a party)."""
         found = load_entities(path, self.ruleset.vocabulary, [r.name for r in self.resources.values()],
-                              [c.name for c in self.conditions.values()], bind=self._bind_held)
+                              [c.name for c in self.conditions.values()], bind=self._bind_held, caps=self._caps)
         return [self._prepared(entity) for entity in found]
 
     def taking_part(self, given: Any, role: str = "as_") -> Any:
@@ -281,12 +282,7 @@ class Rules:
             else:
                 _merge(condition, held, instance)
         entity.conditions[:] = held
-        own = MapEnv(dict(entity.stats), parent=self.globals)
-        own.define(HOLDER, entity)  # a derived value reading a stat the file lacks says so
-        for name, expr, source in self.derived.values():
-            if fold(name) not in {fold(s) for s in entity.stats}:  # a stat the file gives wins
-                entity.derived[name] = Derived(name, expr, own, source)
-                own.define(name, entity.derived[name])
+        entity.derived.update(self._own(entity)[1])
         for resource in self.resources.values():
             if resource.name not in entity.resources:
                 start = resource.settings.get("start") or resource.settings.get("cap")
@@ -294,6 +290,45 @@ class Rules:
                     continue  # its start reads stats this entity does not have: it holds none
                 entity.resources[resource.name] = self._owner_value(start, entity, resource.source) if start else 0
         return entity
+
+    def _own(self, entity: Entity) -> tuple[MapEnv, dict[str, Derived]]:
+        """An entity's own names over the globals: its stats, and the values the game derives
+        from them (those its file does not give as stats)."""
+        own = MapEnv(dict(entity.stats), parent=self.globals)
+        own.define(HOLDER, entity)  # a derived value reading a stat the file lacks says so
+        derived: dict[str, Derived] = {}
+        given = {fold(s) for s in entity.stats}
+        for name, expr, source in self.derived.values():
+            if fold(name) not in given:  # a stat the file gives wins
+                derived[name] = Derived(name, expr, own, source)
+                own.define(name, derived[name])
+        return own, derived
+
+    def _caps(self, entity: Entity) -> dict[str, Cap]:
+        """The cap of each capped resource for an entity as its file gives it (its stats and
+        the values derived from them), or the diagnostic that stopped it: a file's resources
+        are checked against them (entities.load_entity)."""
+        own = self._own(entity)[0]
+
+        def value(expr: ex.Expr, source: Source) -> Any:
+            ctx = Context(limits=self.limits)
+            return ctx.result(ctx.evaluate(self.compiled(expr, source), own))
+
+        caps: dict[str, Cap] = {}
+        for resource in self.resources.values():
+            cap = resource.settings.get("cap")
+            if cap is None:
+                continue
+            try:
+                caps[resource.name] = Cap(str(cap), value(cap, resource.source))
+            except RunebookError as error:
+                start = resource.settings.get("start")
+                try:
+                    begun = value(start, resource.source) if start is not None else None
+                except RunebookError:
+                    begun = None
+                caps[resource.name] = Cap(str(cap), failure=error.diagnostics[0], start=begun)
+        return caps
 
     def _lacks_stats(self, expr: ex.Expr, owner: Any) -> bool:
         """Whether an expression names a stat of the game that the owner's file does not give."""
