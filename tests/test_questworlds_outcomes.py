@@ -292,7 +292,8 @@ def test_the_dying_are_saved_to_injured_or_impaired(rules, hero) -> None:  # typ
     results, entity = play(rules, "heal", hero("Dying State"), healing="1M2", dice=[1, 20])
     assert results["degree"] == "complete" and results["after"] == "impaired" and not results["doomed"]
     results, entity = play(rules, "heal", hero("Dying State"), healing=15, dice=[5, 18])
-    assert results["outcome"] == "defeat" and results["doomed"] and conditions(entity) == ["Dying State"]
+    # the one intervention failed: still dying, and marked so that no second one is tried
+    assert results["outcome"] == "defeat" and results["doomed"] and conditions(entity) == ["Dying State", "Doomed"]
 
 
 def test_healing_only_treats_one_instance(rules, hero) -> None:  # type: ignore[no-untyped-def]
