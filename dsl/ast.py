@@ -76,6 +76,7 @@ __all__ = [
     "Emphasis",
     "Entry",
     "Chance",
+    "ExampleAnswer",
     "ExampleDecl",
     "ExampleDice",
     "Expectation",
@@ -1098,13 +1099,25 @@ class Expectation:
 
 
 @attrs.frozen
+class ExampleAnswer:
+    """``answer stance = bold``: the answer an example's procedure gets at that choice."""
+
+    name: str
+    value: str
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return f"answer {self.name} = {self.value}"
+
+
+@attrs.frozen
 class ExampleDecl:
     """``example CHECK (name = value, ...)``: a use of a check the tour shows, and with lines
-    (``dice``, ``expect``) a test of it that ``runebook check`` runs."""
+    (``dice``, ``expect``, ``answer``) a test of it that ``runebook check`` runs."""
 
     check: Expr
     args: tuple[Param, ...]
-    lines: tuple[ExampleDice | Expectation, ...] = ()
+    lines: tuple[ExampleDice | Expectation | ExampleAnswer, ...] = ()
     span: Span | None = _span
 
     def __str__(self) -> str:

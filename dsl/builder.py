@@ -592,7 +592,7 @@ class RulesBuilder(Transformer):
 
     def example_decl(self, meta: Meta, children: list) -> ast.ExampleDecl:
         name, params, *lines = children
-        kept = tuple(line for line in lines if isinstance(line, ast.ExampleDice | ast.Expectation))
+        kept = tuple(line for line in lines if isinstance(line, ast.ExampleDice | ast.Expectation | ast.ExampleAnswer))
         return ast.ExampleDecl(name, params or (), kept, span=span_of(meta))
 
     def example_dice(self, meta: Meta, children: list) -> ast.ExampleDice:
@@ -602,6 +602,9 @@ class RulesBuilder(Transformer):
     def example_face(self, meta: Meta, children: list) -> int:
         minus, value = children
         return -int(value) if minus is not None else int(value)
+
+    def example_answer(self, meta: Meta, children: list) -> ast.ExampleAnswer:
+        return ast.ExampleAnswer(str(children[1]), str(children[2]), span=span_of(meta))
 
     def expect_line(self, meta: Meta, children: list) -> ast.Expectation:
         return ast.Expectation(children[1], children[2], span=span_of(meta))

@@ -184,7 +184,7 @@ class Example:
 
     check: str
     args: tuple[tuple[str, ex.Expr], ...]
-    lines: tuple[ast.ExampleDice | ast.Expectation, ...] = ()
+    lines: tuple[ast.ExampleDice | ast.Expectation | ast.ExampleAnswer, ...] = ()
     source: Source | None = attrs.field(default=None, eq=False)
     span: Span | None = attrs.field(default=None, eq=False)
 
@@ -613,7 +613,7 @@ class _Builder:
                                value=str(arg.default),
                                help="give a number, a rating such as 7M2, a name, text in quotes, or a list "
                                "or a record of those")
-        self._example_lines(block, source, isinstance(check, ast.ProcedureDecl))
+        self._example_lines(block, source, fold(str(block.check)) not in self.checks)
         self.examples.append(Example(check.name, tuple(args), block.lines, source, block.span))
 
     def _example_lines(self, block: ast.ExampleDecl, source: Source, procedure: bool) -> None:
@@ -626,7 +626,16 @@ class _Builder:
         if dice and procedure:
             self.error("E0636", source, dice[0].span, line="dice", why=f"'{block.check}' is a procedure",
                        help="a procedure's example is checked whatever the dice show: remove the line")
+        answered: set[str] = set()
         for line in block.lines:
+            if isinstance(line, ast.ExampleAnswer):
+                if not procedure:
+                    self.error("E0636", source, line.span, line="answer", why=f"'{block.check}' is a check: it makes no choice",
+                               help="a procedure's example answers its choices; a check's takes inputs")
+                elif fold(line.name) in answered:
+                    self.error("E0636", source, line.span, line=f"answer {line.name}",
+                               why=f"'{line.name}' is answered already", help="answer each choice once")
+                answered.add(fold(line.name))
             if isinstance(line, ast.Expectation) and line.chance is not None:
                 if dice:
                     self.error("E0636", source, line.span, line="with chance",

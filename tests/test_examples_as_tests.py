@@ -192,3 +192,51 @@ example Until Six ()
 """)
     run = cli("check", str(tmp_path))
     assert (run.code, run.stderr) == (0, ""), run.show()
+
+
+def test_an_example_answers_a_procedure_s_choices(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A bold stake wins on 4 to 6 (1/2), a safe one on 2 to 6 (5/6); a check makes no choice."""
+    (tmp_path / "game.rules").write_text("""\
+procedure Gamble
+  choose stake: safe | bold
+  roll die = 1d6
+  result won = die >= 4 if stake == bold else die >= 2
+
+check Plain
+  roll die = 1d6
+  result six = die == 6
+
+example Gamble ()
+  answer stake = bold
+  expect won with chance 1/2
+
+example Gamble ()
+  answer stake = safe
+  expect won with chance 5/6
+
+example Gamble ()
+  answer stake = safe
+  expect won with chance 1/2
+""")
+    run = cli("check", str(tmp_path))
+    assert run.code == 1, run.show()
+    failed = [line for line in run.stderr.splitlines() if " E06" in line]
+    assert len(failed) == 1 and ":20:3: E0637 " in failed[0] and "its chance is 83.33%" in failed[0], run.stderr
+    (tmp_path / "game.rules").write_text((tmp_path / "game.rules").read_text()
+                                         + "\nexample Plain ()\n  answer stake = bold\n  expect not six or six\n")
+    run = cli("check", str(tmp_path))
+    assert " E0636 'answer' cannot be used here: 'Plain' is a check: it makes no choice" in run.stderr, run.show()
+
+
+def test_a_procedure_s_example_has_no_dice(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "game.rules").write_text("""\
+procedure Once
+  roll die = 1d6
+  result six = die == 6
+
+example Once ()
+  dice 6
+  expect six
+""")
+    run = cli("check", str(tmp_path))
+    assert ":6:3: E0636 'dice' cannot be used here: 'Once' is a procedure" in run.stderr, run.show()

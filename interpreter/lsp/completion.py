@@ -23,7 +23,7 @@ DECLARATION_KEYWORDS = ("extends", "uses", "stats", "names", "kind", "option", "
 STATEMENT_KEYWORDS = ("roll", "let", "result", "set", "input", "choose", "step", "label", "goto", "end",
                       "require", "spend", "gain", "apply", "remove", "reset", "pay", "impose", "lift", "do",
                       "use", "modifier", "becomes", "implies", "if", "else", "match", "case", "for each",
-                      "repeat", "next", "stop", "test", "each", "count", "expect", "dice")
+                      "repeat", "next", "stop", "test", "each", "count", "expect", "dice", "answer")
 
 LABEL_LINE = re.compile(r"^\s*(?:[-*]\s*)?\**([A-Za-z][\w' ]*?)\**(?:\s+\d+\+?)?\s*:")
 _HEADER = re.compile(r"^([^\[\(#:]+?)\s*(?:\[([^\]]*)\])?\s*(?:\(.*\))?\s*$")

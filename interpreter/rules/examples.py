@@ -7,7 +7,8 @@
 - no ``dice`` line: the exact odds of the check (or the procedure) are computed, and each
   ``expect EXPR`` must hold in every outcome (its chance is 1, and no outcome is unknown),
   while ``expect EXPR with chance P`` must have the chance P, to the places P is written
-  with (``5/8`` exactly, ``62.5%`` to a tenth of a percent).
+  with (``5/8`` exactly, ``62.5%`` to a tenth of a percent); ``answer NAME = VALUE``
+  answers a procedure's choice every time it comes (as ``--answer``).
 
 An expectation reads the results by name, then the example's inputs, then the game's names
 (levels, tables, functions, options at their defaults). An expectation that fails is E0637 at
@@ -86,7 +87,8 @@ def _verify(rules: Any, example: Any) -> list[Diagnostic]:
             odds: Any = _Resolved(names, Distribution({tuple(resolved.results.values()): Fraction(1)}),
                                   dict(example.inputs))
         else:
-            odds = rules.odds(example.check, dict(example.inputs))
+            answers = {line.name: line.value for line in example.lines if isinstance(line, ast.ExampleAnswer)}
+            odds = rules.odds(example.check, dict(example.inputs), answers=answers or None)
         return [problem for line in expectations
                 if (problem := _expectation(rules, example, odds, line, dice is not None)) is not None]
     except RunebookError as error:
