@@ -12,11 +12,11 @@ from typing import Any
 
 import attrs
 import pytest
-
-from runebook import interpreter
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter.core.limits import DEFAULT_LIMITS
 from runebook.interpreter.rules import load
+
+from runebook import interpreter
 
 GAME = """\
 procedure Log (rounds = 1)
