@@ -43,6 +43,9 @@ class Limits:
     #: States of a procedure's chain (places at a ``step`` line with the values and the
     #: entities' state there) that exact odds may explore before giving up: 400 to 700 a
     #: second with their segments run (benchmarks/bench_procedures.py), so about 10 s of work.
+    #: Counted as states are found (every one found is explored), a state counting one more
+    #: for every 4 items of the new lists and records it holds (a list of every round's damage
+    #: is new in each state; interpreter/markov/chains.py).
     max_states: int = 10_000
     #: Runs of a procedure's segments that exact odds may make (one per state and outcome of
     #: its dice): 5,000 to 20,000 a second.

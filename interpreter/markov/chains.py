@@ -25,7 +25,7 @@ rest of the run still reads cannot be (its dice are the world's), and is E0615 t
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -128,8 +128,10 @@ def _thaw(value: Any, entities: Mapping[str, Any]) -> Any:
     if kind is _Member:
         return entities[value.role]
     if kind is tuple:
-        return tuple(_thaw(v, entities) for v in value) if any(type(v) in (_Member, tuple, Record) for v in value) \
-            else value
+        # A list of simple values (a loop's thousand numbers) in one C-level test, in every world.
+        if SIMPLE.issuperset(map(type, value)) or not any(type(v) in (_Member, tuple, Record) for v in value):
+            return value
+        return tuple(_thaw(v, entities) for v in value)
     if kind is Record:
         return Record({k: _thaw(v, entities) for k, v in value.items()})
     return value
@@ -304,17 +306,15 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
 
     start = (0, number(()), number(entity_key(roles)))
     forecast = WorldForecast(rules.limits, (source, decl.name.span))
+    found = _FoundStates(rules.limits.max_states, numbered, lambda: _too_many_states(
+        rules.limits.max_states, found.states, numbered, source, decl))
+    found.add(start)
     transitions: dict[tuple[Any, ...], dict[Any, Fraction]] = {}
     queue = [start]
     while queue:
         state = queue.pop()
         if state in transitions:
             continue
-        if len(transitions) >= rules.limits.max_states:
-            most = rules.limits.max_states
-            raise RunebookError([Diagnostic.make("E0408", source, decl.name.span, size=f"more than {most} states",
-                                                 limit=f"{most} states",
-                                                 help=_many_states_help(transitions, numbered))])
         if progress is not None:
             progress(len(transitions))
         before = worlds[0]
@@ -329,6 +329,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
             if outcome[0] != "end" and target not in transitions:
                 queue.append(target)
                 forecast.queued(target, target[0])
+                found.add(target)
         if dist.residual:
             edges[_UNKNOWN] = edges.get(_UNKNOWN, Fraction(0)) + dist.residual
         transitions[state] = edges
@@ -624,6 +625,75 @@ def _components(transitions: dict[Any, dict[Any, Fraction]]) -> list[list[Any]]:
                         break
                 found.append(group)
     return found
+
+
+#: Items of new lists and records a chain's states may hold for the cost of one more state:
+#: each run of a segment thaws, copies, hashes and compares them (Fire's damage of 1,000
+#: rounds, a list of up to 1,000 numbers, made a state cost a millisecond).
+_ITEMS_A_STATE = 4
+
+
+def _items(value: Any) -> int:
+    """The items of the lists and records in a value, nested ones too."""
+    kind = type(value)
+    if kind is tuple:
+        return len(value) if SIMPLE.issuperset(map(type, value)) else len(value) + sum(map(_items, value))
+    if kind is Record:
+        return len(value) + sum(map(_items, value.values()))
+    return 0
+
+
+class _FoundStates:
+    """The states a chain has found, explored or waiting, charged against ``max_states`` as
+    they are found: every one found is explored, so a chain is refused as soon as the states
+    it has found pass the limit, not once it has explored that many (Fire's states of a
+    thousand rounds, each finding four more, were refused after exploring all 10,000).
+
+    A state counts one, and one more for every ``_ITEMS_A_STATE`` items of the lists and
+    records it holds that no state found before held (a list of damage that grows every
+    round is new in every state; the list a loop walks, the same in each, counts once)."""
+
+    __slots__ = ("charged", "counted", "items", "most", "numbered", "refuse", "states")
+
+    def __init__(self, most: int, numbered: Sequence[Any], refuse: Callable[[], RunebookError]) -> None:
+        self.most = most
+        self.numbered = numbered
+        self.refuse = refuse
+        self.states: set[tuple[Any, ...]] = set()
+        #: The items charged for each numbered set of values, and the lists and records charged.
+        self.items: dict[int, int] = {}
+        self.counted: set[Any] = set()
+        self.charged = 0
+
+    def add(self, state: tuple[Any, ...]) -> None:
+        """Charge a state found (once however often it is found); refuse past the limit."""
+        if state in self.states:
+            return
+        self.states.add(state)
+        held = state[1]
+        items = self.items.get(held)
+        if items is None:
+            items = self.items[held] = sum(map(self._new_items, self.numbered[held]))
+        self.charged += 1 + items // _ITEMS_A_STATE
+        if self.charged > self.most:
+            raise self.refuse()
+
+    def _new_items(self, named: tuple[str, Any]) -> int:
+        value = named[1]
+        if type(value) not in (tuple, Record) or value in self.counted:
+            return 0
+        self.counted.add(value)
+        return _items(value)
+
+
+def _too_many_states(most: int, states: Collection[tuple[Any, ...]], numbered: Sequence[Any], source: Any,
+                     decl: Any) -> RunebookError:
+    size = f"more than {most} states"
+    if len(states) <= most:
+        size += (f": {len(states):,} found, each counting one more for every {_ITEMS_A_STATE} items of the new lists "
+                 "and records it holds")
+    return RunebookError([Diagnostic.make("E0408", source, decl.name.span, size=size, limit=f"{most} states",
+                                          help=_many_states_help(states, numbered))])
 
 
 def _many_states_help(states: Iterable[tuple[Any, ...]], numbered: Sequence[Any]) -> str:
