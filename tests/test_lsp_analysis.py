@@ -61,6 +61,9 @@ BROKEN = {
     "mechanics.rules": "extends mettle\n\ncheck Odd (pool: number = 2)\n  roll dice = pool d6\n"
                        "  result top = highest(dice) + missing_name\n",
     "unknown-game.rules": "extends nowhere\n\nThing\nNote: x\n",
+    # An example whose expectation fails when it runs (E0637), and one whose dice do not fit.
+    "examples.rules": "check Hit (bonus = 0)\n  roll die = 1d6\n  result total = die + bonus\n\n"
+                      "example Hit (bonus = 1)\n  expect total >= 3\n\nexample Hit ()\n  dice 7\n  expect total == 7\n",
     # A block with a syntax error still reports its other mistakes (read without the broken part).
     "recovered.rules": "extends mestezia\n\nFrost Lance [Atack]\nCost: 2 CP\nCheck: [Aim + Strength\n"
                        "Keywords: *Cold*\n\nIce Wall [Attack]\nCost: 2 CP\nCost: 3 CP\nCheck: [Aim + (Aim * 2]\n"

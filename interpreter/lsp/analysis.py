@@ -28,7 +28,9 @@ from runebook.dsl.parser import _parse_slice, _prechecks, _recover, split_blocks
 from runebook.dsl.source import Source, Span, gc_paused
 from runebook.dsl.vocabulary import build_vocabulary, fold
 from runebook.interpreter.rules import Rules
+from runebook.interpreter.rules.examples import verify_examples
 from runebook.interpreter.rules.kind_checks import kind_checks, refused_entries
+from runebook.interpreter.rules.model import Rules
 
 __all__ = ["MECHANICS", "Analysis", "analyze", "mechanics_diagnostics"]
 
@@ -269,8 +271,9 @@ def _analyze(path: Path, text: str, overlay: dict[str, str], game: str | None) -
 
 def _mechanics(found: Analysis) -> list[Diagnostic]:
     """The rules layer's problems in this document, as `check` reports them, when its content
-    and syntax are clean: the model's when the document declares mechanics, and E0232 for
-    each of its entries a check its kind names refuses (interpreter.rules.kind_checks)."""
+    and syntax are clean: the model's when the document declares mechanics (with what its
+    examples with lines find when they run: E0637), and E0232 for each of its entries a check
+    its kind names refuses (interpreter.rules.kind_checks)."""
     if found.ruleset is None:
         return []
     declares = MECHANICS.search(found.source.text) is not None
@@ -284,6 +287,10 @@ def _mechanics(found: Analysis) -> list[Diagnostic]:
     try:
         model = build_model(found.ruleset)
         own = [d for d in model.diagnostics if d.source is not None and d.source.name == found.source.name]
+        if declares and not model.errors and any(e.lines and e.source is not None and e.source.name == found.source.name
+                                                 for e in model.examples):
+            # The document's examples with lines run as `check` runs them, on the text as typed.
+            own += verify_examples(Rules(model), {found.source.name})
         return (own if declares else []) + refused_entries(model, mine)
     except Exception:  # noqa: BLE001 - a half-written document must never stop the server
         return []
