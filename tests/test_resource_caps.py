@@ -172,6 +172,20 @@ def test_a_cap_read_from_a_derived_value(tmp_path: Path) -> None:
     assert "at most 5 (the cap of Points: Limit)" in diagnostic.message
 
 
+def test_a_gain_is_capped_by_a_derived_value(tmp_path: Path) -> None:
+    """`gain` works its cap out as the file check does: Will 2 + 3 caps Points at 5, so 4
+    points and a gain of 1, then of 1 again, end at 5 (a cap reading a derived value stopped
+    the run with E0207 before)."""
+    game = tmp_path / "game.rules"
+    game.write_text("stats Will\n\nderive Limit = Will + 3\n\nresource Points (cap = Limit, start = Limit)\n\n"
+                    "procedure Rest ()\n  gain Points 1\n  let once = resource(actor, Points)\n  gain Points 1\n"
+                    "  result once = once\n  result twice = resource(actor, Points)\n")
+    rules = load(str(game))
+    sheet = _write(tmp_path, "name: Ada\nstats:\n  Will: 2\nresources:\n  Points: 4\n", "ada.yaml")
+    run = rules.run("Rest", as_=sheet, seed=1)
+    assert (run.results["once"], run.results["twice"]) == (5, 5)
+
+
 def _character_files() -> list[tuple[str, Path]]:
     """Every shipped example file that holds a character or a list of them."""
     found = []

@@ -340,9 +340,13 @@ class Rules:
         return False
 
     def _owner_value(self, expr: ex.Expr, owner: Any, source: Source) -> Any:
-        """A setting such as a cap, computed from its owner's stats."""
+        """A setting such as a cap, computed from its owner's stats and the values the game
+        derives from them (``cap = Max HP`` where ``derive Max HP = Body * 2``)."""
         ctx = Context(limits=self.limits)
         env = MapEnv(dict(owner.stats) if owner is not None else {}, parent=self.globals)
+        for name, derived in (getattr(owner, "derived", None) or {}).items():
+            if name not in env.mapping:
+                env.define(name, derived)
         return ctx.result(ctx.evaluate(self.compiled(expr, source), env))
 
     def change_state(self, ctx: Context, statement: ast.Statement, source: Source, env: MapEnv) -> None:
