@@ -240,3 +240,25 @@ example Once ()
 """)
     run = cli("check", str(tmp_path))
     assert ":6:3: E0636 'dice' cannot be used here: 'Once' is a procedure" in run.stderr, run.show()
+
+
+def test_a_homebrew_file_s_examples_run_with_its_game(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A homebrew check on Mestezia's d10s: both of two dice at 8 or more is (3/10)^2 = 9/100."""
+    home = tmp_path / "home.rules"
+    home.write_text("""\
+extends mestezia
+
+check Double Skill (threshold = 8)
+  roll dice = 2d10
+  result both = count(each(dice) >= threshold) == 2
+
+example Double Skill (threshold = 8)
+  expect both with chance 9/100
+
+example Double Skill (threshold = 8)
+  expect both with chance 1/10
+""")
+    run = cli("check", str(home))
+    assert run.code == 1, run.show()
+    failed = [line for line in run.stderr.splitlines() if " E06" in line]
+    assert len(failed) == 1 and ":11:3: E0637 " in failed[0] and "its chance is 9.00%" in failed[0], run.stderr

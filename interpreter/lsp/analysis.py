@@ -28,9 +28,8 @@ from runebook.dsl.parser import _parse_slice, _prechecks, _recover, split_blocks
 from runebook.dsl.source import Source, Span, gc_paused
 from runebook.dsl.vocabulary import build_vocabulary, fold
 from runebook.interpreter.rules import Rules
-from runebook.interpreter.rules.examples import verify_examples
+from runebook.interpreter.rules.examples import model_examples
 from runebook.interpreter.rules.kind_checks import kind_checks, refused_entries
-from runebook.interpreter.rules.model import Rules
 
 __all__ = ["MECHANICS", "Analysis", "analyze", "mechanics_diagnostics"]
 
@@ -287,10 +286,9 @@ def _mechanics(found: Analysis) -> list[Diagnostic]:
     try:
         model = build_model(found.ruleset)
         own = [d for d in model.diagnostics if d.source is not None and d.source.name == found.source.name]
-        if declares and not model.errors and any(e.lines and e.source is not None and e.source.name == found.source.name
-                                                 for e in model.examples):
+        if declares:
             # The document's examples with lines run as `check` runs them, on the text as typed.
-            own += verify_examples(Rules(model), {found.source.name})
+            own += model_examples(model, {found.source.name})
         return (own if declares else []) + refused_entries(model, mine)
     except Exception:  # noqa: BLE001 - a half-written document must never stop the server
         return []

@@ -33,10 +33,10 @@ from runebook.dsl.diagnostics import Diagnostic, RunebookError
 from runebook.dsl.vocabulary import fold
 from runebook.interpreter.core.distribution import Distribution
 from runebook.interpreter.core.values import format_value
-from runebook.interpreter.rules.model import load
+from runebook.interpreter.rules.model import Rules, load
 from runebook.interpreter.rules.odds_of import distribution_of
 
-__all__ = ["folder_examples", "verify_examples"]
+__all__ = ["folder_examples", "model_examples", "verify_examples"]
 
 #: What given dice that do not fit the check's rolls stop it with: not enough, too many, a
 #: face the die does not have.
@@ -75,6 +75,15 @@ def folder_examples(folder: str, files: set[str] | None = None) -> list[Diagnost
     names = None if files is None else {e.source.name for e in rules.examples
                                         if e.source is not None and str(Path(e.source.name).resolve()) in files}
     return verify_examples(rules, names)
+
+
+def model_examples(model: Any, files: set[str]) -> list[Diagnostic]:
+    """:func:`verify_examples` of the files named ``files`` in a checked model (a homebrew
+    file read with its game): nothing when the model has errors or those files no example
+    with lines."""
+    if model.errors or not any(e.lines and e.source is not None and e.source.name in files for e in model.examples):
+        return []
+    return verify_examples(Rules(model), files)
 
 
 def _verify(rules: Any, example: Any) -> list[Diagnostic]:

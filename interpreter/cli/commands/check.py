@@ -16,7 +16,7 @@ from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render
 from runebook.dsl.loader import _EXTENDS, CheckReport, _extends, _parse, check_paths, combined_entries, load_game, read_text
 from runebook.dsl.model import build_model
 from runebook.interpreter.cli.characters import CHARACTER_FILES, character_problems
-from runebook.interpreter.rules.examples import folder_examples
+from runebook.interpreter.rules.examples import folder_examples, model_examples
 from runebook.interpreter.rules.kind_checks import homebrew_entries, kind_checks, refused_entries
 from runebook.interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 from runebook.interpreter.cli.sarif import sarif_log
@@ -91,6 +91,7 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
             model = build_model(combined)
             found.extend(d for d in model.diagnostics if d.source is not None and d.source.name == parsed[0].name)
             found.extend(refused_entries(model, entries))
+            found.extend(model_examples(model, {parsed[0].name}))
     for folder, named in sorted(folders.items()):
         loaded = load_game(str(folder))
         if isinstance(loaded, Diagnostic):
