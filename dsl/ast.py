@@ -79,6 +79,8 @@ __all__ = [
     "ExampleAnswer",
     "ExampleDecl",
     "ExampleDice",
+    "ExampleOption",
+    "ExpectRefusal",
     "Expectation",
     "ExtendsDecl",
     "Header",
@@ -1111,13 +1113,37 @@ class ExampleAnswer:
 
 
 @attrs.frozen
+class ExpectRefusal:
+    """``expect refused`` (or ``expect refused E0613``): the example's run must stop, with
+    that code when one is named (a ``require`` its inputs fail, a limit)."""
+
+    code: str | None = None
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return "expect refused" + (f" {self.code}" if self.code else "")
+
+
+@attrs.frozen
+class ExampleOption:
+    """``option stretch = bump_down``: one of the game's options, set for an example."""
+
+    name: str
+    value: str
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return f"option {self.name} = {self.value}"
+
+
+@attrs.frozen
 class ExampleDecl:
     """``example CHECK (name = value, ...)``: a use of a check the tour shows, and with lines
-    (``dice``, ``expect``, ``answer``) a test of it that ``runebook check`` runs."""
+    (``dice``, ``expect``, ``answer``, ``option``) a test of it that ``runebook check`` runs."""
 
     check: Expr
     args: tuple[Param, ...]
-    lines: tuple[ExampleDice | Expectation | ExampleAnswer, ...] = ()
+    lines: tuple[ExampleDice | Expectation | ExpectRefusal | ExampleAnswer | ExampleOption, ...] = ()
     span: Span | None = _span
 
     def __str__(self) -> str:

@@ -592,7 +592,9 @@ class RulesBuilder(Transformer):
 
     def example_decl(self, meta: Meta, children: list) -> ast.ExampleDecl:
         name, params, *lines = children
-        kept = tuple(line for line in lines if isinstance(line, ast.ExampleDice | ast.Expectation | ast.ExampleAnswer))
+        kept = tuple(line for line in lines
+                     if isinstance(line, ast.ExampleDice | ast.Expectation | ast.ExpectRefusal | ast.ExampleAnswer
+                                   | ast.ExampleOption))
         return ast.ExampleDecl(name, params or (), kept, span=span_of(meta))
 
     def example_dice(self, meta: Meta, children: list) -> ast.ExampleDice:
@@ -605,6 +607,12 @@ class RulesBuilder(Transformer):
 
     def example_answer(self, meta: Meta, children: list) -> ast.ExampleAnswer:
         return ast.ExampleAnswer(str(children[1]), str(children[2]), span=span_of(meta))
+
+    def expect_refused(self, meta: Meta, children: list) -> ast.ExpectRefusal:
+        return ast.ExpectRefusal(str(children[1]) if children[1] is not None else None, span=span_of(meta))
+
+    def example_option(self, meta: Meta, children: list) -> ast.ExampleOption:
+        return ast.ExampleOption(str(children[0]), str(children[1]), span=span_of(meta))
 
     def expect_line(self, meta: Meta, children: list) -> ast.Expectation:
         return ast.Expectation(children[1], children[2], span=span_of(meta))

@@ -26,7 +26,7 @@ _WORDS = re.compile(_WORD)
 _RESERVED = frozenset("""
 and answer apply as becomes case chance check choose condition derive dice do each else end example expect extends false for from function
 gain goto if implies impose in keywords kind let levels lift match modifier names next none not on option or pay
-procedure remove repeat require reset resource result roll set show spend stats step stop table to true types uses
+procedure refused remove repeat require reset resource result roll set show spend stats step stop table to true types uses
 with
 """.split())
 

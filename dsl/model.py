@@ -184,7 +184,7 @@ class Example:
 
     check: str
     args: tuple[tuple[str, ex.Expr], ...]
-    lines: tuple[ast.ExampleDice | ast.Expectation | ast.ExampleAnswer, ...] = ()
+    lines: tuple[ast.ExampleDice | ast.Expectation | ast.ExpectRefusal | ast.ExampleAnswer | ast.ExampleOption, ...] = ()
     source: Source | None = attrs.field(default=None, eq=False)
     span: Span | None = attrs.field(default=None, eq=False)
 
@@ -626,6 +626,12 @@ class _Builder:
         if dice and procedure:
             self.error("E0636", source, dice[0].span, line="dice", why=f"'{block.check}' is a procedure",
                        help="a procedure's example is checked whatever the dice show: remove the line")
+        refusals = [line for line in block.lines if isinstance(line, ast.ExpectRefusal)]
+        others = [line for line in block.lines if isinstance(line, ast.Expectation)]
+        if refusals and (others or len(refusals) > 1):
+            self.error("E0636", source, others[0].span if others else refusals[1].span,
+                       line="expect", why="an example refused has nothing else to expect",
+                       help="give the expectations of a run that goes through an example of their own")
         answered: set[str] = set()
         for line in block.lines:
             if isinstance(line, ast.ExampleAnswer):

@@ -1031,6 +1031,8 @@ def _literal_type(expr: ex.Expr, names: dict[str, Type]) -> Type:
     if isinstance(expr, ex.String):
         return ty.TEXT
     if isinstance(expr, ex.Name):
+        if fold(expr.text) in _CONSTANTS:
+            return _CONSTANTS[fold(expr.text)]  # true, false, none: what the rules layer makes of them
         return names.get(fold(expr.text), ty.TEXT)
     return ANY
 

@@ -262,3 +262,74 @@ example Double Skill (threshold = 8)
     assert run.code == 1, run.show()
     failed = [line for line in run.stderr.splitlines() if " E06" in line]
     assert len(failed) == 1 and ":11:3: E0637 " in failed[0] and "its chance is 9.00%" in failed[0], run.stderr
+
+
+OPTIONS_AND_REFUSALS = """\
+option luck: plain | lucky = plain
+
+check Flag (on: boolean = false)
+  result shown = 1 if on else 0
+
+check Fortune
+  roll die = 1d6
+  result hit = die >= 5 or (luck == lucky and die == 1)
+
+check Guarded (n = 1)
+  require n >= 1
+  roll die = 1d6
+  result total = die + n
+
+example Flag (on = true)
+  expect shown == 1
+
+example Flag
+  expect shown == 0
+
+example Fortune
+  expect hit with chance 1/3
+
+example Fortune
+  option luck = lucky
+  expect hit with chance 1/2
+
+example Fortune
+  option luck = lucky
+  dice 1
+  expect hit
+
+example Guarded (n = 0)
+  expect refused E0613
+
+example Guarded (n = 0)
+  expect refused
+"""
+
+
+def test_true_false_no_brackets_options_and_refusals(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A boolean input given `true` (the check stage took it for text); an example without
+    brackets; an option set for one example (a hit on 5 or 6 is 1/3, on 1, 5 or 6 1/2); a run
+    that must be refused by its `require`."""
+    (tmp_path / "game.rules").write_text(OPTIONS_AND_REFUSALS)
+    run = cli("check", str(tmp_path))
+    assert (run.code, run.stderr) == (0, ""), run.show()
+
+
+@pytest.mark.parametrize("lines, found", [
+    ("example Guarded (n = 2)\n  expect refused E0613\n", "expects 'refused E0613', but it runs to its end"),
+    ("example Guarded (n = 0)\n  expect refused E0405\n",
+     "expects 'refused E0405', but running it stops: E0613 'Guarded' requires n >= 1"),
+    ("example Fortune\n  option luck = lucky\n  expect hit with chance 1/3\n",
+     "expects 'hit with chance 1/3', but its chance is 50.00%"),
+])
+def test_a_refusal_or_an_option_that_does_not_hold(cli, tmp_path, lines: str, found: str) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "game.rules").write_text(OPTIONS_AND_REFUSALS + "\n" + lines)
+    run = cli("check", str(tmp_path))
+    assert run.code == 1 and f" E0637 the example of " in run.stderr and found in run.stderr, run.show()
+
+
+def test_a_refused_example_expects_nothing_else(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "game.rules").write_text(OPTIONS_AND_REFUSALS + "\nexample Guarded (n = 0)\n  expect refused\n"
+                                         "  expect total >= 1\n")
+    run = cli("check", str(tmp_path))
+    assert " E0636 'expect' cannot be used here: an example refused has nothing else to expect" in run.stderr, \
+        run.show()

@@ -8,13 +8,15 @@
   ``expect EXPR`` must hold in every outcome (its chance is 1, and no outcome is unknown),
   while ``expect EXPR with chance P`` must have the chance P, to the places P is written
   with (``5/8`` exactly, ``62.5%`` to a tenth of a percent); ``answer NAME = VALUE``
-  answers a procedure's choice every time it comes (as ``--answer``).
+  answers a procedure's choice every time it comes (as ``--answer``), and ``option NAME =
+  VALUE`` sets one of the game's options (as ``--option``).
 
 An expectation reads the results by name, then the example's inputs, then the game's names
 (levels, tables, functions, options at their defaults). An expectation that fails is E0637 at
 its line, saying what was found (the values it read, its exact chance, the likeliest outcome
 where it is false); a run that stops (a mistake in the rules that only these inputs reach,
-dice that do not fit, a limit) is E0637 at the example, its help saying where it stopped.
+dice that do not fit, a limit) is E0637 at the example, its help saying where it stopped,
+unless the example says ``expect refused`` (with the code it must stop with, if any).
 """
 
 from __future__ import annotations
@@ -89,26 +91,37 @@ def model_examples(model: Any, files: set[str]) -> list[Diagnostic]:
 def _verify(rules: Any, example: Any) -> list[Diagnostic]:
     expectations = [line for line in example.lines if isinstance(line, ast.Expectation)]
     dice = next((line for line in example.lines if isinstance(line, ast.ExampleDice)), None)
+    refusal = next((line for line in example.lines if isinstance(line, ast.ExpectRefusal)), None)
+    options = {line.name: line.value for line in example.lines if isinstance(line, ast.ExampleOption)} or None
     try:
         if dice is not None:
-            resolved = rules.resolve(example.check, dict(example.inputs), dice=list(dice.faces))
+            resolved = rules.resolve(example.check, dict(example.inputs), dice=list(dice.faces), options=options)
             names = tuple(resolved.results)
             odds: Any = _Resolved(names, Distribution({tuple(resolved.results.values()): Fraction(1)}),
-                                  dict(example.inputs))
+                                  dict(resolved.inputs))
         else:
             answers = {line.name: line.value for line in example.lines if isinstance(line, ast.ExampleAnswer)}
-            odds = rules.odds(example.check, dict(example.inputs), answers=answers or None)
-        return [problem for line in expectations
-                if (problem := _expectation(rules, example, odds, line, dice is not None)) is not None]
+            odds = rules.odds(example.check, dict(example.inputs), answers=answers or None, options=options)
+        settings = rules.option_values(options)
     except RunebookError as error:
-        return [_stopped(example, dice, error.diagnostics[0])]
+        stop = error.diagnostics[0]
+        if refusal is not None and refusal.code in (None, stop.code):
+            return []
+        return [_stopped(example, dice, stop)]
+    if refusal is not None:
+        return [Diagnostic.make("E0637", example.source, refusal.span, check=example.check,
+                                expect=str(refusal).removeprefix("expect "), found="it runs to its end",
+                                help="the inputs, options and answers of the example pass every 'require' line")]
+    return [problem for line in expectations
+            if (problem := _expectation(rules, example, odds, line, dice is not None, settings)) is not None]
 
 
-def _expectation(rules: Any, example: Any, odds: Any, line: ast.Expectation, given: bool) -> Diagnostic | None:
+def _expectation(rules: Any, example: Any, odds: Any, line: ast.Expectation, given: bool,
+                 settings: Any) -> Diagnostic | None:
     """E0637 for one ``expect`` line that does not hold (None when it does)."""
     shown = _names_shown(line.expr, odds)
     compiled = [rules.compiled(node, example.source) for node in (line.expr, *shown)]
-    spread = distribution_of(rules, odds, compiled, rules.option_values(None))
+    spread = distribution_of(rules, odds, compiled, settings)
     # One expression's values come alone, several as a tuple: always a tuple here.
     values = spread if len(compiled) > 1 else Distribution({(k,): p for k, p in spread.items()}, spread.residual)
     holds = sum((p for key, p in values.items() if bool(key[0])), Fraction(0))
@@ -168,8 +181,10 @@ def _failed(example: Any, line: ast.Expectation, found: str, help: str | None) -
 
 def _stopped(example: Any, dice: ast.ExampleDice | None, stop: Diagnostic) -> Diagnostic:
     """E0637 at the example for a run that stopped; dice that do not fit point at its dice."""
-    expectations = [line for line in example.lines if isinstance(line, ast.Expectation)]
-    expect = str(expectations[0].expr) if expectations else "its dice to fit"
+    expectations = [line for line in example.lines if isinstance(line, ast.Expectation | ast.ExpectRefusal)]
+    first = expectations[0] if expectations else None
+    expect = str(first.expr) if isinstance(first, ast.Expectation) else \
+        str(first).removeprefix("expect ") if first is not None else "its dice to fit"
     if dice is not None and (stop.code in _DICE_CODES or (stop.source is not None and stop.source.name == "--dice")):
         return Diagnostic.make("E0637", example.source, dice.span, check=example.check, expect=expect,
                                found=f"its dice do not fit: {stop.message}", help=stop.help)
