@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -35,10 +34,10 @@ from runebook.dsl.diagnostics import Diagnostic, RunebookError
 from runebook.dsl.vocabulary import fold
 from runebook.interpreter.core.distribution import Distribution
 from runebook.interpreter.core.values import format_value
-from runebook.interpreter.rules.model import Rules, load
+from runebook.interpreter.rules.model import Rules
 from runebook.interpreter.rules.odds_of import distribution_of
 
-__all__ = ["folder_examples", "model_examples", "verify_examples"]
+__all__ = ["model_examples", "verify_examples"]
 
 #: What given dice that do not fit the check's rolls stop it with: not enough, too many, a
 #: face the die does not have.
@@ -64,19 +63,6 @@ def verify_examples(rules: Any, files: Iterable[str] | None = None) -> list[Diag
             continue
         found.extend(_verify(rules, example))
     return found
-
-
-def folder_examples(folder: str, files: set[str] | None = None) -> list[Diagnostic]:
-    """:func:`verify_examples` of a ruleset folder (``runebook check``): the examples of the
-    files whose resolved paths are ``files`` only, when given. Nothing when the game does not
-    load (its problems are reported by the check's other stages)."""
-    try:
-        rules = load(folder)
-    except RunebookError:
-        return []
-    names = None if files is None else {e.source.name for e in rules.examples
-                                        if e.source is not None and str(Path(e.source.name).resolve()) in files}
-    return verify_examples(rules, names)
 
 
 def model_examples(model: Any, files: set[str]) -> list[Diagnostic]:

@@ -16,7 +16,7 @@ from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render
 from runebook.dsl.loader import _EXTENDS, CheckReport, _extends, _parse, check_paths, combined_entries, load_game, read_text
 from runebook.dsl.model import build_model
 from runebook.interpreter.cli.characters import CHARACTER_FILES, character_problems
-from runebook.interpreter.rules.examples import folder_examples, model_examples
+from runebook.interpreter.rules.examples import model_examples
 from runebook.interpreter.rules.kind_checks import homebrew_entries, kind_checks, refused_entries
 from runebook.interpreter.cli.commands import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 from runebook.interpreter.cli.sarif import sarif_log
@@ -102,15 +102,10 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
         problems = [d for d in model.diagnostics + tuple(refused_entries(model, mine))
                     if named is None or (d.source is not None and str(Path(d.source.name).resolve()) in named)]
         found.extend(problems)
-        if not model.errors and any(example.lines for example in model.examples):
-            found.extend(_example_problems(folder, named))
+        files = {e.source.name for e in model.examples if e.lines and e.source is not None
+                 and (named is None or str(Path(e.source.name).resolve()) in named)}
+        found.extend(model_examples(model, files))
     return found
-
-
-def _example_problems(folder: Path, named: set[str] | None) -> list:  # type: ignore[type-arg]
-    """What the examples with lines (``dice``, ``expect``) of a clean ruleset folder find when
-    they run: of the files named only, when some are."""
-    return folder_examples(str(folder), None if named is None else {str(Path(n).resolve()) for n in named})
 
 
 def _reference_note(reference: Any) -> str:
