@@ -10,6 +10,8 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
+from runebook.interpreter import api
+from runebook.interpreter.core import distribution
 from runebook.interpreter.core.values import Bound
 
 __all__ = ["chi_square_agrees", "enumerate_odds"]
@@ -42,3 +44,21 @@ def enumerate_odds(dice: Sequence[Sequence[int]], read: Callable[[tuple[int, ...
         key = read(combo)
         out[key] = out.get(key, Fraction(0)) + Fraction(1, len(combos))
     return out
+
+
+def odds_work(expr: str, env: Any = None) -> int:
+    """The steps the exact odds of ``expr`` count (the work counter of its enumeration)."""
+    sessions: list[Any] = []
+
+    class Noted(distribution._Session):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            sessions.append(self)
+
+    real = distribution._Session
+    distribution._Session = Noted  # type: ignore[misc]
+    try:
+        api.odds(expr, env=env)
+    finally:
+        distribution._Session = real  # type: ignore[misc]
+    return sessions[0].work  # type: ignore[no-any-return]

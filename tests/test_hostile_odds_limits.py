@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 import pytest
+from checks_helpers import odds_work
 from runebook.dsl.diagnostics import RunebookError
 from runebook.dsl.parser import parse_expression
 from runebook.interpreter import api
@@ -157,22 +158,7 @@ def test_joint_readings_of_long_weights_are_refused() -> None:
     assert dict(joint(both)) == _enumerated([range(1, 5)] * 3, lambda r: (max(r), min(r) <= 2))
 
 
-def _work(expr: str, env: Any = None) -> int:
-    """The steps the exact odds of ``expr`` count (the work counter of its enumeration)."""
-    sessions: list[_Session] = []
-
-    class Noted(_Session):
-        def __init__(self, *args: Any) -> None:
-            super().__init__(*args)
-            sessions.append(self)
-
-    real = distribution._Session
-    distribution._Session = Noted  # type: ignore[misc]
-    try:
-        api.odds(expr, env=env)
-    finally:
-        distribution._Session = real  # type: ignore[misc]
-    return sessions[0].work
+_work = odds_work
 
 
 #: Steps a µs of work should count at least, so that ``max_work`` (2,000,000 steps) stops a

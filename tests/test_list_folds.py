@@ -14,11 +14,10 @@ from typing import Any
 
 import attrs
 import pytest
-from checks_helpers import enumerate_odds
+from checks_helpers import enumerate_odds, odds_work
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter import api
 from runebook.interpreter.core import distribution
-from runebook.interpreter.core.distribution import _Session
 from runebook.interpreter.core.limits import DEFAULT_LIMITS
 
 from runebook import interpreter
@@ -48,22 +47,7 @@ def _odds(expr: str, **limits: int) -> dict[Any, Fraction]:
     return dict(dist)
 
 
-def _work(expr: str) -> int:
-    """The steps the exact odds of ``expr`` count (the work counter of its enumeration)."""
-    sessions: list[_Session] = []
-
-    class Noted(_Session):
-        def __init__(self, *args: Any) -> None:
-            super().__init__(*args)
-            sessions.append(self)
-
-    real = distribution._Session
-    distribution._Session = Noted  # type: ignore[misc]
-    try:
-        api.odds(expr)
-    finally:
-        distribution._Session = real  # type: ignore[misc]
-    return sessions[0].work
+_work = odds_work
 
 
 def test_a_sum_of_eight_d6_is_8d6() -> None:

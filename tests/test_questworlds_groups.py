@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from questworlds_helpers import FUMBLE, d20_level
 from runebook import interpreter
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter.rules.procedures import CallbackDriver, ChoicePoint
@@ -54,7 +55,6 @@ def cli_inputs(inputs: dict[str, Any]) -> list[str]:
 
 # --- an independent model of one simple contest (spec §1.4-§1.7, default options) --------
 
-FUMBLE, FAILURE, SUCCESS, CRITICAL = 0, 1, 2, 3
 LEVELS = ["fumble", "failure", "success", "critical"]
 DEGREES = ["marginal", "minor", "major", "complete"]
 
@@ -63,14 +63,7 @@ def _masteries(n: int) -> int:
     return max(0, (n - 1) // 20)
 
 
-def _raw(face: int, target: int) -> int:
-    if target <= 0:
-        return FAILURE
-    if face == 1:
-        return CRITICAL
-    if face == 20:
-        return FUMBLE
-    return SUCCESS if face <= target else FAILURE
+_raw = d20_level
 
 
 def simple(ability: int, resistance: int, face: int, gm_face: int) -> tuple[int, int, int]:

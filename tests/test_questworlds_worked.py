@@ -12,20 +12,11 @@ from pathlib import Path
 
 from runebook.dsl import ast
 from runebook.interpreter.rules import load
+from questworlds_helpers import CRITICAL, FUMBLE, SUCCESS, d20_level
 
 GAME = Path(__file__).resolve().parent.parent / "rulesets" / "questworlds"
 
-FUMBLE, FAILURE, SUCCESS, CRITICAL = range(4)
-
-
-def _result(face: int, target: int) -> int:
-    if target <= 0:
-        return FAILURE
-    if face == 1:
-        return CRITICAL
-    if face == 20:
-        return FUMBLE
-    return SUCCESS if face <= target else FAILURE
+_result = d20_level
 
 
 def _split(rating: int) -> tuple[int, int]:

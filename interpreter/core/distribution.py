@@ -384,18 +384,8 @@ class World:
             for (op, left_site, right_site), options_i in zip(steps, parts[1:]):
                 session.spend(len(folded) * len(options_i))
                 weights, den = _whole_weights(options_i)
-                following: dict[Any, int] = {}
-                for a, wa in folded.items():
-                    for b, wb in weights:
-                        if a is _RESIDUAL or b is _RESIDUAL:
-                            value = _RESIDUAL
-                        else:
-                            try:
-                                value = binop(op, a, b, None, left_site, right_site)  # type: ignore[arg-type]
-                            except Undetermined:
-                                value = _RESIDUAL
-                        following[value] = following.get(value, 0) + wa * wb
-                folded = following
+                folded = _pairs(folded, weights, lambda a, b, op=op, left_site=left_site, right_site=right_site:
+                                binop(op, a, b, None, left_site, right_site))  # type: ignore[arg-type]
                 denominator *= den
             session.spend(_FRACTION_STEPS * len(folded))
             options = [(value, Fraction(w, denominator)) for value, w in folded.items()]
@@ -678,6 +668,25 @@ def _part_options(closure: Callable[[Any, Any], Any], env: Any, parent: _Session
     return options
 
 
+def _pairs(folded: dict[Any, int], weights: list[tuple[Any, int]],
+           combine: Callable[[Any, Any], Any]) -> dict[Any, int]:
+    """Every outcome of ``folded`` with every one of ``weights`` (whole-number weights, each
+    pair's the product), combined; an unknown side, or a value ``combine`` cannot know, is
+    the residual outcome."""
+    out: dict[Any, int] = {}
+    for a, wa in folded.items():
+        for b, wb in weights:
+            if a is _RESIDUAL or b is _RESIDUAL:
+                value = _RESIDUAL
+            else:
+                try:
+                    value = combine(a, b)
+                except Undetermined:
+                    value = _RESIDUAL
+            out[value] = out.get(value, 0) + wa * wb
+    return out
+
+
 class _ListFolding:
     """A reduction of independent items folded part after part (:meth:`World.fold_list`):
     whole-number weights over one denominator, an item that is residual makes the result
@@ -712,17 +721,7 @@ class _ListFolding:
     def _pair(self, weights: list[tuple[Any, int]], denominator: int) -> None:
         folded, combine = self.folded, self.fold.combine
         self._cost(len(folded) * len(weights), self.denominator.bit_length() + denominator.bit_length())
-        out: dict[Any, int] = {}
-        for a, wa in folded.items():
-            for b, wb in weights:
-                if a is _RESIDUAL or b is _RESIDUAL:
-                    value = _RESIDUAL
-                else:
-                    try:
-                        value = combine(a, b)
-                    except Undetermined:
-                        value = _RESIDUAL
-                out[value] = out.get(value, 0) + wa * wb
+        out = _pairs(folded, weights, combine)
         self._bounded(len(out))
         self.folded = out
         self.denominator *= denominator
