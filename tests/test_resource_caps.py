@@ -222,3 +222,19 @@ def test_a_saved_state_at_the_start_is_read_back(tmp_path: Path) -> None:
     [diagnostic] = error.value.diagnostics
     assert diagnostic.code == "E0711" and "'Ayla Reyes' has no 'Players'" in diagnostic.message
     assert "at most 0 (its start)" in (diagnostic.help or "")
+
+
+@pytest.mark.parametrize("line, other", [("gain Points n", "spend"), ("spend Points n", "gain")])
+def test_a_negative_gain_or_spend_is_refused(tmp_path: Path, line: str, other: str) -> None:
+    """`gain Points -3` took points below 0 and `spend Points -3` added them past the cap."""
+    game = tmp_path / "game.rules"
+    game.write_text(f"stats Will\n\nresource Points (cap = 5, start = 2)\n\nprocedure Change (n = 1)\n  {line}\n"
+                    "  result left = resource(actor, Points)\n")
+    rules = load(str(game))
+    sheet = _write(tmp_path, "name: Ada\nstats:\n  Will: 2\n", "ada.yaml")
+    assert rules.run("Change", as_=sheet, n=1, seed=1).results["left"] == (3 if other == "spend" else 1)
+    with pytest.raises(RunebookError) as error:
+        rules.run("Change", as_=sheet, n=-3, seed=1)
+    [diagnostic] = error.value.diagnostics
+    assert diagnostic.code == "E0603" and "an amount of 0 or more" in diagnostic.message
+    assert f"write '{other} Points ...'" in (diagnostic.help or "")

@@ -371,6 +371,14 @@ class Rules:
             resource = self.resources[fold(statement.name)]
             assert statement.expr is not None
             amount = ctx.result(ctx.evaluate(self.compiled(statement.expr, source), env))
+            if not (type(amount) in (int, Fraction) and amount >= 0):
+                # A negative spend would add points past the cap, a negative gain take them
+                # below 0: the other line says what is meant.
+                other = "gain" if isinstance(statement, ast.SpendLine) else "spend"
+                raise RunebookError([Diagnostic.make(
+                    "E0603", source, statement.span, name=f"{statement.keyword} {resource.name}",
+                    expected="an amount of 0 or more", value=_shown(amount),
+                    help=f"to {'add' if other == 'gain' else 'take away'} points, write '{other} {resource.name} ...'")])
             held = entity.resources.get(resource.name, 0)
             if isinstance(statement, ast.SpendLine):
                 if held < amount:
