@@ -80,6 +80,7 @@ __all__ = [
     "ExampleDecl",
     "ExampleDice",
     "ExampleOption",
+    "ExampleSheet",
     "ExpectRefusal",
     "Expectation",
     "ExtendsDecl",
@@ -1125,6 +1126,20 @@ class ExpectRefusal:
 
 
 @attrs.frozen
+class ExampleSheet:
+    """``as "examples/hero.yaml"`` (or ``against``): a character file taking part in an
+    example, as ``--as`` and ``--against`` give one; the path is the file's, from the folder
+    of the ``.rules`` file."""
+
+    role: str
+    path: str
+    span: Span | None = _span
+
+    def __str__(self) -> str:
+        return f'{self.role} "{self.path}"'
+
+
+@attrs.frozen
 class ExampleOption:
     """``option stretch = bump_down``: one of the game's options, set for an example."""
 
@@ -1143,7 +1158,7 @@ class ExampleDecl:
 
     check: Expr
     args: tuple[Param, ...]
-    lines: tuple[ExampleDice | Expectation | ExpectRefusal | ExampleAnswer | ExampleOption, ...] = ()
+    lines: tuple[ExampleDice | Expectation | ExpectRefusal | ExampleAnswer | ExampleOption | ExampleSheet, ...] = ()
     span: Span | None = _span
 
     def __str__(self) -> str:

@@ -594,7 +594,7 @@ class RulesBuilder(Transformer):
         name, params, *lines = children
         kept = tuple(line for line in lines
                      if isinstance(line, ast.ExampleDice | ast.Expectation | ast.ExpectRefusal | ast.ExampleAnswer
-                                   | ast.ExampleOption))
+                                   | ast.ExampleOption | ast.ExampleSheet))
         return ast.ExampleDecl(name, params or (), kept, span=span_of(meta))
 
     def example_dice(self, meta: Meta, children: list) -> ast.ExampleDice:
@@ -610,6 +610,12 @@ class RulesBuilder(Transformer):
 
     def expect_refused(self, meta: Meta, children: list) -> ast.ExpectRefusal:
         return ast.ExpectRefusal(str(children[1]) if children[1] is not None else None, span=span_of(meta))
+
+    def example_as(self, meta: Meta, children: list) -> ast.ExampleSheet:
+        return ast.ExampleSheet("as", str(children[0])[1:-1], span=span_of(meta))
+
+    def example_against(self, meta: Meta, children: list) -> ast.ExampleSheet:
+        return ast.ExampleSheet("against", str(children[0])[1:-1], span=span_of(meta))
 
     def example_option(self, meta: Meta, children: list) -> ast.ExampleOption:
         return ast.ExampleOption(str(children[0]), str(children[1]), span=span_of(meta))

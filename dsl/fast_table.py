@@ -24,7 +24,7 @@ _ROW = re.compile(rf"([ ]+)(\d{{1,18}})(?:(\+)|(-)(\d{{1,18}}))?:[ ]+(?:(\d{{1,1
 _WORDS = re.compile(_WORD)
 #: Words the grammar reads as keywords or literals somewhere: such a value goes to the parser.
 _RESERVED = frozenset("""
-and answer apply as becomes case chance check choose condition derive dice do each else end example expect extends false for from function
+against and answer apply as becomes case chance check choose condition derive dice do each else end example expect extends false for from function
 gain goto if implies impose in keywords kind let levels lift match modifier names next none not on option or pay
 procedure refused remove repeat require reset resource result roll set show spend stats step stop table to true types uses
 with

@@ -184,7 +184,8 @@ class Example:
 
     check: str
     args: tuple[tuple[str, ex.Expr], ...]
-    lines: tuple[ast.ExampleDice | ast.Expectation | ast.ExpectRefusal | ast.ExampleAnswer | ast.ExampleOption, ...] = ()
+    lines: tuple[ast.ExampleDice | ast.Expectation | ast.ExpectRefusal | ast.ExampleAnswer | ast.ExampleOption
+                 | ast.ExampleSheet, ...] = ()
     source: Source | None = attrs.field(default=None, eq=False)
     span: Span | None = attrs.field(default=None, eq=False)
 
@@ -632,6 +633,18 @@ class _Builder:
             self.error("E0636", source, others[0].span if others else refusals[1].span,
                        line="expect", why="an example refused has nothing else to expect",
                        help="give the expectations of a run that goes through an example of their own")
+        roles: set[str] = set()
+        for line in block.lines:
+            if isinstance(line, ast.ExampleSheet):
+                parts = line.path.replace("\\", "/").split("/")
+                if line.role in roles:
+                    self.error("E0636", source, line.span, line=line.role, why=f"the example has an '{line.role}' file already",
+                               help="a file holding a YAML list of characters gives a whole side")
+                elif not line.path or line.path.startswith("/") or ":" in parts[0] or ".." in parts:
+                    self.error("E0636", source, line.span, line=f'{line.role} "{line.path}"',
+                               why="a character file of an example is a file in the game's folder",
+                               help=f'give its path from this file\'s folder, as in {line.role} "examples/hero.yaml"')
+                roles.add(line.role)
         answered: set[str] = set()
         for line in block.lines:
             if isinstance(line, ast.ExampleAnswer):

@@ -333,3 +333,56 @@ def test_a_refused_example_expects_nothing_else(cli, tmp_path) -> None:  # type:
     run = cli("check", str(tmp_path))
     assert " E0636 'expect' cannot be used here: an example refused has nothing else to expect" in run.stderr, \
         run.show()
+
+
+SHEETS = """\
+stats Might
+
+check Lift (weight = 10)
+  roll die = 1d6
+  result lifted = actor's Might + die >= weight
+
+procedure Shove
+  roll die = 1d6
+  result moved = actor's Might + die > target's Might
+"""
+
+
+def test_an_example_takes_character_files_from_the_game_s_folder(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Might 7 lifts 10 on a 3 or more (4 faces in 6); Might 7 shoves Might 9 on a 3 or more too."""
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "strong.yaml").write_text("name: Strong\nstats:\n  Might: 7\n")
+    (tmp_path / "examples" / "wall.yaml").write_text("name: Wall\nstats:\n  Might: 9\n")
+    (tmp_path / "game.rules").write_text(SHEETS + """
+example Lift
+  as "examples/strong.yaml"
+  expect lifted with chance 2/3
+
+example Lift
+  as "examples/strong.yaml"
+  dice 2
+  expect not lifted
+
+example Shove
+  as "examples/strong.yaml"
+  against "examples/wall.yaml"
+  expect moved with chance 2/3
+""")
+    run = cli("check", str(tmp_path))
+    assert (run.code, run.stderr) == (0, ""), run.show()
+
+
+@pytest.mark.parametrize("line, why", [
+    ('as "/etc/hostname"', "a character file of an example is a file in the game's folder"),
+    ('as "../outside.yaml"', "a character file of an example is a file in the game's folder"),
+    ('as "link.yaml"', "the file it names is outside the game's folder"),
+])
+def test_an_example_reads_no_file_outside_the_game_s_folder(cli, tmp_path, line: str, why: str) -> None:  # type: ignore[no-untyped-def]
+    game = tmp_path / "game"
+    game.mkdir()
+    (tmp_path / "outside.yaml").write_text("name: Out\nstats:\n  Might: 7\n")
+    (game / "link.yaml").symlink_to(tmp_path / "outside.yaml")
+    (game / "game.rules").write_text(SHEETS + f"\nexample Lift\n  {line}\n  expect lifted or not lifted\n")
+    run = cli("check", str(game))
+    assert run.code == 1 and " E0636 " in run.stderr and why in run.stderr, run.show()
+    assert "Out" not in run.stderr

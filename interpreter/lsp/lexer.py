@@ -20,7 +20,7 @@ _WORDS = ("roll", "let", "result", "set", "input", "choose", "step", "label", "g
           "implies", "if", "else", "match", "case", "for", "each", "repeat", "next", "stop", "test", "and", "or",
           "not", "in", "where", "then", "as", "of", "on", "is", "from", "to", "with", "true", "false", "none",
           "list", "number", "text", "rating", "required", "repeatable", "graded", "after", "refers", "types",
-          "keywords", "lasts", "stacks", "cap", "start", "expect", "dice", "answer", "chance", "refused")
+          "keywords", "lasts", "stacks", "cap", "start", "expect", "dice", "answer", "chance", "refused", "against")
 
 
 def _words(words: tuple[str, ...]) -> str:

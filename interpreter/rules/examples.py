@@ -9,7 +9,8 @@
   while ``expect EXPR with chance P`` must have the chance P, to the places P is written
   with (``5/8`` exactly, ``62.5%`` to a tenth of a percent); ``answer NAME = VALUE``
   answers a procedure's choice every time it comes (as ``--answer``), and ``option NAME =
-  VALUE`` sets one of the game's options (as ``--option``).
+  VALUE`` sets one of the game's options (as ``--option``); ``as "FILE"`` and ``against
+  "FILE"`` name character files in the game's folder (as ``--as`` and ``--against``).
 
 An expectation reads the results by name, then the example's inputs, then the game's names
 (levels, tables, functions, options at their defaults). An expectation that fails is E0637 at
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -80,17 +82,23 @@ def _verify(rules: Any, example: Any) -> list[Diagnostic]:
     refusal = next((line for line in example.lines if isinstance(line, ast.ExpectRefusal)), None)
     options = {line.name: line.value for line in example.lines if isinstance(line, ast.ExampleOption)} or None
     try:
+        sheets = {line.role: _sheet(example, line) for line in example.lines if isinstance(line, ast.ExampleSheet)}
+        taking_part = {"as_": sheets.get("as"), "against": sheets.get("against")}
         if dice is not None:
-            resolved = rules.resolve(example.check, dict(example.inputs), dice=list(dice.faces), options=options)
+            resolved = rules.resolve(example.check, dict(example.inputs), dice=list(dice.faces), options=options,
+                                     **taking_part)
             names = tuple(resolved.results)
             odds: Any = _Resolved(names, Distribution({tuple(resolved.results.values()): Fraction(1)}),
                                   dict(resolved.inputs))
         else:
             answers = {line.name: line.value for line in example.lines if isinstance(line, ast.ExampleAnswer)}
-            odds = rules.odds(example.check, dict(example.inputs), answers=answers or None, options=options)
+            odds = rules.odds(example.check, dict(example.inputs), answers=answers or None, options=options,
+                              **taking_part)
         settings = rules.option_values(options)
     except RunebookError as error:
         stop = error.diagnostics[0]
+        if stop.code == "E0636":
+            return [stop]  # a character file the example may not read
         if refusal is not None and refusal.code in (None, stop.code):
             return []
         return [_stopped(example, dice, stop)]
@@ -100,6 +108,23 @@ def _verify(rules: Any, example: Any) -> list[Diagnostic]:
                                 help="the inputs, options and answers of the example pass every 'require' line")]
     return [problem for line in expectations
             if (problem := _expectation(rules, example, odds, line, dice is not None, settings)) is not None]
+
+
+def _sheet(example: Any, line: ast.ExampleSheet) -> str:
+    """The path of an example's character file: from the folder of its ``.rules`` file, and
+    inside it (a path that leads out of it, through a link, is refused: a ruleset checked in
+    CI names no file of the machine)."""
+    folder = Path(example.source.name).parent if example.source is not None else None
+    if folder is None or not folder.is_dir():
+        raise RunebookError([Diagnostic.make("E0636", example.source, line.span, line=str(line),
+                                             why="these rules were not read from a folder",
+                                             help="load the game from its folder to run its examples' files")])
+    path = (folder / line.path).resolve()
+    if not path.is_relative_to(folder.resolve()):
+        raise RunebookError([Diagnostic.make("E0636", example.source, line.span, line=str(line),
+                                             why="the file it names is outside the game's folder",
+                                             help="keep the examples' character files in the game's folder")])
+    return str(path)
 
 
 def _expectation(rules: Any, example: Any, odds: Any, line: ast.Expectation, given: bool,
