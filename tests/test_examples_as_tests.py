@@ -386,3 +386,39 @@ def test_an_example_reads_no_file_outside_the_game_s_folder(cli, tmp_path, line:
     run = cli("check", str(game))
     assert run.code == 1 and " E0636 " in run.stderr and why in run.stderr, run.show()
     assert "Out" not in run.stderr
+
+
+def test_an_example_runs_within_a_tenth_of_the_default_budget(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A climb of d6 steps to 1,200 has over a thousand states (a tenth of `max_states`): as an
+    example it is refused, naming the limit; to 300 it runs (at least 300 in every outcome)."""
+    (tmp_path / "game.rules").write_text("""\
+procedure Climb (top = 1200)
+  let total = 0
+  repeat
+    roll die = 1d6
+    set total = total + die
+    result total = total
+    stop if total >= top
+
+example Climb (top = 300)
+  expect total >= 300
+
+example Climb
+  expect total >= 1200
+""")
+    run = cli("check", str(tmp_path))
+    assert run.code == 1, run.show()
+    failed = [line for line in run.stderr.splitlines() if " E06" in line]
+    assert len(failed) == 1 and ":12:9: E0637 " in failed[0] and "max_states" in run.stderr, run.stderr
+
+
+def test_a_check_runs_at_most_so_many_examples(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from runebook.interpreter.rules import examples
+
+    monkeypatch.setattr(examples, "MOST_EXAMPLES", 3)
+    (tmp_path / "game.rules").write_text(RULES + "".join(f"\nexample Skill (threshold = {t})\n  expect hits >= 0\n"
+                                                         for t in range(5, 10)))
+    rules = interpreter.load(str(tmp_path))
+    found = verify_examples(rules)
+    assert [d.code for d in found] == ["E0636"] and "at most 3 examples" in found[0].message
+    assert found[0].span.line == RULES.count("\n") + 2 + 3 * 3

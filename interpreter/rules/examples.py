@@ -35,11 +35,20 @@ from runebook.dsl.checker import expression_names
 from runebook.dsl.diagnostics import Diagnostic, RunebookError
 from runebook.dsl.vocabulary import fold
 from runebook.interpreter.core.distribution import Distribution
+from runebook.interpreter.core.limits import DEFAULT_LIMITS
 from runebook.interpreter.core.values import format_value
 from runebook.interpreter.rules.model import Rules
 from runebook.interpreter.rules.odds_of import distribution_of
 
-__all__ = ["model_examples", "verify_examples"]
+__all__ = ["EXAMPLE_LIMITS", "MOST_EXAMPLES", "model_examples", "verify_examples"]
+
+#: At most this many examples run in one check of a ruleset (a pull request from a stranger
+#: adding ten thousand of them is refused after these), each with :data:`EXAMPLE_LIMITS`.
+MOST_EXAMPLES = 500
+#: The budget of one example's run: a tenth of the defaults' states, runs of segments and
+#: steps, so that each comes to an answer or a refusal within about a tenth of a second.
+EXAMPLE_LIMITS = attrs.evolve(DEFAULT_LIMITS, max_work=DEFAULT_LIMITS.max_work // 10,
+                              max_states=DEFAULT_LIMITS.max_states // 10, max_worlds=DEFAULT_LIMITS.max_worlds // 10)
 
 #: What given dice that do not fit the check's rolls stop it with: not enough, too many, a
 #: face the die does not have.
@@ -60,9 +69,16 @@ def verify_examples(rules: Any, files: Iterable[str] | None = None) -> list[Diag
     ``files`` only, when given), in the order of the files' lines."""
     wanted = set(files) if files is not None else None
     found: list[Diagnostic] = []
+    run = 0
     for example in rules.examples:
         if not example.lines or (wanted is not None and (example.source is None or example.source.name not in wanted)):
             continue
+        if run == MOST_EXAMPLES:
+            found.append(Diagnostic.make("E0636", example.source, example.span, line="example",
+                                         why=f"a check runs at most {MOST_EXAMPLES} examples with lines, and this is "
+                                         "the first one past them", help="split the game, or test the rest with pytest"))
+            break
+        run += 1
         found.extend(_verify(rules, example))
     return found
 
@@ -73,7 +89,7 @@ def model_examples(model: Any, files: set[str]) -> list[Diagnostic]:
     with lines."""
     if model.errors or not any(e.lines and e.source is not None and e.source.name in files for e in model.examples):
         return []
-    return verify_examples(Rules(model), files)
+    return verify_examples(Rules(model, EXAMPLE_LIMITS), files)
 
 
 def _verify(rules: Any, example: Any) -> list[Diagnostic]:
