@@ -422,3 +422,14 @@ def test_a_check_runs_at_most_so_many_examples(tmp_path, monkeypatch) -> None:  
     found = verify_examples(rules)
     assert [d.code for d in found] == ["E0636"] and "at most 3 examples" in found[0].message
     assert found[0].span.line == RULES.count("\n") + 2 + 3 * 3
+
+
+def test_a_mechanics_problem_names_its_file_from_the_working_folder(cli, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A GitHub annotation places a file by its path in the repository: the mechanics' problems
+    (read from the folder's resolved path) were named by their absolute path."""
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "game.rules").write_text(RULES + "\nexample Skill (threshold = 11)\n  expect hits == 4\n")
+    monkeypatch.chdir(tmp_path)
+    run = cli("check", "--format", "github", "game")
+    assert run.stdout.startswith("::error file=game/game.rules,line="), run.show()

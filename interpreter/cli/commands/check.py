@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from runebook.dsl.files import FileRefused, rules_files
+from runebook.dsl.source import Source
 from runebook.dsl.diagnostics import Diagnostic, DiagnosticSink, as_dict, render_github, render_text
 from runebook.dsl.loader import _EXTENDS, CheckReport, _extends, _parse, check_paths, combined_entries, load_game, read_text
 from runebook.dsl.model import build_model
@@ -108,6 +109,25 @@ def _mechanics_problems(paths: list[str], already: list) -> list:  # type: ignor
     return found
 
 
+def _as_given(diagnostics: list) -> list:  # type: ignore[type-arg]
+    """The mechanics' problems name their files as the game was loaded (a folder's resolved
+    path): under the working directory, by their path from it, as the front end's problems
+    do (a GitHub annotation places a file by its path in the repository)."""
+    here = Path.cwd()
+    out = []
+    for diagnostic in diagnostics:
+        source = diagnostic.source
+        if source is not None and Path(source.name).is_absolute():
+            try:
+                shown = Path(source.name).relative_to(here)
+            except ValueError:
+                pass
+            else:
+                diagnostic = attrs.evolve(diagnostic, source=Source(str(shown), source.text))
+        out.append(diagnostic)
+    return out
+
+
 def _reference_note(reference: Any) -> str:
     """``note: FILE:LINE: Entry (Label: ...) applies to A, B`` — what a `refers` line selects."""
     data = reference.to_dict()
@@ -121,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     characters = [p for p in args.paths if p.casefold().endswith(CHARACTER_FILES)]
     rules_paths = [p for p in args.paths if p not in characters]
     report = check_paths(rules_paths, args.game, follow_symlinks=args.follow_symlinks) if rules_paths else CheckReport()
-    report.diagnostics.extend(_mechanics_problems(rules_paths, report.diagnostics))
+    report.diagnostics.extend(_as_given(_mechanics_problems(rules_paths, report.diagnostics)))
     report.diagnostics.extend(character_problems(characters, args.game, args.procedure))
     report.files += len(characters)
     errors = [d for d in report.diagnostics if d.severity == "error"]
