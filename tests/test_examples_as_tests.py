@@ -433,3 +433,15 @@ def test_a_mechanics_problem_names_its_file_from_the_working_folder(cli, tmp_pat
     monkeypatch.chdir(tmp_path)
     run = cli("check", "--format", "github", "game")
     assert run.stdout.startswith("::error file=game/game.rules,line="), run.show()
+
+
+def test_an_expectation_over_a_cut_tail_is_unknown_there_not_an_internal_error(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Two exploding d10s' counts are cut at the explosion depth (`21+`): comparing two such
+    results there has no known value. It stopped `check` and `odds --of` with an internal
+    error; the tail is now the unknown part of the chance."""
+    (tmp_path / "game.rules").write_text("check Pool\n  roll dice = 2d10x10\n  result a = count(dice >= 8)\n"
+                                         "  result b = count(dice >= 8)\n\nexample Pool\n  expect a == b\n")
+    run = cli("check", str(tmp_path))
+    assert run.code == 1 and " E0637 " in run.stderr and "cut off" in run.stderr, run.show()
+    odds = cli("odds", str(tmp_path), "Pool", "--of", "a == b")
+    assert odds.code == 0 and "true" in odds.stdout, odds.show()

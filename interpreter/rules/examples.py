@@ -197,6 +197,8 @@ def _reading(names: list[ex.Name], values: tuple[Any, ...]) -> str:
 def _chance(p: Fraction, places: int | None) -> str:
     """A chance as a percentage, to at least two places more than the expectation wrote."""
     digits = max(2, (places or 0) + 2)
+    if 0 < p * 100 < Fraction(1, 10**digits):
+        return f"less than {1 / 10**digits:.{digits}f}%"
     return f"{float(p * 100):.{digits}f}%"
 
 

@@ -20,7 +20,7 @@ import attrs
 from runebook.dsl.parser import parse_expression
 from runebook.dsl.source import Source
 from runebook.interpreter.core.distribution import Distribution
-from runebook.interpreter.core.evaluate import Context, MapEnv, compile_expression
+from runebook.interpreter.core.evaluate import Context, MapEnv, Undetermined, compile_expression
 from runebook.interpreter.core.values import format_value
 from runebook.interpreter.rules.results import _fraction, _key
 from runebook.interpreter.rules.runstate import RunState
@@ -71,11 +71,18 @@ def distribution_of(rules: Any, odds: Any, compiled: Sequence[Any], options: Map
     names = list(odds.results)
     inputs = MapEnv({**dict(odds.inputs), **dict.fromkeys(getattr(odds, "never_set", ()))}, parent=rules.globals)
     outcomes: dict[Any, Fraction] = {}
+    unknown = odds.joint.residual
     for values, p in odds.joint.items():
         env = MapEnv(dict(zip(names, values)), parent=inputs)
         ctx = Context(limits=rules.limits)
         ctx.run = RunState(options=options)
-        found = [ctx.result(ctx.evaluate(c, env)) for c in compiled]
+        try:
+            found = [ctx.result(ctx.evaluate(c, env)) for c in compiled]
+        except Undetermined:
+            # A result cut at its tail (`10+` of an exploding pool): what the expression gives
+            # there is not known, as the tail's own outcomes are not.
+            unknown += p
+            continue
         key = found[0] if len(found) == 1 else tuple(found)
         outcomes[key] = outcomes.get(key, Fraction(0)) + p
-    return Distribution(outcomes, odds.joint.residual, getattr(odds.joint, "note", None))
+    return Distribution(outcomes, unknown, getattr(odds.joint, "note", None))
