@@ -673,3 +673,14 @@ def test_delaying_a_turn(rules, segment: int, to: int, combat: bool, allowed: bo
     with pytest.raises(RunebookError) as error:
         rules.run("Delay Turn", segment=segment, to=to, combat=combat)
     assert _codes(error) == ["E0613"]
+
+
+def test_the_odds_of_a_move_along_hexes_hold_its_cells(rules) -> None:  # type: ignore[no-untyped-def]
+    """A state of the exact odds kept only plain values and a grid's cells (a type of their
+    own) were left out: `Move Along`'s odds stopped on its loop's list of cells (E0607 "has
+    no '#items1'") while the same run went through. Three steps of Speed 3 end at [0, 3]."""
+    raider = str(EXAMPLES / "skirmish" / "raider.yaml")
+    run = rules.run("Move Along", as_=rules.entity(raider), path=[0, 1, 0, 2, 0, 3])
+    odds = rules.odds("Move Along", as_=raider, path=[0, 1, 0, 2, 0, 3])
+    assert [dict(odds.results[n]) for n in ("spent", "end")] == [{run.results["spent"]: 1}, {run.results["end"]: 1}]
+    assert run.results["spent"] == 3

@@ -37,6 +37,7 @@ from runebook.dsl.diagnostics import Diagnostic, RunebookError
 from runebook.dsl.flow import flow_of
 from runebook.dsl.model import takes_entry
 from runebook.dsl.vocabulary import fold
+from runebook.interpreter.core.hexgrid import Cell, Cells
 from runebook.interpreter.core.dice import PoolSource, PoolView
 from runebook.interpreter.core.distribution import Distribution
 from runebook.interpreter.core.evaluate import Context, MapEnv, normalize_name
@@ -87,7 +88,9 @@ class ProcedureOdds(CheckOdds):
 
 
 #: The types of values a state may carry from one step to the next.
-_PLAIN_TYPES: frozenset[type] = SIMPLE | {Record}
+#: Values a state holds as they are: the memo's simple values, records, and a grid's cells
+#: (tuples of whole numbers of their own type, which the tests for a list do not see).
+_PLAIN_TYPES: frozenset[type] = SIMPLE | {Record, Cell, Cells}
 
 
 #: A roll's values: a declared pool (`roll d = 1d6`) and a pool made by an expression.
