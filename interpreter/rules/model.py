@@ -293,14 +293,14 @@ class Rules:
 
     def _own(self, entity: Entity) -> tuple[MapEnv, dict[str, Derived]]:
         """An entity's own names over the globals: its stats, and the values the game derives
-        from them (those its file does not give as stats)."""
+        from them (those its file does not give as stats; a prepared entity's own)."""
         own = MapEnv(dict(entity.stats), parent=self.globals)
         own.define(HOLDER, entity)  # a derived value reading a stat the file lacks says so
         derived: dict[str, Derived] = {}
         given = {fold(s) for s in entity.stats}
         for name, expr, source in self.derived.values():
             if fold(name) not in given:  # a stat the file gives wins
-                derived[name] = Derived(name, expr, own, source)
+                derived[name] = entity.derived.get(name) or Derived(name, expr, own, source)
                 own.define(name, derived[name])
         return own, derived
 
@@ -311,8 +311,7 @@ class Rules:
         own = self._own(entity)[0]
 
         def value(expr: ex.Expr, source: Source) -> Any:
-            ctx = Context(limits=self.limits)
-            return ctx.result(ctx.evaluate(self.compiled(expr, source), own))
+            return self._owner_value(expr, entity, source, own)
 
         caps: dict[str, Cap] = {}
         for resource in self.resources.values():
@@ -339,14 +338,13 @@ class Rules:
                 return True
         return False
 
-    def _owner_value(self, expr: ex.Expr, owner: Any, source: Source) -> Any:
+    def _owner_value(self, expr: ex.Expr, owner: Any, source: Source, env: MapEnv | None = None) -> Any:
         """A setting such as a cap, computed from its owner's stats and the values the game
-        derives from them (``cap = Max HP`` where ``derive Max HP = Body * 2``)."""
+        derives from them (``cap = Max HP`` where ``derive Max HP = Body * 2``); ``env``: the
+        owner's names when the caller has them already (:meth:`_own`)."""
         ctx = Context(limits=self.limits)
-        env = MapEnv(dict(owner.stats) if owner is not None else {}, parent=self.globals)
-        for name, derived in (getattr(owner, "derived", None) or {}).items():
-            if name not in env.mapping:
-                env.define(name, derived)
+        if env is None:
+            env = self._own(owner)[0] if owner is not None else MapEnv({}, parent=self.globals)
         return ctx.result(ctx.evaluate(self.compiled(expr, source), env))
 
     def change_state(self, ctx: Context, statement: ast.Statement, source: Source, env: MapEnv) -> None:
