@@ -143,7 +143,7 @@ MESSAGES: dict[str, str] = {
     "E0611": "'{answer}' is not offered at choice '{name}'; choose one of: {allowed}",
     "E0613": "'{check}' requires {condition}",
     "E0614": "this procedure may never end: some of its states cannot reach an end",
-    "E0615": "exact odds cannot keep the roll '{name}' across {where}: a state holds plain values only",
+    "E0615": "exact odds cannot keep {what} across {where}: a state holds plain values only",
     "E0612": "the procedure ran more than {limit} lines; is a loop ('repeat', 'goto') going round forever?",
     "E0620": "unknown procedure '{name}'",
     "E0621": "procedure '{name}' uses itself: {chain}",

@@ -26,7 +26,7 @@ reaches.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -245,7 +245,10 @@ def expressions_of(statement: ast.Statement) -> list[ex.Expr]:
     return exprs
 
 
-def reads_of(statement: ast.Statement) -> set[str]:
+def reads_of(statement: ast.Statement, calls: bool = False) -> set[str]:
+    """The names (folded) a line reads. ``calls``: the names of the functions it calls too
+    (a local holding a function is read where it is called; a game's or builtin's name read
+    before a local takes it is not a local read before it is set)."""
     found: set[str] = set()
     for expr in expressions_of(statement):
         for node in expression_names(expr):
@@ -253,10 +256,24 @@ def reads_of(statement: ast.Statement) -> set[str]:
                 node = node.owner  # type: ignore[assignment]
             if isinstance(node, ex.Name):
                 found.add(fold(node.text))
+        # A call reads its function's name: a local holding a function (`let f = twice`,
+        # then `f(x)`) is read where it is called.
+        if calls:
+            found.update(fold(node.func.text) for node in _calls(expr))
     if statement.on is not None:
         # `gain Harm 1 on victim`: the name holding who the line changes is read too.
         found.add(fold(statement.on))
     return found
+
+
+def _calls(expr: ex.Expr) -> Iterator[ex.Call]:
+    """Every call in an expression, nested ones too."""
+    stack: list[ex.Expr] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ex.Call):
+            yield node
+        stack.extend(node.children())
 
 
 class Flow:
@@ -299,19 +316,32 @@ class Flow:
         values only (its dice are each run's own). ``source``: the file of the procedure
         (a line a `do` brought in names its own)."""
         line = self.statements[index]
-        if isinstance(line, ast.StepLine):
-            where = f"the step '{line.name}'"
-        elif index in self.exits:
-            where = "the end of a loop"
-        else:
-            where = "the head of a loop"
         shown = name.rpartition(".")[2]
         # `check` warns ahead of the odds that refuse.
         ahead = "exact odds refuse here: " if severity == "warning" else ""
         return Diagnostic.make(
             "E0615", source if line.inlined is None else line.inlined.source, line.span, severity=severity,
-            name=shown, where=where, help=f"{ahead}read what the rest of the run needs from it before (let total = "
-            f"sum({shown})), or roll it where it is read; a seeded run or given dice are not affected")
+            what=f"the roll '{shown}'", where=self._boundary(index), help=f"{ahead}read what the rest of the run needs from it "
+            f"before (let total = sum({shown})), or roll it where it is read; a seeded run or given dice are not "
+            "affected")
+
+    def value_kept(self, index: int, name: str, kind: str, source: Any) -> Diagnostic:
+        """E0615 at the boundary ``index``: the value ``name`` (of the kind ``kind``: neither
+        plain, an entity taking part, nor one of the game's own values) is read after it, and a
+        state of exact odds cannot hold it."""
+        line = self.statements[index]
+        shown = name.rpartition(".")[2]
+        return Diagnostic.make(
+            "E0615", source if line.inlined is None else line.inlined.source, line.span,
+            what=f"'{shown}' ({kind})", where=self._boundary(index), help="keep what the rest of the run needs from it (a number, a level, "
+            "text, or a list or record of them) in its place; a seeded run or given dice are not affected")
+
+    def _boundary(self, index: int) -> str:
+        """How a state boundary reads in a message: a `step`, or a loop's head or end."""
+        line = self.statements[index]
+        if isinstance(line, ast.StepLine):
+            return f"the step '{line.name}'"
+        return "the end of a loop" if index in self.exits else "the head of a loop"
 
     def maybe_set(self, sets: bool = True) -> Callable[[int, str], bool]:
         """A test of whether some way from the start may have bound a name (folded) before a
@@ -463,7 +493,7 @@ class LiveSets(Sequence[frozenset[str]]):
 
 def _liveness(flow: Flow) -> LiveSets:
     count = len(flow.statements)
-    read_names = [reads_of(s) for s in flow.statements]
+    read_names = [reads_of(s, calls=True) for s in flow.statements]
     order = sorted(set().union(*read_names, flow.results,
                                (fold(s.name) for s in flow.statements if isinstance(s, ast.Binding))))
     bit = {name: 1 << i for i, name in enumerate(order)}

@@ -944,7 +944,7 @@ class _Builder:
             return  # a `do` brought in another procedure's lines: their names are its own
         read: set[str] = set()
         for statement in statements:
-            read |= reads_of(statement)
+            read |= reads_of(statement, calls=True)
         for statement in statements:
             if (not isinstance(statement, ast.LetLine | ast.RollLine) or isinstance(statement, ast.ShowLine)
                     or statement.name.startswith("#")):

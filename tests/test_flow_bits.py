@@ -46,7 +46,7 @@ def _live(flow: Flow) -> list[frozenset[str]]:
                 out |= flow.results
             if isinstance(statements[index], ast.Binding):
                 out.discard(fold(statements[index].name))
-            new = frozenset(reads_of(statements[index]) | out)
+            new = frozenset(reads_of(statements[index], calls=True) | out)
             if new != live[index]:
                 live[index], changed = new, True
     return live[:count]

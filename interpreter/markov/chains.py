@@ -19,7 +19,9 @@ was read for the last time) take the outcome one of them went on to
 Choice points need answers for odds: a fixed answer per choice name (``answers``), else
 the first option. Values carried from one step to the next must be plain values (numbers,
 levels, true/false, text, records and lists of them, entities by their role); a roll the
-rest of the run still reads cannot be (its dice are the world's), and is E0615 there.
+rest of the run still reads cannot be (its dice are the world's), and is E0615 there; the
+game's own values (a table, a function) are held as they are; any other value the rest of
+the run reads is E0615 too.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from runebook.dsl.vocabulary import fold
 from runebook.interpreter.core.hexgrid import Cell, Cells
 from runebook.interpreter.core.dice import PoolSource, PoolView
 from runebook.interpreter.core.distribution import Distribution
-from runebook.interpreter.core.evaluate import Context, MapEnv, normalize_name
+from runebook.interpreter.core.evaluate import Context, MapEnv, kind_of, normalize_name
 from runebook.interpreter.core.limits import WorldForecast, limit_error
 from runebook.interpreter.core.values import Bound, Level, Record
 from runebook.interpreter.markov.meet import Meetings, same_in_every_world
@@ -115,24 +117,65 @@ class _Member:
     role: str
 
 
-def _freeze(value: Any, refs: Mapping[int, str]) -> Any:
-    """A value as a state keeps it: entities by their role, inside lists and records too."""
+class _Same:
+    """One of the game's own values (a table, a function: ``let t = Damage``), as a state
+    holds it: by the object itself, which is the same in every world and never changes
+    while the game is loaded (equal only to itself; a table's rows are not compared)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Same and other.value is self.value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __repr__(self) -> str:
+        return f"_Same({self.value!r})"
+
+
+#: What stands in a state for a value that is not plain: an entity (by its role) or one of
+#: the game's own values; by the value's id.
+_Refs = Mapping[int, "_Member | _Same"]
+
+
+def _game_values(globals_: Any) -> dict[int, _Same]:
+    """The game's own values a state may hold as they are, by id: every value its names hold
+    that is not plain (tables, functions), through the chain of its environments."""
+    found: dict[int, _Same] = {}
+    env = globals_
+    while type(env) is MapEnv:
+        for value in env.mapping.values():
+            if type(value) not in _PLAIN_TYPES and type(value) is not tuple:
+                found.setdefault(id(value), _Same(value))
+        env = env.parent
+    return found
+
+
+def _freeze(value: Any, refs: _Refs) -> Any:
+    """A value as a state keeps it: entities by their role, the game's own values as they are,
+    inside lists and records too."""
     kind = type(value)
     if kind is tuple:
         return value if _PLAIN_TYPES.issuperset(map(type, value)) else tuple(_freeze(v, refs) for v in value)
     if kind is Record:
         return Record({k: _freeze(v, refs) for k, v in value.items()})
-    role = refs.get(id(value)) if kind not in _PLAIN_TYPES else None
-    return _Member(role) if role is not None else value
+    stand_in = refs.get(id(value)) if kind not in _PLAIN_TYPES else None
+    return stand_in if stand_in is not None else value
 
 
 def _thaw(value: Any, entities: Mapping[str, Any]) -> Any:
     kind = type(value)
     if kind is _Member:
         return entities[value.role]
+    if kind is _Same:
+        return value.value
     if kind is tuple:
         # A list of simple values (a loop's thousand numbers) in one C-level test, in every world.
-        if SIMPLE.issuperset(map(type, value)) or not any(type(v) in (_Member, tuple, Record) for v in value):
+        if SIMPLE.issuperset(map(type, value)) or not any(type(v) in (_Member, _Same, tuple, Record) for v in value):
             return value
         return tuple(_thaw(v, entities) for v in value)
     if kind is Record:
@@ -140,24 +183,28 @@ def _thaw(value: Any, entities: Mapping[str, Any]) -> Any:
     return value
 
 
-def _kept(values: list[tuple[str, Any]], held: Mapping[str, Any], refs: Mapping[int, str]) -> list[tuple[str, Any]]:
-    """The values a state keeps: each frozen (an entity as its role), and plain."""
+def _kept(values: list[tuple[str, Any]], held: Mapping[str, Any], refs: _Refs) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
+    """The values a state keeps, each frozen (an entity as its role), and plain; and those it
+    cannot keep (the caller refuses one the rest of the run reads)."""
     kept = []
+    dropped = []
     for k, v in values:
         if type(v) in SIMPLE or v is held.get(k):
             # A value the state held, unchanged: already frozen and plain.
             kept.append((k, v))
             continue
-        v = _freeze(v, refs)
-        if _plain(v):
-            kept.append((k, v))
-    return kept
+        frozen = _freeze(v, refs)
+        if _plain(frozen):
+            kept.append((k, frozen))
+        else:
+            dropped.append((k, v))
+    return kept, dropped
 
 
 def _plain(value: Any) -> bool:
     """Whether a value can be part of a state: plain values, records, and lists of them."""
     kind = type(value)
-    if kind is _Member:
+    if kind is _Member or kind is _Same:
         return True
     if kind in _PLAIN_TYPES:
         return kind is not Record or all(_plain(v) for v in value.values())
@@ -197,6 +244,7 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
     # (not for the lines of a procedure that takes an entry: its lines read the procedure's
     # values by name, unseen; calls of the game's functions are remembered all the same).
     memo = LineMemo(rules.globals)
+    game_values = _game_values(rules.globals)
     #: The scope of the inputs, when every world can share it (see `run`); names as `fold` has them.
     shared_scope: list[Any] = [None]
     # Where worlds meet again (interpreter.markov.meet): with no entity and no entry, once the
@@ -223,6 +271,9 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
         resume: list[Any] = [None]
         # The values the state holds, with their names' folded index, made once for its worlds.
         held_values = dict(held)
+        if not entity_state and not SIMPLE.issuperset(type(v) for _, v in held):
+            # The game's own values it holds, as they are (with entities, each world thaws).
+            held_values = {k: _thaw(v, {}) for k, v in held}
         held_index = {normalize_name(k): k for k in held_values}
 
         def run(ctx: Context) -> tuple[Any, ...]:
@@ -273,7 +324,8 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                 met.went(met.outcome, len(ctx.world.taken), len(ctx.realized))  # type: ignore[union-attr]
                 return met.outcome  # type: ignore[union-attr]
             # An entity a value holds (a loop's member) is kept as the role it has.
-            refs = {id(e): role for role, e in entities.items()}
+            refs = {**game_values, **{id(e): _Member(role) for role, e in entities.items()}} if entities \
+                else game_values
             # Only what the rest of the run may read is part of its state, in the order of
             # its names (worked out once per line and names held).
             mapping = env.mapping
@@ -293,7 +345,11 @@ def procedure_odds(rules: Any, procedure: Any, inputs: Mapping[str, Any], option
                     rolled = next((k for k, v in kept if _holds_roll(v)), None)
                     if rolled is not None:
                         raise RunebookError([flow.roll_kept(following, rolled, source)])
-                kept = _kept(kept, held_values, refs)
+                kept, dropped = _kept(kept, held_values, refs)
+                if dropped and following is not None and live is not None:
+                    # The rest of the run reads it (every value selected is live there).
+                    name, value = dropped[0]
+                    raise RunebookError([flow.value_kept(following, name, kind_of(value), source)])
             values = tuple(kept)
             if following is None:
                 found = dict(values)
