@@ -18,7 +18,7 @@ import pytest
 
 from runebook.dsl.diagnostics import RunebookError
 from runebook.interpreter import api
-from runebook.interpreter.core.limits import DEFAULT_LIMITS, parse_limit
+from runebook.interpreter.core.limits import DEFAULT_LIMITS, Limits, parse_limit
 from runebook.interpreter.rules import load
 
 FIB = """\
@@ -178,6 +178,25 @@ def test_limits_from_the_api_and_the_command_line(cli, tmp_path: Path) -> None: 
     with pytest.raises(ValueError):
         parse_limit("max_support=0", DEFAULT_LIMITS)
     assert api.odds("2d6", limits=attrs.evolve(DEFAULT_LIMITS, max_support=20))[7] == Fraction(1, 6)
+
+
+@pytest.mark.parametrize(("name", "value"), [("max_states", -1), ("max_work", "5"), ("max_dice", True),
+                                             ("max_support", 0), ("max_calls", 2.5), ("max_worlds", 10 ** 12),
+                                             ("max_explosion_depth", -1)])
+def test_an_embedders_limits_are_refused_where_they_are_made(name: str, value: object) -> None:
+    # A negative or textual limit would otherwise be compared deep inside a computation (a
+    # TypeError there, or every computation refused at once).
+    with pytest.raises(ValueError, match=name):
+        attrs.evolve(DEFAULT_LIMITS, **{name: value})
+    with pytest.raises(ValueError, match=name):
+        Limits(**{name: value})  # type: ignore[arg-type]
+
+
+def test_an_explosion_depth_of_zero_is_a_limit_and_from_the_command_line_too(cli) -> None:  # type: ignore[no-untyped-def]
+    # 0 is a depth (no explosion followed: what lies beyond is the tail); other limits start at 1.
+    assert parse_limit("max_explosion_depth=0", DEFAULT_LIMITS).max_explosion_depth == 0
+    run = cli("odds", "1d6x", "--limit", "max_explosion_depth=0")
+    assert run.code == 0 and "6+" in run.stdout, run.stderr
 
 
 @pytest.mark.parametrize("text", ["1d" + "9" * 5000, "9" * 5000 + " + 1", "-" + "7" * 4400])

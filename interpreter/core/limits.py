@@ -15,9 +15,30 @@ from runebook.dsl.diagnostics import Diagnostic, RunebookError
 __all__ = ["DEFAULT_LIMITS", "LIMIT_CODES", "Limits", "WorldForecast", "check_digits", "limit_error", "parse_limit"]
 
 
-@attrs.frozen(cache_hash=True)
+#: The largest value a limit takes (``--limit`` reads at most twelve digits).
+MOST = 999_999_999_999
+#: The limits that may be 0 (no explosion at all); every other is at least 1.
+_MAY_BE_ZERO = frozenset({"max_explosion_depth"})
+
+
+def _least(name: str) -> int:
+    return 0 if name in _MAY_BE_ZERO else 1
+
+
+def _bound(instance: Any, attribute: Any, value: Any) -> None:
+    """A limit is a whole number from 1 (0 for an explosion's depth) to :data:`MOST`: an
+    embedder's ``Limits(max_states=-1)`` or ``max_work="5"`` is refused where it is made, not
+    by a comparison deep in a computation."""
+    least = _least(attribute.name)
+    if type(value) is not int or not least <= value <= MOST:
+        raise ValueError(f"limit {attribute.name} needs a whole number (an int) from {least} to {MOST:,}, "
+                         f"not {value!r}")
+
+
+@attrs.frozen(cache_hash=True, field_transformer=lambda cls, fields: [f.evolve(validator=_bound) for f in fields])
 class Limits:
-    """Configurable bounds; pass ``attrs.evolve(DEFAULT_LIMITS, ...)`` to change some."""
+    """Configurable bounds; pass ``attrs.evolve(DEFAULT_LIMITS, ...)`` to change some (each a
+    whole number from 1 (``max_explosion_depth``: 0) to 999,999,999,999, else ``ValueError``)."""
 
     #: Dice rolled by one evaluation (explosions and rerolls included), and dice in one pool.
     max_dice: int = 10_000
@@ -99,8 +120,9 @@ def parse_limit(text: str, limits: Limits) -> Limits:
     if not sep or name not in fields:
         raise ValueError(f"unknown limit '{text.partition('=')[0]}'; limits: {', '.join(sorted(fields))}")
     raw = raw.strip().replace("_", "").replace(",", "")
-    if not raw.isdigit() or len(raw) > 12 or int(raw) < 1:
-        raise ValueError(f"limit {name} needs a whole number from 1 to 999,999,999,999, not '{text.partition('=')[2]}'")
+    if not raw.isdigit() or len(raw) > 12 or not _least(name) <= int(raw) <= MOST:
+        raise ValueError(f"limit {name} needs a whole number from {_least(name)} to {MOST:,}, "
+                         f"not '{text.partition('=')[2]}'")
     return attrs.evolve(limits, **{name: int(raw)})
 
 
