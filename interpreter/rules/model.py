@@ -150,6 +150,20 @@ class Example:
     span: Span | None = attrs.field(default=None, eq=False)
 
 
+#: Names an embedder may pass as an input that belong elsewhere (no check's parameter has
+#: the name): where each goes instead.
+_NOT_INPUTS = {
+    "limits": "limits belong to the loaded rules, not to one call: load(game, limits=Limits(...)) from "
+              "Python, --limit NAME=N on the command line",
+    "seed": "a seed is not an input: resolve and run take one (--seed N, seed=N from Python); exact odds "
+            "need none, they follow every way the dice fall",
+    "dice": "faces are not an input: resolve and run take them (--dice 3,5, dice=[3, 5] from Python); exact "
+            "odds need none, they follow every way the dice fall",
+    "rng": "a generator is not an input: resolve and run take rng=random.Random(...); exact odds need none, "
+           "they follow every way the dice fall",
+}
+
+
 class Rules:
     """A game's mechanics, ready to resolve checks and compute their odds."""
 
@@ -628,7 +642,7 @@ class Rules:
             if param is None:
                 problems.append(Diagnostic.make(
                     "E0604", None, None, name=name, check=check.name,
-                    help=did_you_mean(name, [p.name for p in check.decl.params])
+                    help=did_you_mean(name, [p.name for p in check.decl.params]) or _NOT_INPUTS.get(name)
                     or f"inputs: {', '.join(p.name for p in check.decl.params)}"))
                 continue
             offered.add(param.name)
