@@ -299,7 +299,7 @@ class GivenOracle(DiceOracle):
                 # '10' (text from a web form) or True would otherwise read as "cannot show 10" or as a 1.
                 raise RunebookError([Diagnostic.make(
                     "E0503", source, span, die=die.label, face=repr(face),
-                    help=f"face {start + i + 1} of --dice is {type(face).__name__}, not a whole number: "
+                    help=f"face {start + i + 1} of the dice given is {type(face).__name__}, not a whole number: "
                          "give each face as an int (10, not '10')",
                 )])
             if not die.can_show(face):
