@@ -282,11 +282,15 @@ def _open_brackets(line_text: str, column: int) -> list[tuple[str, int]]:
     return opens
 
 
-def _unclosed(source: Source, line: int, opens: list[tuple[str, int]]) -> Diagnostic:
+def _unclosed(source: Source, line: int, opens: list[tuple[str, int]], *, continued: bool = False) -> Diagnostic:
+    """E0104 for the last bracket left open on ``line``; ``continued``: the next line goes on
+    with the expression, which a line break ends even inside brackets."""
     char, col = opens[-1]
     close = ")" if char == "(" else "]"
-    return Diagnostic.make("E0104", source, Span.point(line, col), open=char,
-                           help=f"add the closing '{close}'")
+    help = f"add the closing '{close}'"
+    if continued:
+        help = f"an expression ends with its line, even inside brackets: join the next line to this one, or {help}"
+    return Diagnostic.make("E0104", source, Span.point(line, col), open=char, help=help)
 
 
 def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, last_line: int,
@@ -322,10 +326,13 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, 
                                expected=f"{_NEEDS_MORE[word]} after '{word}'")
     if token is not None and token.type == "INDENT" and line > first_line:
         above = source.line_text(line - 1).rstrip()
-        if above.endswith("=") and not above.endswith(("==", "!=", "<=", ">=")):
-            # `let x =` and nothing after it: the value is missing, not the indentation wrong.
+        dangling = _dangling(above)
+        if dangling is not None and not _open_brackets(above, len(above) + 1):
+            # `let x =` or `let y = x +` and nothing after it: the value is missing, not the
+            # next line's indentation wrong.
             return Diagnostic.make("E0103", source, Span.point(line - 1, len(above) + 1), where="line",
-                                   expected="a value after '='")
+                                   expected=f"a value after '{dangling}'",
+                                   help="an expression ends with its line: finish it on this one")
     if char == "]" or (token is not None and str(token) == "]"):
         if line_text[: column - 1].rstrip().endswith("["):
             return Diagnostic.make("E0111", source, Span(line, column - 1, line, column + 1),
@@ -354,7 +361,7 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, 
         left_open = _open_brackets(before, len(before) + 1)
         if left_open and line > first_line:
             # `let r = max(3` then the next line: the bracket, not the indentation, is wrong.
-            return _unclosed(source, above, left_open)
+            return _unclosed(source, above, left_open, continued=True)
         return Diagnostic.make("E0106", source, Span.point(line, 1, len(str(token))),
                                help="only the body of a declaration and nested bullets are indented")
     if content and not opens and (char == "*" or (at_end and line_text.count("*") % 2)):
@@ -393,6 +400,17 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, first_line: int, 
 _NEEDS_MORE = {"if": "a condition", "require": "a condition", "in": "a list", "match": "a value to match",
                "case": "what the case matches", "roll": "a name and dice", "let": "a name and a value",
                "set": "a name and a value", "result": "a name and a value"}
+
+#: A line of code (not an entry's prose) ending in an operator that needs a value after it.
+_DANGLING = re.compile(r"^\s*(?:(?:let|set|result|require|stop|end|if|else|show|roll|function|for|match|case|"
+                       r"goto|each)\b|.*=).*?(==|!=|<=|>=|[-+*/%<>=]|\b(?:and|or|not)\b)$")
+
+
+def _dangling(line: str) -> str | None:
+    """The operator a line of code ends with (``let y = x +``: ``+``), else None."""
+    found = _DANGLING.match(line)
+    return found.group(1) if found is not None else None
+
 
 #: The lines a check may hold; a procedure takes these and every other kind of line.
 _CHECK_LINES = frozenset({"_ROLL", "_LET", "_RESULT", "_SHOW", "_REQUIRE"})

@@ -201,12 +201,22 @@ def test_a_number_case_of_a_match_over_levels_is_placed_under_the_case() -> None
     ("  if true\n    result s = 1\n  else if\n    result s = 2\n", (4, 10), "a condition after 'if'"),
     ("  for each x in\n    next\n  result r = 1\n", (2, 16), "a list after 'in'"),
     ("  let x =\n  result r = 1\n", (2, 10), "a value after '='"),
+    # Each was "unexpected indentation" on the next line, which is indented as it should be.
+    ("  let x = 2 +\n  result r = x\n", (2, 14), "a value after '+'"),
+    ("  let x = 2 >=\n  result r = x\n", (2, 15), "a value after '>='"),
+    ("  repeat\n    stop if true and\n  result r = 1\n", (3, 21), "a value after 'and'"),
 ])
 def test_a_line_that_stops_short_says_what_is_missing_at_its_end(body: str, where: tuple[int, int],
                                                                   expected: str) -> None:
     [problem] = _diagnostics("procedure R ()\n" + body)
     assert (problem.code, problem.span.line, problem.span.column) == ("E0103", *where)
     assert problem.message == f"unexpected end of line; expected {expected}"
+
+
+def test_an_expression_broken_over_two_lines_inside_brackets_says_lines_end_it() -> None:
+    [problem, *_cascade] = _diagnostics("procedure R ()\n  let x = max(1,\n    2)\n  result r = x\n")
+    assert (problem.code, problem.span.line, problem.span.column) == ("E0104", 2, 14)
+    assert problem.help is not None and "ends with its line" in problem.help and "')'" in problem.help
 
 
 def test_resolving_a_procedure_says_to_run_it(cli) -> None:
